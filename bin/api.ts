@@ -1,0 +1,19 @@
+// `npm run api`: the HTTP API alone, against an external database and Temporal server (production).
+import { loadConfig } from '../lib/config.ts';
+import { createLogger } from '../lib/logger.ts';
+import { onShutdownSignal, runMain } from '../lib/main.ts';
+import { openDatabase, startApi } from '../lib/runtime.ts';
+
+await runMain('npm run api', async () => {
+  const config = loadConfig();
+  const address = config.temporal.address;
+  if (address === undefined) throw new Error('TEMPORAL_ADDRESS is not set: the API alone needs an external Temporal server (`npm start` runs an embedded one)');
+  const logger = createLogger(config);
+  const models = await openDatabase(config, 'require-migrated');
+  const api = await startApi(config, logger, models, address);
+  logger.info({ port: api.port }, 'API listening');
+  onShutdownSignal(async () => {
+    await api.stop();
+    await models.sequelize.close();
+  });
+});

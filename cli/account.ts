@@ -1,0 +1,39 @@
+// `cardsvc account create`: a live account, its sandbox, its owner and a full-access key for each.
+import { parseArgs } from 'node:util';
+import { createAccount } from '../services/accounts.ts';
+import type { CommandContext } from './context.ts';
+import { UsageError } from './output.ts';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+export async function accountCreate(args: string[], ctx: CommandContext): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      'owner-email': { type: 'string' },
+      password: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
+      plan: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (!values.name) throw new UsageError('--name is required');
+  if (!values['owner-email']) throw new UsageError('--owner-email is required');
+  if (values.password !== undefined && values['password-stdin']) throw new UsageError('use --password or --password-stdin, not both');
+  const password = values['password-stdin'] ? await readStdin() : values.password;
+  const models = await ctx.models();
+  const created = await createAccount(models, {
+    name: values.name,
+    ownerEmail: values['owner-email'],
+    password,
+    ...(values.plan === undefined ? {} : { plan: values.plan as 'free' }),
+  });
+  ctx.out.message(`Created account ${created.accountId} (sandbox ${created.sandboxAccountId}); the keys are shown only now.`);
+  ctx.out.result({ ...created });
+}

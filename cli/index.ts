@@ -1,0 +1,42 @@
+// The cardsvc operator command: `cardsvc <group> <action> [--flags] [--json]`.
+import { loadConfig } from '../lib/config.ts';
+import { openDatabase } from '../lib/runtime.ts';
+import type { Models } from '../models/index.ts';
+import { accountCreate } from './account.ts';
+import type { CommandContext } from './context.ts';
+import { createOutput, fail, UsageError } from './output.ts';
+
+type Command = (args: string[], ctx: CommandContext) => Promise<void>;
+
+const COMMANDS: Record<string, Command> = {
+  'account create': accountCreate,
+};
+
+const USAGE = `Usage: cardsvc <command> [options] [--json]
+Commands:
+  account create --name NAME --owner-email EMAIL [--password P | --password-stdin] [--plan free|pro|enterprise]`;
+
+export async function runCli(argv: string[]): Promise<void> {
+  const out = createOutput(argv.includes('--json'));
+  let models: Models | undefined;
+  try {
+    const [group, action, ...rest] = argv;
+    if (group === undefined || group === '--help' || group === '-h') {
+      out.message(USAGE);
+      if (group === undefined) process.exit(2);
+      return;
+    }
+    const command = COMMANDS[`${group} ${action ?? ''}`];
+    if (!command) throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}"\n${USAGE}`);
+    const config = loadConfig();
+    await command(rest, {
+      config,
+      out,
+      models: async () => (models ??= await openDatabase(config, 'migrate')),
+    });
+  } catch (err) {
+    await models?.sequelize.close();
+    fail(out, err);
+  }
+  await models?.sequelize.close();
+}

@@ -1,0 +1,43 @@
+// How every cardsvc command answers: with --json exactly one JSON object on stdout, messages on stderr.
+import { ZodError } from 'zod';
+import { ApiError } from '../lib/errors.ts';
+import { oneLine } from '../lib/main.ts';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface Output {
+  json: boolean;
+  /** The command's result: the JSON object, or readable lines without --json. */
+  result(value: Record<string, unknown>, text?: string): void;
+  message(line: string): void;
+}
+
+export function createOutput(json: boolean): Output {
+  return {
+    json,
+    result(value, text) {
+      if (json) process.stdout.write(`${JSON.stringify(value)}\n`);
+      else process.stdout.write(`${text ?? Object.entries(value).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}\n`);
+    },
+    message(line) {
+      process.stderr.write(`${line}\n`);
+    },
+  };
+}
+
+function describe(err: unknown): { code: string; message: string } {
+  if (err instanceof ZodError) return { code: 'invalid_input', message: err.issues.map((i) => i.message).join('; ') };
+  if (err instanceof ApiError) return { code: err.code, message: err.message };
+  if (err instanceof UsageError) return { code: 'usage', message: err.message };
+  return { code: 'error', message: oneLine(err) };
+}
+
+/** One line on stderr (and, with --json, one `{ ok: false }` object on stdout); exit code 1. */
+export function fail(out: Output, err: unknown): never {
+  const { code, message } = describe(err);
+  out.message(`cardsvc: ${message}`);
+  if (out.json) process.stdout.write(`${JSON.stringify({ ok: false, code, message })}\n`);
+  process.exit(1);
+}

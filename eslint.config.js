@@ -1,0 +1,52 @@
+// Lint rules: type-aware TypeScript everywhere, and determinism guards for workflow code.
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`, `${name}/*`, `node:${name}/*`]);
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'data/', 'bin/cardsvc.js', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/only-throw-error': 'off',
+    },
+  },
+  {
+    // Tests use chai's property assertions (`expect(x).to.be.true`), which read as unused expressions.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-expressions': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+    },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: no I/O, no clients, no ambient clocks or randomness.
+    files: ['workflows/**/*.ts'],
+    ignores: ['workflows/**/lifecycle.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: '@temporalio/client', message: 'Workflows must not use the Temporal client; use lifecycle.ts outside the sandbox.' },
+          { name: '@temporalio/worker', message: 'Workflows must not import the worker.' },
+        ],
+        patterns: [{ group: nodeBuiltins, message: 'Node built-ins are not available in workflow code.' }],
+      }],
+      'no-restricted-globals': ['error',
+        { name: 'fetch', message: 'Do I/O in an activity.' },
+        { name: 'crypto', message: 'Use uuid4() from @temporalio/workflow.' },
+        { name: 'process', message: 'Workflows receive configuration as input.' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,116 @@
+// The service's configuration: the only reader of process.env, parsed once with zod.
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { packageRoot } from './paths.ts';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const nonEmpty = z.string().trim().min(1);
+
+const EnvSchema = z.object({
+  PORT: port.default(3000),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: nonEmpty.default('./data'),
+  DATABASE_URL: nonEmpty
+    .refine((v) => v.startsWith('sqlite:') || /^mysql:\/\/[^/]+\/[^/?]+/.test(v), {
+      message: 'expected sqlite:<path> or mysql://user:pass@host:port/db',
+    })
+    .optional(),
+  TEMPORAL_ADDRESS: nonEmpty.regex(/^[^\s:/]+:\d{1,5}$/, 'expected host:port').optional(),
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_NAMESPACE: nonEmpty.default('default'),
+  TEMPORAL_TASK_QUEUE: nonEmpty.default('cardsvc'),
+  TEMPORAL_CLI_PATH: nonEmpty.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MAIL_FROM: nonEmpty.default('Card Service <no-reply@cardsvc.localhost>'),
+  // Used only to find the cached Temporal CLI and a `temporal` on PATH.
+  HOME: z.string().optional(),
+  PATH: z.string().optional(),
+});
+
+export type DatabaseConfig =
+  | { dialect: 'sqlite'; storage: string; url: string }
+  | { dialect: 'mysql'; url: string };
+
+export interface Config {
+  port: number;
+  publicBaseUrl: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  temporal: {
+    /** host:port of an external server; undefined means `npm start` runs the embedded dev server. */
+    address: string | undefined;
+    port: number;
+    uiPort: number;
+    namespace: string;
+    taskQueue: string;
+    cliPath: string | undefined;
+    cliCacheDir: string;
+    searchPath: string;
+    /** The environment handed to child processes (the dev server, `go install`). */
+    childEnv: Readonly<Record<string, string | undefined>>;
+  };
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  mailFrom: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function fromPackageRoot(path: string): string {
+  return isAbsolute(path) ? path : resolve(packageRoot, path);
+}
+
+function databaseConfig(url: string | undefined, dataDir: string): DatabaseConfig {
+  if (url === undefined) {
+    const storage = join(dataDir, 'cardsvc.sqlite');
+    return { dialect: 'sqlite', storage, url: `sqlite:${storage}` };
+  }
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    const storage = path === ':memory:' ? path : fromPackageRoot(path);
+    return { dialect: 'sqlite', storage, url: `sqlite:${storage}` };
+  }
+  return { dialect: 'mysql', url };
+}
+
+/** Parses an environment (process.env by default); throws ConfigError with one line naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const got = env[name] === undefined ? '' : ` (got ${JSON.stringify(env[name])})`;
+      return `${name}: ${issue.message}${got}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = fromPackageRoot(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    database: databaseConfig(e.DATABASE_URL, dataDir),
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      port: e.TEMPORAL_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      cliPath: e.TEMPORAL_CLI_PATH,
+      cliCacheDir: join(e.HOME ?? homedir(), '.cache', 'cardsvc'),
+      searchPath: e.PATH ?? '',
+      childEnv: { ...env },
+    },
+    logLevel: e.LOG_LEVEL,
+    mailFrom: e.MAIL_FROM,
+  };
+}
+
+/** A database URL safe to print: the password is replaced. */
+export function redactDatabaseUrl(url: string): string {
+  return url.replace(/^(mysql:\/\/[^:/@]+):[^@]*@/, '$1:***@');
+}

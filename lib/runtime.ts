@@ -1,0 +1,75 @@
+// Wires the parts (database, API, worker) the same way for bin/start, bin/api, bin/worker and the tests.
+import { createActivities } from '../activities/index.ts';
+import { createApp } from '../api/app.ts';
+import { listen, type RunningServer } from '../api/server.ts';
+import { createModels, type Models } from '../models/index.ts';
+import { migrateUp, pendingMigrations } from '../models/migrator.ts';
+import type { Config } from './config.ts';
+import { connectDatabase } from './db.ts';
+import type { Logger } from './logger.ts';
+import { lazyConnection } from './temporal.ts';
+import { createWorker, workerIdentity } from './worker.ts';
+
+export class PendingMigrationsError extends Error {
+  override name = 'PendingMigrationsError';
+}
+
+/** Connects; `migrate` applies pending migrations, `require-migrated` refuses to run while any are pending. */
+export async function openDatabase(config: Config, mode: 'migrate' | 'require-migrated'): Promise<Models> {
+  const sequelize = await connectDatabase(config.database);
+  try {
+    if (mode === 'migrate') {
+      await migrateUp(sequelize, config.database);
+    } else {
+      const pending = await pendingMigrations(sequelize);
+      if (pending.length > 0) {
+        throw new PendingMigrationsError(`${pending.length} database migration(s) pending (${pending.join(', ')}): run \`npm run migrate\` first`);
+      }
+    }
+  } catch (err) {
+    await sequelize.close();
+    throw err;
+  }
+  return createModels(sequelize);
+}
+
+export interface RunningApi extends RunningServer {
+  stop(): Promise<void>;
+}
+
+export async function startApi(config: Config, logger: Logger, models: Models, temporalAddress: string, host?: string): Promise<RunningApi> {
+  const connection = lazyConnection(temporalAddress);
+  const app = createApp({ config, logger, models, temporal: { connection, namespace: config.temporal.namespace } });
+  const server = await listen(app, config.port, host);
+  return {
+    ...server,
+    stop: async () => {
+      await server.close();
+      await connection.close();
+    },
+  };
+}
+
+export interface RunningWorker {
+  /** Settles when the worker stops; rejects if it fails. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(config: Config, logger: Logger, models: Models, temporalAddress: string): Promise<RunningWorker> {
+  const { worker, close } = await createWorker({
+    address: temporalAddress,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    activities: createActivities({ models, logger, workerIdentity }),
+    logger,
+  });
+  const done = worker.run().finally(close);
+  return {
+    done,
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// An account: a tenant. Every live account has one sandbox account linked by live_account_id.
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+export type AccountMode = 'live' | 'sandbox';
+
+export function defineAccount(sequelize: Sequelize) {
+  class Account extends Model<InferAttributes<Account>, InferCreationAttributes<Account>> {
+    declare id: CreationOptional<number>;
+    declare name: string;
+    declare plan: Plan;
+    declare mode: AccountMode;
+    declare live_account_id: number | null;
+    declare created_at: CreationOptional<Date>;
+    declare updated_at: CreationOptional<Date>;
+  }
+  Account.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      name: { type: DataTypes.STRING(200), allowNull: false },
+      plan: { type: DataTypes.STRING(20), allowNull: false },
+      mode: { type: DataTypes.STRING(10), allowNull: false },
+      live_account_id: { type: DataTypes.INTEGER, allowNull: true },
+      created_at: DataTypes.DATE(3),
+      updated_at: DataTypes.DATE(3),
+    },
+    { sequelize, tableName: 'accounts', modelName: 'Account' },
+  );
+  return Account;
+}
+
+export type AccountModel = ReturnType<typeof defineAccount>;
+export type Account = InstanceType<AccountModel>;

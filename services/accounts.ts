@@ -1,0 +1,65 @@
+// Accounts: a live account, its sandbox twin, its owner and a full-access key for each, made together.
+import { UniqueConstraintError } from 'sequelize';
+import { z } from 'zod';
+import { ApiError } from '../lib/errors.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { PLANS } from '../models/Account.ts';
+import type { Models } from '../models/index.ts';
+import { createApiKey } from './api-keys.ts';
+
+export const CreateAccountInput = z.object({
+  name: z.string().trim().min(1, 'name is required').max(200),
+  ownerEmail: z.string().trim().toLowerCase().pipe(z.email('owner email is not a valid email address')),
+  password: z.string().optional(),
+  plan: z.enum(PLANS).default('free'),
+});
+export type CreateAccountInput = z.input<typeof CreateAccountInput>;
+
+export interface CreatedAccount {
+  accountId: number;
+  sandboxAccountId: number;
+  liveKey: string;
+  liveKeyId: number;
+  sandboxKey: string;
+  sandboxKeyId: number;
+}
+
+function ownerEmailTaken(email: string): ApiError {
+  return new ApiError(409, 'owner_email_taken', `An owner with the email ${email} already exists`);
+}
+
+export async function createAccount(models: Models, rawInput: CreateAccountInput): Promise<CreatedAccount> {
+  const input = CreateAccountInput.parse(rawInput);
+  if (await models.Owner.findOne({ where: { email: input.ownerEmail } })) throw ownerEmailTaken(input.ownerEmail);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  try {
+    return await models.sequelize.transaction(async (transaction) => {
+      const live = await models.Account.create(
+        { name: input.name, plan: input.plan, mode: 'live', live_account_id: null },
+        { transaction },
+      );
+      const sandbox = await models.Account.create(
+        { name: input.name, plan: input.plan, mode: 'sandbox', live_account_id: live.id },
+        { transaction },
+      );
+      await models.Owner.create(
+        { account_id: live.id, email: input.ownerEmail, password_hash: passwordHash },
+        { transaction },
+      );
+      const liveKey = await createApiKey(models, { accountId: live.id, mode: 'live', name: 'Default', fullAccess: true }, transaction);
+      const sandboxKey = await createApiKey(models, { accountId: sandbox.id, mode: 'test', name: 'Default', fullAccess: true }, transaction);
+      return {
+        accountId: live.id,
+        sandboxAccountId: sandbox.id,
+        liveKey: liveKey.key,
+        liveKeyId: liveKey.keyId,
+        sandboxKey: sandboxKey.key,
+        sandboxKeyId: sandboxKey.keyId,
+      };
+    });
+  } catch (err) {
+    // Two creators racing for one email: the unique index decides.
+    if (err instanceof UniqueConstraintError) throw ownerEmailTaken(input.ownerEmail);
+    throw err;
+  }
+}

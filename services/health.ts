@@ -1,0 +1,37 @@
+// Readiness: can this process reach its database and its Temporal namespace right now?
+import type { Connection } from '@temporalio/client';
+import type { Sequelize } from 'sequelize';
+import { describeNamespace } from '../lib/temporal.ts';
+
+export const READINESS_DEADLINE_MS = 2000;
+
+export type CheckResult = 'ok' | 'unavailable';
+
+async function withDeadline(work: Promise<unknown>, ms: number): Promise<CheckResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error('deadline exceeded')), ms);
+  });
+  try {
+    await Promise.race([work, deadline]);
+    return 'ok';
+  } catch {
+    return 'unavailable';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface ReadinessDeps {
+  sequelize: Sequelize;
+  temporal: { connection: Connection; namespace: string };
+}
+
+/** Both checks run at once, each within the deadline; readiness does not depend on a worker. */
+export async function checkReadiness(deps: ReadinessDeps) {
+  const [database, temporal] = await Promise.all([
+    withDeadline(deps.sequelize.query('SELECT 1'), READINESS_DEADLINE_MS),
+    withDeadline(describeNamespace(deps.temporal.connection, deps.temporal.namespace, READINESS_DEADLINE_MS), READINESS_DEADLINE_MS),
+  ]);
+  return { ready: database === 'ok' && temporal === 'ok', checks: { database, temporal } };
+}

@@ -1,0 +1,2 @@
+// Every workflow the worker runs (the worker's workflowsPath).
+export { pingWorkflow } from './ping.ts';
