@@ -4,12 +4,13 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from './paths.ts';
 
-const port = z.coerce.number().int().min(0).max(65535);
+const PORT_MESSAGE = 'expected a port number from 0 to 65535';
+const port = z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE);
 const nonEmpty = z.string().trim().min(1);
 
 const EnvSchema = z.object({
   PORT: port.default(3000),
-  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
   DATA_DIR: nonEmpty.default('./data'),
   DATABASE_URL: nonEmpty
     .refine((v) => v.startsWith('sqlite:') || /^mysql:\/\/[^/]+\/[^/?]+/.test(v), {
@@ -22,7 +23,7 @@ const EnvSchema = z.object({
   TEMPORAL_NAMESPACE: nonEmpty.default('default'),
   TEMPORAL_TASK_QUEUE: nonEmpty.default('cardsvc'),
   TEMPORAL_CLI_PATH: nonEmpty.optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   MAIL_FROM: nonEmpty.default('Card Service <no-reply@cardsvc.localhost>'),
   // Used only to find the cached Temporal CLI and a `temporal` on PATH.
   HOME: z.string().optional(),

@@ -37,7 +37,7 @@ async function startDownloadedServer(o: EmbeddedTemporalOptions): Promise<DevSer
 export async function startEmbeddedTemporal(o: EmbeddedTemporalOptions): Promise<DevServer> {
   const cliPath = await ensureTemporalCli(o.search, o.progress);
   if (cliPath) return startDevServer({ ...o, cliPath });
-  o.progress('No Temporal CLI and no Go here: trying the Temporal SDK download of the dev server...');
+  o.progress("No usable Temporal CLI and no Go build: trying the Temporal SDK's download of the dev server...");
   try {
     return await startDownloadedServer(o);
   } catch {

@@ -7,7 +7,7 @@ import { migrateUp, pendingMigrations } from '../models/migrator.ts';
 import type { Config } from './config.ts';
 import { connectDatabase } from './db.ts';
 import type { Logger } from './logger.ts';
-import { lazyConnection } from './temporal.ts';
+import { probeConnection } from './temporal.ts';
 import { createWorker, workerIdentity } from './worker.ts';
 
 export class PendingMigrationsError extends Error {
@@ -38,7 +38,7 @@ export interface RunningApi extends RunningServer {
 }
 
 export async function startApi(config: Config, logger: Logger, models: Models, temporalAddress: string, host?: string): Promise<RunningApi> {
-  const connection = lazyConnection(temporalAddress);
+  const connection = probeConnection(temporalAddress);
   const app = createApp({ config, logger, models, temporal: { connection, namespace: config.temporal.namespace } });
   const server = await listen(app, config.port, host);
   return {

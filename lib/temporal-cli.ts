@@ -67,13 +67,9 @@ export async function findTemporalCli(search: CliSearch): Promise<string | undef
   return undefined;
 }
 
-function findGo(searchPath: string): string | undefined {
-  return executableOnPath('go', searchPath) ?? executableOnPath('go', '/usr/local/go/bin');
-}
-
 /** Builds the official CLI into the cache with `go install` (a few minutes, once per machine). */
 export async function buildTemporalCli(search: CliSearch, progress: (line: string) => void): Promise<string | undefined> {
-  const go = findGo(search.searchPath);
+  const go = executableOnPath('go', search.searchPath);
   if (!go) return undefined;
   const target = cachedCliPath(search.cliCacheDir);
   progress(`Building the Temporal CLI v${CLI_VERSION} with Go into ${target} (about 3 minutes, once per machine)...`);

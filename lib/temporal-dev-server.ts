@@ -91,7 +91,7 @@ async function waitUntilReady(address: string, namespace: string, child: ChildPr
       await describeNamespace(connection, namespace, 1000);
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`not ready after ${timeoutMs} ms: ${(err as Error).message}`);
+      if (Date.now() > deadline) throw new Error(`not ready after ${timeoutMs} ms: ${(err as Error).message}`, { cause: err });
       await sleep(100);
     } finally {
       await connection?.close();
@@ -127,7 +127,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   } catch (err) {
     await stop();
     const detail = stderrTail.trim().split('\n').slice(-3).join(' | ');
-    throw new Error(`Temporal dev server on port ${options.port} ${(err as Error).message}${detail ? `: ${detail}` : ''}`);
+    throw new Error(`Temporal dev server on port ${options.port} ${(err as Error).message}${detail ? `: ${detail}` : ''}`, { cause: err });
   }
   child.unref();
   (child.stderr as (typeof child.stderr & { unref?: () => void }) | null)?.unref?.();

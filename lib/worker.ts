@@ -33,7 +33,7 @@ export interface WorkerOptions {
   logger: Logger;
 }
 
-export async function createWorker(o: WorkerOptions): Promise<{ worker: Worker; close(): Promise<void> }> {
+export async function createWorker(o: WorkerOptions): Promise<{ worker: Worker; close: () => Promise<void> }> {
   installRuntime(o.logger);
   const client = await Connection.connect({ address: o.address });
   try {

@@ -86,7 +86,7 @@ async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
         await unlink(path).catch(() => undefined);
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for the migration lock ${path}`);
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for the migration lock ${path}`, { cause: err });
       await sleep(100);
     }
   }

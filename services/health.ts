@@ -31,7 +31,8 @@ export interface ReadinessDeps {
 export async function checkReadiness(deps: ReadinessDeps) {
   const [database, temporal] = await Promise.all([
     withDeadline(deps.sequelize.query('SELECT 1'), READINESS_DEADLINE_MS),
-    withDeadline(describeNamespace(deps.temporal.connection, deps.temporal.namespace, READINESS_DEADLINE_MS), READINESS_DEADLINE_MS),
+    // The gRPC deadline ends the call itself (and its retries); the outer race is only a backstop.
+    withDeadline(describeNamespace(deps.temporal.connection, deps.temporal.namespace, READINESS_DEADLINE_MS), READINESS_DEADLINE_MS + 1000),
   ]);
   return { ready: database === 'ok' && temporal === 'ok', checks: { database, temporal } };
 }

@@ -1,0 +1,61 @@
+// The running service for tests: migrated database, a worker on the suite's Temporal server, the API on a random port.
+import { loadConfig, type Config } from '../../lib/config.ts';
+import { createLogger } from '../../lib/logger.ts';
+import { openDatabase, startApi, startWorker } from '../../lib/runtime.ts';
+import type { Models } from '../../models/index.ts';
+import { onSuiteEnd } from './cleanup.ts';
+import { suiteDatabaseUrl } from './database.ts';
+import { baseEnv, tempDir } from './env.ts';
+import { testTemporal } from './temporal.ts';
+
+export interface TestStack {
+  config: Config;
+  models: Models;
+  /** Base URL of the API, e.g. http://127.0.0.1:54321 */
+  url: string;
+  temporalAddress: string;
+  taskQueue: string;
+}
+
+/** The suite's environment with the given overrides, pointed at the suite's database and Temporal server. */
+export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
+  return loadConfig(
+    baseEnv({
+      DATABASE_URL: suiteDatabaseUrl,
+      TEMPORAL_ADDRESS: (await testTemporal()).address,
+      TEMPORAL_TASK_QUEUE: `cardsvc-test-${process.pid}`,
+      DATA_DIR: tempDir(),
+      PORT: '0',
+      ...overrides,
+    }),
+  );
+}
+
+let sharedModels: Promise<Models> | undefined;
+
+/** The suite's database, migrated, without starting Temporal. */
+export function testModels(): Promise<Models> {
+  sharedModels ??= (async () => {
+    const opened = await openDatabase(loadConfig(baseEnv({ DATABASE_URL: suiteDatabaseUrl })), 'migrate');
+    onSuiteEnd(() => opened.sequelize.close());
+    return opened;
+  })();
+  return sharedModels;
+}
+
+let stack: Promise<TestStack> | undefined;
+
+export function testStack(): Promise<TestStack> {
+  stack ??= (async () => {
+    const config = await testConfig();
+    const logger = createLogger(config);
+    const models = await testModels();
+    const address = config.temporal.address!;
+    const worker = await startWorker(config, logger, models, address);
+    onSuiteEnd(() => worker.stop());
+    const api = await startApi(config, logger, models, address, '127.0.0.1');
+    onSuiteEnd(() => api.stop());
+    return { config, models, url: api.url, temporalAddress: address, taskQueue: config.temporal.taskQueue };
+  })();
+  return stack;
+}

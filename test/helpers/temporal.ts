@@ -1,0 +1,43 @@
+// One Temporal dev server for the whole run: in memory, headless, on free ports (never an inherited TEMPORAL_ADDRESS).
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../../lib/config.ts';
+import { startEmbeddedTemporal } from '../../lib/embedded-temporal.ts';
+import type { DevServer } from '../../lib/temporal-dev-server.ts';
+import { freePort } from './ports.ts';
+import { onSuiteEnd } from './cleanup.ts';
+import { baseEnv } from './env.ts';
+
+export const TEST_NAMESPACE = 'default';
+
+let server: Promise<DevServer> | undefined;
+
+export function testTemporal(): Promise<DevServer> {
+  server ??= (async () => {
+    const config = loadConfig(baseEnv());
+    const started = await startEmbeddedTemporal({
+      search: config.temporal,
+      progress: (line) => console.error(line),
+      port: await freePort(),
+      uiPort: undefined,
+      dbFile: undefined,
+      pidFile: undefined,
+      namespace: TEST_NAMESPACE,
+      env: config.temporal.childEnv,
+    });
+    onSuiteEnd(() => started.stop());
+    return started;
+  })();
+  return server;
+}
+
+let client: Promise<Client> | undefined;
+
+/** A Temporal client on the suite's server. */
+export function testClient(): Promise<Client> {
+  client ??= (async () => {
+    const connection = await Connection.connect({ address: (await testTemporal()).address });
+    onSuiteEnd(() => connection.close());
+    return new Client({ connection, namespace: TEST_NAMESPACE });
+  })();
+  return client;
+}

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import type { Sequelize } from 'sequelize';
+import type { DatabaseConfig } from '../lib/config.ts';
+import { loadConfig } from '../lib/config.ts';
+import { connectDatabase } from '../lib/db.ts';
+import { createMigrator, migrateDownAll, migrateUp, pendingMigrations } from '../models/migrator.ts';
+import { freshSqliteUrl, scratchMysqlDatabase } from './helpers/database.ts';
+import { mysqlUrl } from './helpers/env.ts';
+
+const TABLES = ['accounts', 'owners', 'api_keys'];
+
+async function tables(sequelize: Sequelize): Promise<string[]> {
+  const names = (await sequelize.getQueryInterface().showAllTables()) as Array<string | { tableName: string }>;
+  return names.map((t) => (typeof t === 'string' ? t : t.tableName)).filter((t) => !t.startsWith('sqlite_'));
+}
+
+function migrationSuite(dialect: string, makeUrl: () => Promise<{ url: string; drop(): Promise<void> }>) {
+  describe(`migrations on ${dialect}`, function () {
+    this.timeout(60_000);
+    let db: DatabaseConfig;
+    let sequelize: Sequelize;
+    let drop: () => Promise<void>;
+
+    before(async () => {
+      const made = await makeUrl();
+      drop = made.drop;
+      db = loadConfig({ DATABASE_URL: made.url }).database;
+      sequelize = await connectDatabase(db);
+    });
+    after(async () => {
+      await sequelize?.close();
+      await drop?.();
+    });
+
+    it('applies every migration, records names without a file extension, then reverts to an empty schema', async () => {
+      expect(await pendingMigrations(sequelize)).to.have.length.greaterThan(0);
+      const applied = await migrateUp(sequelize, db);
+      expect(applied).to.include('20261121000000-accounts-owners-api-keys');
+      for (const name of applied) expect(name).not.to.match(/\.(ts|js)$/);
+      expect(await tables(sequelize)).to.include.members([...TABLES, 'schema_migrations']);
+      expect(await pendingMigrations(sequelize)).to.deep.equal([]);
+      expect(await migrateUp(sequelize, db)).to.deep.equal([]);
+
+      await migrateDownAll(sequelize, db);
+      expect(await tables(sequelize)).not.to.include.members(TABLES);
+      expect((await createMigrator(sequelize).executed()).length).to.equal(0);
+    });
+
+    it('serializes concurrent runs: two at once apply each migration once', async () => {
+      const other = await connectDatabase(db);
+      try {
+        const [a, b] = await Promise.all([migrateUp(sequelize, db), migrateUp(other, db)]);
+        expect([...a, ...b].sort()).to.deep.equal((await createMigrator(sequelize).executed()).map((m) => m.name).sort());
+        expect(await tables(sequelize)).to.include.members(TABLES);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('keeps API key hashes case-sensitive and unique', async () => {
+      const qi = sequelize.getQueryInterface();
+      await qi.bulkInsert('accounts', [{ name: 'a', plan: 'free', mode: 'live', created_at: new Date(), updated_at: new Date() }]);
+      const accountId = ((await sequelize.query('SELECT MAX(id) AS id FROM accounts', { plain: true })) as { id: number }).id;
+      const row = (hash: string) => ({
+        account_id: accountId, name: '', key_hash: hash, last4: 'abcd', full_access: true, permissions: '{}',
+        created_at: new Date(), updated_at: new Date(),
+      });
+      const lower = 'a'.repeat(64);
+      await qi.bulkInsert('api_keys', [row(lower), row('A'.repeat(64))]);
+      let duplicate: unknown;
+      await qi.bulkInsert('api_keys', [row(lower)]).catch((e: unknown) => (duplicate = e));
+      expect(duplicate, 'a second identical hash is refused').to.be.instanceOf(Error);
+    });
+  });
+}
+
+migrationSuite('SQLite', async () => ({ url: freshSqliteUrl(), drop: async () => undefined }));
+if (mysqlUrl) migrationSuite('MySQL', () => scratchMysqlDatabase(mysqlUrl!));

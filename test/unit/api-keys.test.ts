@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import { generateKey, hashKey, KEY_PATTERN, permissionsFrom } from '../../services/api-keys.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+
+describe('API key format and hashing', () => {
+  it('makes csk_live_ and csk_test_ keys of 43+ base62 characters, never the same twice', () => {
+    const keys = Array.from({ length: 50 }, (_, i) => generateKey(i % 2 ? 'live' : 'test'));
+    for (const key of keys) expect(key).to.match(KEY_PATTERN);
+    expect(keys[0]).to.match(/^csk_test_/);
+    expect(keys[1]).to.match(/^csk_live_/);
+    expect(new Set(keys).size).to.equal(keys.length);
+  });
+
+  it('hashes a key to lower-case hex SHA-256', async () => {
+    const key = generateKey('live');
+    expect(await hashKey(key)).to.equal(createHash('sha256').update(key).digest('hex'));
+  });
+
+  it('fills every area: manage for full access, none where not given', () => {
+    const full = permissionsFrom({}, true);
+    expect(Object.keys(full)).to.have.length(12);
+    expect(new Set(Object.values(full))).to.deep.equal(new Set(['manage']));
+    const scoped = permissionsFrom({ ecards: 'view' }, false);
+    expect(scoped.ecards).to.equal('view');
+    expect(scoped.widgets).to.equal('none');
+  });
+});
+
+describe('owner passwords', () => {
+  it('stores scrypt hashes that verify only the right password', async () => {
+    const hash = await hashPassword('correct horse');
+    expect(hash).to.match(/^scrypt\$16384\$8\$1\$/);
+    expect(hash).not.to.include('correct horse');
+    expect(await verifyPassword('correct horse', hash)).to.be.true;
+    expect(await verifyPassword('wrong', hash)).to.be.false;
+    expect(await verifyPassword('x', null)).to.be.false;
+  });
+});

@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { ConfigError, loadConfig, redactDatabaseUrl } from '../../lib/config.ts';
+import { packageRoot } from '../../lib/paths.ts';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).to.equal(3000);
+    expect(config.publicBaseUrl).to.equal('http://localhost:3000');
+    expect(config.dataDir).to.equal(join(packageRoot, 'data'));
+    expect(config.database).to.deep.include({ dialect: 'sqlite', storage: join(packageRoot, 'data', 'cardsvc.sqlite') });
+    expect(config.temporal).to.deep.include({
+      address: undefined, port: 7233, uiPort: 8233, namespace: 'default', taskQueue: 'cardsvc', cliPath: undefined,
+    });
+    expect(config.logLevel).to.equal('info');
+  });
+
+  it('resolves DATA_DIR and relative SQLite paths against the package root, not the working directory', () => {
+    const config = loadConfig({ DATA_DIR: 'var/cards', DATABASE_URL: 'sqlite:db/x.sqlite' });
+    expect(config.dataDir).to.equal(join(packageRoot, 'var', 'cards'));
+    expect(config.database).to.deep.include({ storage: join(packageRoot, 'db', 'x.sqlite') });
+    expect(loadConfig({ DATA_DIR: '/srv/cards' }).database).to.deep.include({ storage: '/srv/cards/cardsvc.sqlite' });
+  });
+
+  it('selects MySQL from a mysql:// URL and follows PORT in the default public URL', () => {
+    const config = loadConfig({ DATABASE_URL: 'mysql://u:p@db:3306/cards', PORT: '8080', TEMPORAL_ADDRESS: 'temporal:7233' });
+    expect(config.database).to.deep.equal({ dialect: 'mysql', url: 'mysql://u:p@db:3306/cards' });
+    expect(config.publicBaseUrl).to.equal('http://localhost:8080');
+    expect(config.temporal.address).to.equal('temporal:7233');
+  });
+
+  it('keeps two configurations apart, so two app instances can run in one process', () => {
+    const a = loadConfig({ PORT: '1' });
+    const b = loadConfig({ PORT: '2', PUBLIC_BASE_URL: 'https://cards.example.com/' });
+    expect([a.port, b.port]).to.deep.equal([1, 2]);
+    expect(b.publicBaseUrl).to.equal('https://cards.example.com');
+  });
+
+  const bad: Array<[string, Record<string, string>]> = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'postgres://x/y' }],
+    ['TEMPORAL_ADDRESS', { TEMPORAL_ADDRESS: 'http://localhost:7233' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'ftp://x' }],
+    ['TEMPORAL_UI_PORT', { TEMPORAL_UI_PORT: '-1' }],
+  ];
+  for (const [name, env] of bad) {
+    it(`refuses a bad ${name} (${JSON.stringify(Object.values(env)[0])}) with one line naming it`, () => {
+      expect(() => loadConfig(env)).to.throw(ConfigError).that.satisfies((err: Error) => {
+        expect(err.message).to.match(new RegExp(`^Invalid configuration: ${name}: `));
+        expect(err.message).not.to.include('\n');
+        return true;
+      });
+    });
+  }
+
+  it('hides a database password when printing the URL', () => {
+    expect(redactDatabaseUrl('mysql://root:s3cret@db:3306/cards')).to.equal('mysql://root:***@db:3306/cards');
+    expect(redactDatabaseUrl('sqlite:/tmp/x.sqlite')).to.equal('sqlite:/tmp/x.sqlite');
+  });
+});
