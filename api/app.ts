@@ -1,12 +1,14 @@
 // Builds the Koa application (no listen), so tests can run several in one process.
 import Koa from 'koa';
+import type Router from '@koa/router';
 import type { Connection } from '@temporalio/client';
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Models } from '../models/index.ts';
-import { healthRouter } from './health/router.ts';
+import { healthRouter, registerHealthPaths } from './health/router.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { requestId } from './middleware/request-id.ts';
+import { OpenAPIRegistry, openApiRouter } from './openapi.ts';
 
 export interface AppDeps {
   config: Config;
@@ -17,10 +19,17 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: false });
+  const registry = new OpenAPIRegistry();
+  registerHealthPaths(registry);
+  const routers: Router[] = [
+    healthRouter({ sequelize: deps.models.sequelize, temporal: deps.temporal }),
+    openApiRouter(registry, deps.config),
+  ];
   app.use(requestId());
   app.use(errorHandler(deps.logger));
-  const health = healthRouter({ sequelize: deps.models.sequelize, temporal: deps.temporal });
-  app.use(health.routes());
-  app.use(health.allowedMethods());
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
   return app;
 }

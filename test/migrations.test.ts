@@ -14,7 +14,7 @@ async function tables(sequelize: Sequelize): Promise<string[]> {
   return names.map((t) => (typeof t === 'string' ? t : t.tableName)).filter((t) => !t.startsWith('sqlite_'));
 }
 
-function migrationSuite(dialect: string, makeUrl: () => Promise<{ url: string; drop(): Promise<void> }>) {
+function migrationSuite(dialect: string, makeUrl: () => Promise<{ url: string; drop: () => Promise<void> }>) {
   describe(`migrations on ${dialect}`, function () {
     this.timeout(60_000);
     let db: DatabaseConfig;

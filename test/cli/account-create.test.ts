@@ -28,7 +28,7 @@ describe('cardsvc account create', function () {
     expect(Object.keys(out).sort()).to.deep.equal(['accountId', 'liveKey', 'liveKeyId', 'sandboxAccountId', 'sandboxKey', 'sandboxKeyId']);
     expect(out.liveKey).to.match(KEY_PATTERN).and.match(/^csk_live_/);
     expect(out.sandboxKey).to.match(KEY_PATTERN).and.match(/^csk_test_/);
-    expect(result.stderr).not.to.include(out.liveKey as string);
+    expect(result.stderr).not.to.include(out.liveKey);
 
     const live = await models.Account.findByPk(out.accountId as number);
     const sandbox = await models.Account.findByPk(out.sandboxAccountId as number);

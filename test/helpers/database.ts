@@ -9,7 +9,7 @@ export function freshSqliteUrl(): string {
 }
 
 /** Creates an empty database beside the suite's MySQL database; returns its URL and a drop function. */
-export async function scratchMysqlDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function scratchMysqlDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const url = new URL(baseUrl);
   const name = `${url.pathname.slice(1)}_scratch_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
   const server = new URL(baseUrl);

@@ -25,6 +25,16 @@ export function testTemporal(): Promise<DevServer> {
       env: config.temporal.childEnv,
     });
     onSuiteEnd(() => started.stop());
+    // If the run is cut short (mocha killed, --bail), never leave the server behind.
+    process.once('exit', () => {
+      if (started.pid) {
+        try {
+          process.kill(-started.pid, 'SIGKILL');
+        } catch {
+          // already stopped
+        }
+      }
+    });
     return started;
   })();
   return server;

@@ -1,0 +1,20 @@
+# The card service image: API, worker and migrations share it (different commands in docker-compose.yml).
+# Debian-based: the Temporal worker's native module needs glibc.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/bin/cardsvc.js ./bin/cardsvc.js
+USER node
+EXPOSE 3000
+CMD ["node", "dist/bin/api.js"]
