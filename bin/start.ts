@@ -5,7 +5,7 @@ import { loadConfig } from '../lib/config.ts';
 import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
-import { openDatabase, startApi, startWorker } from '../lib/runtime.ts';
+import { openDatabase, startApi, startWorker, type RunningApi, type RunningWorker } from '../lib/runtime.ts';
 import type { DevServer } from '../lib/temporal-dev-server.ts';
 
 await runMain('npm start', async () => {
@@ -16,33 +16,42 @@ await runMain('npm start', async () => {
 
   const models = await openDatabase(config, 'migrate');
   let devServer: DevServer | undefined;
-  let address = config.temporal.address;
-  if (address === undefined) {
-    say(`Starting the embedded Temporal dev server on port ${config.temporal.port}...`);
-    devServer = await startEmbeddedTemporal({
-      search: config.temporal,
-      progress: say,
-      port: config.temporal.port,
-      uiPort: config.temporal.uiPort,
-      dbFile: join(config.dataDir, 'temporal.sqlite'),
-      pidFile: join(config.dataDir, 'temporal.pid'),
-      namespace: config.temporal.namespace,
-      env: config.temporal.childEnv,
-    });
-    address = devServer.address;
-  }
-  const worker = await startWorker(config, logger, models, address);
-  const api = await startApi(config, logger, models, address);
-
+  let worker: RunningWorker | undefined;
+  let api: RunningApi | undefined;
+  // Stops whatever has started, in reverse order; the dev server last, so in-flight workflow tasks can finish.
   const shutdown = async () => {
-    say('Shutting down...');
-    await api.stop();
-    await worker.stop();
+    await api?.stop();
+    await worker?.stop();
     await models.sequelize.close();
-    // Last, so in-flight workflow tasks could still finish against it.
     await devServer?.stop();
   };
-  onShutdownSignal(shutdown);
+  try {
+    let address = config.temporal.address;
+    if (address === undefined) {
+      say(`Starting the embedded Temporal dev server on port ${config.temporal.port}...`);
+      devServer = await startEmbeddedTemporal({
+        search: config.temporal,
+        progress: say,
+        port: config.temporal.port,
+        uiPort: config.temporal.uiPort,
+        dbFile: join(config.dataDir, 'temporal.sqlite'),
+        pidFile: join(config.dataDir, 'temporal.pid'),
+        namespace: config.temporal.namespace,
+        env: config.temporal.childEnv,
+      });
+      address = devServer.address;
+    }
+    worker = await startWorker(config, logger, models, address);
+    api = await startApi(config, logger, models, address);
+  } catch (err) {
+    await shutdown().catch(() => undefined);
+    throw err;
+  }
+
+  onShutdownSignal(async () => {
+    say('Shutting down...');
+    await shutdown();
+  });
   worker.done.catch(async (err: unknown) => {
     logger.error({ err }, 'worker stopped unexpectedly');
     await shutdown().finally(() => process.exit(1));
@@ -53,7 +62,7 @@ await runMain('npm start', async () => {
   say(`  API:         ${base}/v2/api`);
   say(`  OpenAPI:     ${base}/v2/api/openapi.json`);
   say(`  Readiness:   ${base}/readyz`);
-  say(`  Temporal UI: ${devServer?.uiUrl ?? `(external server at ${address}; open its own UI)`}`);
+  say(`  Temporal UI: ${devServer?.uiUrl ?? `(external server at ${config.temporal.address}; open its own UI)`}`);
   say(`  Data:        ${config.dataDir}`);
   say('Press Ctrl-C to stop.');
 });

@@ -3,6 +3,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 export const CLI_VERSION = '1.5.1';
@@ -75,7 +76,8 @@ export async function buildTemporalCli(search: CliSearch, progress: (line: strin
   progress(`Building the Temporal CLI v${CLI_VERSION} with Go into ${target} (about 3 minutes, once per machine)...`);
   const child = spawn(go, ['install', CLI_MODULE], {
     env: { ...search.childEnv, GOBIN: join(search.cliCacheDir, `temporal-cli-${CLI_VERSION}`) },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // Progress goes to stderr: run as a script, this module's stdout is only the binary's path.
+    stdio: ['ignore', 2, 2],
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) {
@@ -90,7 +92,7 @@ export async function ensureTemporalCli(search: CliSearch, progress: (line: stri
   return (await findTemporalCli(search)) ?? (await buildTemporalCli(search, progress));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { loadConfig } = await import('./config.ts');
   const config = loadConfig();
   const path = await ensureTemporalCli(config.temporal, (line) => console.error(line));
