@@ -3,33 +3,77 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Connection } from '@temporalio/client';
 import type { Config } from '../lib/config.ts';
+import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Models } from '../models/index.ts';
-import { healthRouter, registerHealthPaths } from './health/router.ts';
-import { errorHandler } from './middleware/errors.ts';
+import { createKeyAuthenticator } from '../services/api-keys.ts';
+import { createRateLimiter } from '../services/rate-limits.ts';
+import type { ApiServices, ApiState } from './context.ts';
+import { docsRouter } from './docs.ts';
+import { healthRouter } from './health/router.ts';
+import { authenticate } from './middleware/auth.ts';
+import { errorRenderer } from './middleware/errors.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
-import { OpenAPIRegistry, openApiRouter } from './openapi.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { API_PREFIX, mountRoutes } from './mount.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import type { AnyRoute } from './route.ts';
+import { apiRoutes } from './routes.ts';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
   models: Models;
   temporal: { connection: Connection; namespace: string };
+  /** The clock (tests move it); real time by default. */
+  now?: () => Date;
+  /** Routes mounted besides the API's own (test fixtures); never in the OpenAPI document. */
+  extraRoutes?: readonly AnyRoute[];
 }
 
-export function createApp(deps: AppDeps): Koa {
-  const app = new Koa({ proxy: false });
-  const registry = new OpenAPIRegistry();
-  registerHealthPaths(registry);
-  const routers: Router[] = [
+const isApiPath = (path: string) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+
+export function createApp(deps: AppDeps): Koa<ApiState> {
+  const now = deps.now ?? (() => new Date());
+  const onBackgroundError = (err: unknown) => deps.logger.warn({ err }, 'background write failed');
+  const services: ApiServices = {
+    config: deps.config,
+    logger: deps.logger,
+    models: deps.models,
+    now,
+    keys: createKeyAuthenticator(deps.models, now, onBackgroundError),
+    rateLimiter: createRateLimiter(deps.models.sequelize, now, onBackgroundError),
+  };
+  const api = mountRoutes([...apiRoutes, ...(deps.extraRoutes ?? [])], services);
+  const publicRouters: Router<ApiState>[] = [
     healthRouter({ sequelize: deps.models.sequelize, temporal: deps.temporal }),
-    openApiRouter(registry, deps.config),
+    docsRouter(buildOpenApiDocument(apiRoutes)),
   ];
+  const publicAllowed = (path: string) =>
+    [...new Set(publicRouters.flatMap((r) => r.match(path, 'GET').path.flatMap((layer) => layer.methods)))];
+
+  const app = new Koa<ApiState>({ proxy: false });
   app.use(requestId());
-  app.use(errorHandler(deps.logger));
-  for (const router of routers) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
+  app.use(requestLog(deps.logger));
+  app.use(errorRenderer(deps.logger, (method, path) => api.routeFor(method, path)?.envelope ?? 'standard'));
+  for (const router of publicRouters) app.use(router.routes());
+  // Authentication and the rate limit come before routing: an unknown path without a key is 401.
+  const auth = authenticate(services.keys);
+  const limit = rateLimit(services.rateLimiter, deps.config.rateLimits);
+  app.use(async (ctx, next) => {
+    if (!isApiPath(ctx.path)) return next();
+    await auth(ctx, () => limit(ctx, next));
+  });
+  app.use(api.router.routes());
+  app.use(async (ctx) => {
+    const allowed = [...api.allowedMethods(ctx.path), ...publicAllowed(ctx.path)];
+    if (allowed.length) {
+      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(', ')}`, {
+        headers: { Allow: allowed.join(', ') },
+      });
+    }
+    throw new ApiError(404, 'not_found', `No endpoint at ${ctx.method} ${ctx.path}`);
+  });
   return app;
 }

@@ -1,31 +1,121 @@
-// The OpenAPI 3 document, generated from the zod schemas each router registers beside its routes.
-import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import Router from '@koa/router';
-import type { Config } from '../lib/config.ts';
+// The OpenAPI 3.1 document, generated from the same route definitions and zod schemas the API validates with.
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 
-export { OpenAPIRegistry };
+type RouteParameter = NonNullable<RouteConfig['request']>['params'];
+import { z } from 'zod';
+import { capabilityOf, type AnyRoute } from './route.ts';
 
-export const OPENAPI_PATH = '/v2/api/openapi.json';
+// Lets schemas carry OpenAPI metadata (component names) and the registry name them.
+extendZodWithOpenApi(z);
 
-export function openApiDocument(registry: OpenAPIRegistry, config: Pick<Config, 'publicBaseUrl'>) {
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
-    openapi: '3.0.3',
-    info: {
-      title: 'Card service API',
-      version: '2.0.0',
-      description: 'Branded eCards by email, schedule or share link; widgets, campaigns, automations, directory and signed webhooks.',
-    },
-    servers: [{ url: config.publicBaseUrl }],
+export const ErrorBody = z.object({
+  success: z.literal(false),
+  data: z.null(),
+  messages: z.array(z.string()).describe('human-readable; log messages[0]'),
+  code: z.string().describe('stable snake_case error code'),
+  request_id: z.string().describe('the same value as the X-Request-Id header'),
+  requires_otp: z.boolean().optional().describe('a confirmation token is needed (403)'),
+  otp_purpose: z.string().optional(),
+  impact: z.array(z.record(z.string(), z.number())).optional().describe('what a gated delete would remove'),
+});
+
+const ERRORS: Record<string, string> = {
+  400: 'A parameter of the wrong type or format, or malformed JSON',
+  401: 'Missing, malformed, unknown or revoked API key',
+  403: 'The key lacks the scope, or the action needs a confirmation token',
+  404: 'Not found, or not this account’s',
+  422: 'A required field is missing or empty, or a rule of the domain fails',
+  429: 'Rate limited: retry after Retry-After seconds',
+  500: 'Unexpected error (details only in the service log)',
+  503: 'The database is unavailable: retry after Retry-After seconds',
+};
+const BODY_ERRORS: Record<string, string> = {
+  413: 'The body is larger than the endpoint’s limit',
+  415: 'The body is not JSON',
+};
+
+const RATE_HEADERS = z.object({
+  'X-RateLimit-Limit': z.string().describe('limit of the window with fewer requests left'),
+  'X-RateLimit-Remaining': z.string(),
+  'X-RateLimit-Reset': z.string().describe('seconds until that window resets'),
+  'X-Request-Id': z.string(),
+});
+
+function successSchema(route: AnyRoute): z.ZodType {
+  if (route.envelope === 'flat') {
+    return (route.response as z.ZodObject).extend({ success: z.literal(true), messages: z.array(z.string()) });
+  }
+  return z.object({
+    success: z.literal(true),
+    data: route.response,
+    messages: z.array(z.string()),
+    ...(route.meta ? { meta: route.meta } : {}),
   });
 }
 
-/** Serves the document (no key, not enveloped); it is generated once, on first request. */
-export function openApiRouter(registry: OpenAPIRegistry, config: Pick<Config, 'publicBaseUrl'>): Router {
-  let document: ReturnType<typeof openApiDocument> | undefined;
-  const router = new Router();
-  router.get(OPENAPI_PATH, (ctx) => {
-    document ??= openApiDocument(registry, config);
-    ctx.body = document;
+function describeAccess(route: AnyRoute): string {
+  return route.access === 'any_key' ? 'Any valid API key.' : `Scope: \`${capabilityOf(route.access)}\` (${route.access.area}: ${route.access.level}).`;
+}
+
+function register(registry: OpenAPIRegistry, route: AnyRoute): void {
+  const errors = route.method === 'get' ? ERRORS : { ...ERRORS, ...BODY_ERRORS };
+  const responses: Record<string, ResponseConfig> = {
+    200: { description: 'Success', headers: RATE_HEADERS, content: { 'application/json': { schema: successSchema(route) } } },
+  };
+  for (const [status, description] of Object.entries(errors)) {
+    responses[status] = { description, content: { 'application/json': { schema: ErrorBody } } };
+  }
+  registry.registerPath({
+    method: route.method,
+    path: route.path.replace(/:(\w+)/g, '{$1}'),
+    summary: route.summary,
+    description: describeAccess(route),
+    tags: route.tags,
+    security: [{ bearer: [] }],
+    request: {
+      ...(route.params ? { params: route.params as RouteParameter } : {}),
+      ...(route.query ? { query: route.query as RouteParameter } : {}),
+      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body as z.ZodType } } } } : {}),
+    },
+    responses,
   });
-  return router;
+}
+
+function sortKeys<T extends Record<string, unknown>>(object: T | undefined): T | undefined {
+  return object && (Object.fromEntries(Object.entries(object).sort(([a], [b]) => a.localeCompare(b))) as T);
+}
+
+/** The document for the documented routes; paths and schemas sorted, so a change is a small, stable diff. */
+export function buildOpenApiDocument(routes: readonly AnyRoute[]) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key: `Authorization: Bearer csk_live_…` (or `csk_test_…` for the sandbox)',
+  });
+  registry.register('Error', ErrorBody);
+  for (const route of routes) if (route.documented !== false) register(registry, route);
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Card service API',
+      version: '2.0.0',
+      description:
+        'Branded eCards by email, at a scheduled time or as a share link; widgets, campaigns, automations, a team ' +
+        'directory, rewards and signed webhooks. Every call carries `Authorization: Bearer <API key>`. Successes are ' +
+        '`{ success: true, data, messages: [] }` (lists add `meta`); failures `{ success: false, data: null, messages, code, request_id }`.',
+    },
+    servers: [{ url: '/v2/api' }],
+    security: [{ bearer: [] }],
+  });
+  return {
+    ...document,
+    paths: sortKeys(document.paths),
+    components: { ...document.components, schemas: sortKeys(document.components?.schemas) },
+  };
+}
+
+/** The JSON text committed as docs/openapi.json and compared in the tests. */
+export function openApiText(routes: readonly AnyRoute[]): string {
+  return `${JSON.stringify(buildOpenApiDocument(routes), null, 2)}\n`;
 }

@@ -9,7 +9,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function listen(app: Koa, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+export async function listen(app: Koa<never>, port: number, host = '0.0.0.0'): Promise<RunningServer> {
   const server = app.listen(port, host);
   await once(server, 'listening');
   const actual = (server.address() as AddressInfo).port;

@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { PLANS, type Plan } from './plans.ts';
 import { packageRoot } from './paths.ts';
 
 const PORT_MESSAGE = 'expected a port number from 0 to 65535';
@@ -25,6 +26,14 @@ const EnvSchema = z.object({
   TEMPORAL_CLI_PATH: nonEmpty.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   MAIL_FROM: nonEmpty.default('Card Service <no-reply@cardsvc.localhost>'),
+  // Per plan: per-minute/per-hour request limits of one API key.
+  RATE_LIMITS: z
+    .string()
+    .regex(/^\s*\w+=\d+\/\d+\s*(,\s*\w+=\d+\/\d+\s*)*$/, 'expected plan=perMinute/perHour,... e.g. free=120/10000')
+    .default('free=120/10000,pro=600/50000,enterprise=3000/250000'),
+  BODY_LIMIT_BYTES: z.coerce.number({ error: 'expected a number of bytes' }).int().positive().default(1024 * 1024),
+  // Checks every API response against its declared schema made strict (tests, staging): a leaked field is a 500.
+  STRICT_RESPONSES: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // Used only to find the cached Temporal CLI and a `temporal` on PATH.
   HOME: z.string().optional(),
   PATH: z.string().optional(),
@@ -54,6 +63,25 @@ export interface Config {
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   mailFrom: string;
+  rateLimits: Record<Plan, RateLimit>;
+  bodyLimitBytes: number;
+  strictResponses: boolean;
+}
+
+export interface RateLimit {
+  perMinute: number;
+  perHour: number;
+}
+
+function parseRateLimits(value: string): Record<Plan, RateLimit> | string {
+  const limits: Partial<Record<Plan, RateLimit>> = {};
+  for (const entry of value.split(',')) {
+    const [plan = '', minute = '', hour = ''] = entry.trim().split(/[=/]/);
+    if (!(PLANS as readonly string[]).includes(plan)) return `unknown plan "${plan}" (plans: ${PLANS.join(', ')})`;
+    limits[plan as Plan] = { perMinute: Number(minute), perHour: Number(hour) };
+  }
+  const missing = PLANS.filter((plan) => !limits[plan]);
+  return missing.length ? `no limits for ${missing.join(', ')}` : (limits as Record<Plan, RateLimit>);
 }
 
 export class ConfigError extends Error {
@@ -89,6 +117,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  const rateLimits = parseRateLimits(e.RATE_LIMITS);
+  if (typeof rateLimits === 'string') throw new ConfigError(`Invalid configuration: RATE_LIMITS: ${rateLimits} (got ${JSON.stringify(e.RATE_LIMITS)})`);
   const dataDir = fromPackageRoot(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -108,6 +138,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: e.LOG_LEVEL,
     mailFrom: e.MAIL_FROM,
+    rateLimits,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    strictResponses: e.STRICT_RESPONSES === 'true' || e.STRICT_RESPONSES === '1',
   };
 }
 

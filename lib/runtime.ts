@@ -1,6 +1,6 @@
 // Wires the parts (database, API, worker) the same way for bin/start, bin/api, bin/worker and the tests.
 import { createActivities } from '../activities/index.ts';
-import { createApp } from '../api/app.ts';
+import { createApp, type AppDeps } from '../api/app.ts';
 import { listen, type RunningServer } from '../api/server.ts';
 import { createModels, type Models } from '../models/index.ts';
 import { migrateUp, pendingMigrations } from '../models/migrator.ts';
@@ -37,10 +37,23 @@ export interface RunningApi extends RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startApi(config: Config, logger: Logger, models: Models, temporalAddress: string, host?: string): Promise<RunningApi> {
+export interface ApiOptions {
+  host?: string;
+  now?: AppDeps['now'];
+  extraRoutes?: AppDeps['extraRoutes'];
+}
+
+export async function startApi(config: Config, logger: Logger, models: Models, temporalAddress: string, options: ApiOptions = {}): Promise<RunningApi> {
   const connection = probeConnection(temporalAddress);
-  const app = createApp({ config, logger, models, temporal: { connection, namespace: config.temporal.namespace } });
-  const server = await listen(app, config.port, host);
+  const app = createApp({
+    config,
+    logger,
+    models,
+    temporal: { connection, namespace: config.temporal.namespace },
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+  });
+  const server = await listen(app, config.port, options.host);
   return {
     ...server,
     stop: async () => {

@@ -1,8 +1,9 @@
 // An account: a tenant. Every live account has one sandbox account linked by live_account_id.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
-export const PLANS = ['free', 'pro', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
+import type { Plan } from '../lib/plans.ts';
+
+export { PLANS, type Plan } from '../lib/plans.ts';
 export type AccountMode = 'live' | 'sandbox';
 
 export function defineAccount(sequelize: Sequelize) {

@@ -1,7 +1,13 @@
 // API keys: generation in the documented format, hashing, and creation with scopes.
-import type { Transaction } from 'sequelize';
-import { AREAS, type Area, type Level, type Permissions } from '../models/ApiKey.ts';
+import { Op, type Transaction } from 'sequelize';
+import { ApiError } from '../lib/errors.ts';
+import type { Account } from '../models/Account.ts';
+import { AREAS, type ApiKey, type Area, type Level, type Permissions } from '../models/ApiKey.ts';
 import type { Models } from '../models/index.ts';
+
+/** How long an API process trusts a looked-up key: a revocation takes effect everywhere within this time. */
+export const KEY_CACHE_MS = 4000;
+const LAST_USED_INTERVAL_MS = 60_000;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 32 random bytes need 43 base62 digits. */
@@ -60,4 +66,138 @@ export async function createApiKey(
     { transaction },
   );
   return { keyId: row.id, key };
+}
+
+export function keyMode(account: Account): KeyMode {
+  return account.mode === 'sandbox' ? 'test' : 'live';
+}
+
+/** A key is revoked once its `revoked_at` has passed (a rotation's grace period sets it in the future). */
+export function isRevoked(key: Pick<ApiKey, 'revoked_at'>, now: Date): boolean {
+  return key.revoked_at !== null && key.revoked_at.getTime() <= now.getTime();
+}
+
+export interface AuthenticatedKey {
+  apiKey: ApiKey;
+  account: Account;
+}
+
+export type KeyRejection = 'malformed' | 'unknown' | 'revoked';
+
+export interface KeyAuthenticator {
+  /** The key and its account, or why the key is refused. Database errors propagate (→ 503). */
+  authenticate(rawKey: string): Promise<AuthenticatedKey | KeyRejection>;
+}
+
+/**
+ * Looks keys up by hash, with a short cache: revocation reaches every API process within KEY_CACHE_MS.
+ * Also writes `last_used_at`, at most once a minute per key (a conditional update, so across processes too).
+ */
+export function createKeyAuthenticator(models: Models, now: () => Date, onError: (err: unknown) => void): KeyAuthenticator {
+  const cache = new Map<string, { found: AuthenticatedKey; expires: number }>();
+  const lastTouched = new Map<number, number>();
+
+  const touch = (apiKey: ApiKey, at: Date) => {
+    const previous = lastTouched.get(apiKey.id) ?? apiKey.last_used_at?.getTime() ?? 0;
+    if (at.getTime() - previous < LAST_USED_INTERVAL_MS) return;
+    lastTouched.set(apiKey.id, at.getTime());
+    models.ApiKey.update(
+      { last_used_at: at },
+      {
+        where: {
+          id: apiKey.id,
+          [Op.or]: [{ last_used_at: null }, { last_used_at: { [Op.lte]: new Date(at.getTime() - LAST_USED_INTERVAL_MS) } }],
+        },
+      },
+    ).catch(onError);
+  };
+
+  return {
+    async authenticate(rawKey) {
+      if (!KEY_PATTERN.test(rawKey)) return 'malformed';
+      const hash = await hashKey(rawKey);
+      const at = now();
+      let found = cache.get(hash);
+      if (!found || found.expires <= Date.now()) {
+        const apiKey = await models.ApiKey.findOne({ where: { key_hash: hash }, include: [{ model: models.Account, required: true }] });
+        if (!apiKey) {
+          cache.delete(hash);
+          return 'unknown';
+        }
+        const account = (apiKey as ApiKey & { Account: Account }).Account;
+        found = { found: { apiKey, account }, expires: Date.now() + KEY_CACHE_MS };
+        cache.set(hash, found);
+      }
+      const { apiKey, account } = found.found;
+      // A live key on a sandbox account (or the reverse) can only come from a corrupted row: refuse it.
+      if (!rawKey.startsWith(`csk_${keyMode(account)}_`)) return 'unknown';
+      if (isRevoked(apiKey, at)) return 'revoked';
+      touch(apiKey, at);
+      return found.found;
+    },
+  };
+}
+
+/** The account a `--account` id names: a live account, or its sandbox when `sandbox` is set. */
+export async function resolveAccount(models: Models, liveAccountId: number, sandbox: boolean): Promise<Account> {
+  const live = await models.Account.findOne({ where: { id: liveAccountId, mode: 'live' } });
+  if (!live) throw new ApiError(404, 'account_not_found', `No live account with id ${liveAccountId}`);
+  if (!sandbox) return live;
+  const twin = await models.Account.findOne({ where: { live_account_id: live.id, mode: 'sandbox' } });
+  if (!twin) throw new ApiError(404, 'account_not_found', `Account ${liveAccountId} has no sandbox account`);
+  return twin;
+}
+
+async function findKey(models: Models, keyId: number): Promise<ApiKey & { Account: Account }> {
+  const key = await models.ApiKey.findByPk(keyId, { include: [{ model: models.Account, required: true }] });
+  if (!key) throw new ApiError(404, 'key_not_found', `No API key with id ${keyId}`);
+  return key as ApiKey & { Account: Account };
+}
+
+/** Revokes at once, or at `at` (a rotation's grace period). Revoking a revoked key keeps its first time. */
+export async function revokeKey(models: Models, keyId: number, at: Date): Promise<ApiKey> {
+  const key = await findKey(models, keyId);
+  if (key.revoked_at === null || key.revoked_at > at) await key.update({ revoked_at: at });
+  return key;
+}
+
+/** A new key with the same account, name and scopes; the old one is revoked after `graceSeconds`. */
+export async function rotateKey(models: Models, keyId: number, graceSeconds: number, now: Date): Promise<CreatedKey> {
+  const old = await findKey(models, keyId);
+  if (isRevoked(old, now)) throw new ApiError(409, 'key_revoked', `API key ${keyId} is already revoked`);
+  return models.sequelize.transaction(async (transaction) => {
+    const created = await createApiKey(
+      models,
+      { accountId: old.account_id, mode: keyMode(old.Account), name: old.name, fullAccess: old.full_access, levels: old.permissions },
+      transaction,
+    );
+    await old.update({ revoked_at: new Date(now.getTime() + graceSeconds * 1000) }, { transaction });
+    return created;
+  });
+}
+
+/** What an operator may see of a key: never the key or its hash. */
+export function presentKey(key: ApiKey, account: Account, now: Date) {
+  return {
+    id: key.id,
+    name: key.name,
+    mode: account.mode,
+    account_id: account.id,
+    last4: key.last4,
+    full_access: key.full_access,
+    permissions: key.permissions,
+    last_used_at: key.last_used_at?.toISOString() ?? null,
+    revoked: isRevoked(key, now),
+    revoked_at: key.revoked_at?.toISOString() ?? null,
+    created_at: key.created_at.toISOString(),
+  };
+}
+
+/** Keys of a live account and of its sandbox. */
+export async function listKeys(models: Models, liveAccountId: number, now: Date) {
+  const live = await resolveAccount(models, liveAccountId, false);
+  const accounts = await models.Account.findAll({ where: { [Op.or]: [{ id: live.id }, { live_account_id: live.id }] } });
+  const byId = new Map(accounts.map((a) => [a.id, a]));
+  const keys = await models.ApiKey.findAll({ where: { account_id: [...byId.keys()] }, order: [['id', 'ASC']] });
+  return keys.map((key) => presentKey(key, byId.get(key.account_id)!, now));
 }

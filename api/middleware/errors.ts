@@ -1,24 +1,38 @@
-// Renders every failure in the envelope; an unexpected error becomes a generic 500 and its details go only to the log.
+// Renders every failure, first in the chain: typed errors with their status and code in the route's envelope;
+// an unreachable database as 503; anything else as a generic 500 whose details go only to the log.
 import type { Middleware } from 'koa';
+import { ConnectionError } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { ApiState } from '../context.ts';
+import { failureBody } from '../envelope.ts';
+import type { Envelope } from '../route.ts';
 
-export function failureBody(requestId: string, error: ApiError) {
-  return { success: false, data: null, messages: [error.message], code: error.code, request_id: requestId, ...error.extra };
+export function databaseUnavailable(): ApiError {
+  return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry in a few seconds', {
+    headers: { 'Retry-After': '5' },
+  });
 }
 
-export function errorHandler(logger: Logger): Middleware {
+function asApiError(err: unknown, logger: Logger, requestId: string): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof ConnectionError) {
+    logger.warn({ err, requestId }, 'database unreachable');
+    return databaseUnavailable();
+  }
+  logger.error({ err, requestId }, 'unhandled error');
+  return new ApiError(500, 'internal_error', 'Something went wrong on our side; the request id identifies it in our logs');
+}
+
+export function errorRenderer(logger: Logger, envelopeFor: (method: string, path: string) => Envelope): Middleware<ApiState> {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}`);
     } catch (err) {
-      const requestId = ctx.state.requestId as string;
-      const known = err instanceof ApiError ? err : undefined;
-      if (!known) logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
-      const error = known ?? new ApiError(500, 'internal_error', 'Something went wrong on our side; the request id identifies it in our logs');
+      const error = asApiError(err, logger, ctx.state.requestId);
       ctx.status = error.status;
-      ctx.body = failureBody(requestId, error);
+      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+      ctx.body = failureBody(envelopeFor(ctx.method, ctx.path), error, ctx.state.requestId);
     }
   };
 }

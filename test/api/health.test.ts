@@ -24,7 +24,7 @@ describe('health probes', function () {
 
   it('starts without Temporal and answers /readyz 503 naming temporal, within the 2 s deadline', async () => {
     const config = await testConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` });
-    const api = await startApi(config, createLogger(config), await testModels(), config.temporal.address!, '127.0.0.1');
+    const api = await startApi(config, createLogger(config), await testModels(), config.temporal.address!, { host: '127.0.0.1' });
     try {
       const started = performance.now();
       const res = await fetch(`${api.url}/readyz`);

@@ -4,6 +4,7 @@ import { createLogger } from '../../lib/logger.ts';
 import { openDatabase, startApi, startWorker } from '../../lib/runtime.ts';
 import type { Models } from '../../models/index.ts';
 import { onSuiteEnd } from './cleanup.ts';
+import { fixtureRoutes } from './fixture-routes.ts';
 import { suiteDatabaseUrl } from './database.ts';
 import { baseEnv, tempDir } from './env.ts';
 import { testTemporal } from './temporal.ts';
@@ -17,6 +18,23 @@ export interface TestStack {
   taskQueue: string;
 }
 
+export interface ExtraApp {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Another API instance on the suite's database (own clock, limits or routes); stopped after the run. */
+export async function extraApp(options: { now?: () => Date; env?: Record<string, string> } = {}): Promise<ExtraApp> {
+  const config = await testConfig(options.env);
+  const api = await startApi(config, createLogger(config), await testModels(), config.temporal.address!, {
+    host: '127.0.0.1',
+    extraRoutes: fixtureRoutes,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  onSuiteEnd(() => api.stop());
+  return api;
+}
+
 /** The suite's environment with the given overrides, pointed at the suite's database and Temporal server. */
 export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
   return loadConfig(
@@ -26,6 +44,7 @@ export async function testConfig(overrides: Record<string, string> = {}): Promis
       TEMPORAL_TASK_QUEUE: `cardsvc-test-${process.pid}`,
       DATA_DIR: tempDir(),
       PORT: '0',
+      STRICT_RESPONSES: 'true',
       ...overrides,
     }),
   );
@@ -53,7 +72,7 @@ export function testStack(): Promise<TestStack> {
     const address = config.temporal.address!;
     const worker = await startWorker(config, logger, models, address);
     onSuiteEnd(() => worker.stop());
-    const api = await startApi(config, logger, models, address, '127.0.0.1');
+    const api = await startApi(config, logger, models, address, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
     onSuiteEnd(() => api.stop());
     return { config, models, url: api.url, temporalAddress: address, taskQueue: config.temporal.taskQueue };
   })();

@@ -40,14 +40,19 @@ export function testTemporal(): Promise<DevServer> {
   return server;
 }
 
-let client: Promise<Client> | undefined;
+let connection: Promise<Connection> | undefined;
+
+/** A client connection to the suite's server (workflow and operator services). */
+export function testConnection(): Promise<Connection> {
+  connection ??= (async () => {
+    const opened = await Connection.connect({ address: (await testTemporal()).address });
+    onSuiteEnd(() => opened.close());
+    return opened;
+  })();
+  return connection;
+}
 
 /** A Temporal client on the suite's server. */
-export function testClient(): Promise<Client> {
-  client ??= (async () => {
-    const connection = await Connection.connect({ address: (await testTemporal()).address });
-    onSuiteEnd(() => connection.close());
-    return new Client({ connection, namespace: TEST_NAMESPACE });
-  })();
-  return client;
+export async function testClient(): Promise<Client> {
+  return new Client({ connection: await testConnection(), namespace: TEST_NAMESPACE });
 }

@@ -1,14 +1,15 @@
 import { expect } from 'chai';
 import { registerSearchAttributes, SEARCH_ATTRIBUTES } from '../../lib/temporal.ts';
-import { testClient } from '../helpers/temporal.ts';
+import { msToTs } from '@temporalio/common/lib/time.js';
+import { testConnection } from '../helpers/temporal.ts';
 
 describe('search attributes', function () {
   this.timeout(30_000);
 
   it('are registered by the worker on a namespace that lacks them (a production server), and again without error', async () => {
-    const { connection } = await testClient();
+    const connection = await testConnection();
     const namespace = `sa-${Date.now()}`;
-    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: { seconds: 86_400 } });
+    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(86_400_000) });
     const before = await connection.operatorService.listSearchAttributes({ namespace });
     expect(Object.keys(before.customAttributes ?? {})).not.to.include.members([...SEARCH_ATTRIBUTES]);
 

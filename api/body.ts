@@ -1,0 +1,42 @@
+// Reads a JSON request body within a size limit: 415 for another type, 413 over the limit, 400 when malformed.
+import type { Context } from 'koa';
+import { ApiError } from '../lib/errors.ts';
+
+function hasBody(ctx: Context): boolean {
+  return ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
+}
+
+function tooLarge(limit: number): ApiError {
+  // The rest of the body is never read, so the connection cannot be reused.
+  return new ApiError(413, 'payload_too_large', `The request body is larger than this endpoint's limit of ${limit} bytes`, {
+    headers: { Connection: 'close' },
+  });
+}
+
+/** The parsed body: always an object (`{}` when there is none). */
+export async function readJsonBody(ctx: Context, limit: number): Promise<Record<string, unknown>> {
+  if (!hasBody(ctx)) return {};
+  if (!ctx.request.is('application/json', '+json')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
+  }
+  if (ctx.request.length > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'malformed_json', 'The request body is not valid JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ApiError(400, 'body_not_object', 'The request body must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}

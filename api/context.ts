@@ -1,0 +1,33 @@
+// What the API's middleware and handlers share: the services of one app instance and the caller of a request.
+import type { Config } from '../lib/config.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { Account } from '../models/Account.ts';
+import type { ApiKey } from '../models/ApiKey.ts';
+import type { Models } from '../models/index.ts';
+import type { AuthenticatedKey, KeyAuthenticator } from '../services/api-keys.ts';
+import type { RateDecision, RateLimiter } from '../services/rate-limits.ts';
+
+export interface ApiServices {
+  config: Config;
+  logger: Logger;
+  models: Models;
+  /** The clock of this app instance (tests move it). */
+  now: () => Date;
+  keys: KeyAuthenticator;
+  rateLimiter: RateLimiter;
+}
+
+export interface Caller {
+  account: Account;
+  apiKey: ApiKey;
+  rate: RateDecision;
+}
+
+/** Koa's ctx.state for API requests. */
+export interface ApiState {
+  requestId: string;
+  /** Set by authentication. */
+  authenticated?: AuthenticatedKey;
+  /** Set by the rate limiter, once the request is allowed. */
+  caller?: Caller;
+}

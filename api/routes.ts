@@ -1,0 +1,5 @@
+// Every route of the key-authenticated API, in the order the OpenAPI document lists their areas.
+import { keyInfoRoutes } from './key-info/router.ts';
+import type { AnyRoute } from './route.ts';
+
+export const apiRoutes: readonly AnyRoute[] = [...keyInfoRoutes];

@@ -1,0 +1,49 @@
+// Schema pieces every endpoint shares: flags, query booleans, page-numbered lists and parameter aliases.
+import { z } from 'zod';
+
+/** A flag on input: true/false, 1/0, or their strings; always a boolean after parsing. */
+export const flag = z
+  .union([z.boolean(), z.literal(1), z.literal(0), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 1 || v === 'true' || v === '1');
+
+/** A boolean query parameter: `true|false|1|0`. */
+export const queryBoolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+export const sortOrder = z.enum(['asc', 'desc']).default('desc');
+
+/** `page` (1-based) and `perPage` (default 20, at most `max`; over it is 400). */
+export function pageQuery(max = 100, perPageDefault = 20) {
+  return z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    perPage: z.coerce.number().int().min(1).max(max).default(perPageDefault),
+  });
+}
+
+export const PageMeta = z.object({
+  page: z.number().int(),
+  perPage: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type PageMeta = z.infer<typeof PageMeta>;
+
+export function pageMeta(page: number, perPage: number, total: number): PageMeta {
+  return { page, perPage, total, totalPages: Math.ceil(total / perPage) };
+}
+
+/**
+ * Accepts other spellings of a parameter (`widgetID`, `widgetid` for `widgetId`): an alias fills the documented
+ * name when that is absent. The documented name is the only one in the schema (and the OpenAPI document).
+ */
+export function withAliases<T extends z.ZodObject>(schema: T, aliases: Record<string, readonly string[]>) {
+  return z.preprocess((input) => {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+    const out: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+    for (const [name, others] of Object.entries(aliases)) {
+      if (out[name] !== undefined) continue;
+      const alias = others.find((o) => out[o] !== undefined);
+      if (alias) out[name] = out[alias];
+    }
+    return out;
+  }, schema);
+}

@@ -1,0 +1,42 @@
+// Turns zod issues into the API's errors: a wrong type or format is 400; a required field missing, null or
+// empty is 422. Either way the message names the field.
+import type { z } from 'zod';
+import { ApiError } from '../lib/errors.ts';
+
+export type InputPlace = 'body' | 'query' | 'path';
+
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  const input = (issue as { input?: unknown }).input;
+  if (issue.code === 'invalid_type') return input === undefined || input === null;
+  if (issue.code === 'too_small') return input === '' || (Array.isArray(input) && input.length === 0);
+  return false;
+}
+
+export function inputError(issues: readonly z.core.$ZodIssue[], place: InputPlace): ApiError {
+  const described = issues.map((issue) => {
+    const field = issue.path.length ? issue.path.map(String).join('.') : place;
+    const missing = isMissing(issue);
+    return { missing, message: missing ? `${field} is required` : `${field}: ${issue.message}` };
+  });
+  const malformed = described.filter((d) => !d.missing);
+  const shown = malformed.length ? malformed : described;
+  const messages = shown.map((d) => d.message);
+  return malformed.length
+    ? new ApiError(400, 'invalid_parameter', messages[0]!, { messages })
+    : new ApiError(422, 'missing_field', messages[0]!, { messages });
+}
+
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown, place: InputPlace): z.output<T> {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (!result.success) throw inputError(result.error.issues, place);
+  return result.data;
+}
+
+/** For save endpoints whose fields are required on create only: 422 naming the first missing one. */
+export function requireFields(value: Record<string, unknown>, fields: readonly string[]): void {
+  const missing = fields.filter((f) => value[f] === undefined || value[f] === null || value[f] === '');
+  if (missing.length) {
+    const messages = missing.map((f) => `${f} is required`);
+    throw new ApiError(422, 'missing_field', messages[0]!, { messages });
+  }
+}

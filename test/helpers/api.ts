@@ -1,0 +1,78 @@
+// HTTP helpers for API tests: accounts with keys, requests with a key, and checks of the shared envelope.
+import { expect } from 'chai';
+import { createAccount } from '../../services/accounts.ts';
+import { createApiKey, type KeyMode } from '../../services/api-keys.ts';
+import type { Area, Level } from '../../models/ApiKey.ts';
+import type { Models } from '../../models/index.ts';
+
+let counter = 0;
+
+export interface TestAccount {
+  accountId: number;
+  sandboxAccountId: number;
+  liveKey: string;
+  liveKeyId: number;
+  sandboxKey: string;
+  sandboxKeyId: number;
+}
+
+/** A new account (with its sandbox and full-access keys), so tests never share data. */
+export async function newAccount(models: Models, plan: 'free' | 'pro' | 'enterprise' = 'free'): Promise<TestAccount> {
+  counter += 1;
+  return createAccount(models, { name: `Test ${counter}`, ownerEmail: `owner-${process.pid}-${Date.now()}-${counter}@example.com`, plan });
+}
+
+export async function newKey(
+  models: Models,
+  accountId: number,
+  levels: Partial<Record<Area, Level>>,
+  mode: KeyMode = 'live',
+): Promise<{ keyId: number; key: string }> {
+  return createApiKey(models, { accountId, mode, name: 'scoped', fullAccess: false, levels });
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** A success in the standard envelope: no `code` or `request_id` (the id travels in X-Request-Id). */
+export function expectSuccess(res: ApiResponse): unknown {
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  expect(res.body).to.include.keys('success', 'data', 'messages');
+  expect(res.body.success).to.equal(true);
+  expect(res.body.messages).to.deep.equal([]);
+  expect(res.body).not.to.have.any.keys('code', 'request_id');
+  expect(res.headers.get('x-request-id')).to.be.a('string').and.not.equal('');
+  return res.body.data;
+}
+
+/** A failure in the standard envelope with its status, code and request id. */
+export function expectFailure(res: ApiResponse, status: number, code: string): string[] {
+  expect(res.status, JSON.stringify(res.body)).to.equal(status);
+  expect(res.body).to.deep.include({ success: false, data: null, code });
+  expect(res.body.request_id).to.equal(res.headers.get('x-request-id'));
+  const messages = res.body.messages as string[];
+  expect(messages).to.be.an('array').that.is.not.empty;
+  for (const m of messages) expect(m).to.be.a('string').and.not.match(/\n\s+at /);
+  return messages;
+}
