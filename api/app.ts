@@ -62,8 +62,15 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
   const auth = authenticate(services.keys);
   const limit = rateLimit(services.rateLimiter, deps.config.rateLimits);
   app.use(async (ctx, next) => {
-    if (!isApiPath(ctx.path)) return next();
-    await auth(ctx, () => limit(ctx, next));
+    if (!isApiPath(ctx.path)) {
+      await next();
+      return;
+    }
+    await auth(ctx, async () => {
+      await limit(ctx, async () => {
+        await next();
+      });
+    });
   });
   app.use(api.router.routes());
   app.use(async (ctx) => {

@@ -54,7 +54,10 @@ export function docsRouter(document: object): Router<ApiState> {
   });
   router.get(`${DOCS_PATH}/:asset`, async (ctx, next) => {
     const type = ASSETS[ctx.params.asset!];
-    if (!type) return next();
+    if (!type) {
+      await next();
+      return;
+    }
     ctx.type = type;
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.body = await readFile(join(swaggerDir, ctx.params.asset!));

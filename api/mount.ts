@@ -1,6 +1,6 @@
 // Turns route definitions into Koa middleware: scope → body → validate → handler → envelope.
 import Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import { ApiError } from '../lib/errors.ts';
 import { deepStrict } from '../lib/zod-strict.ts';
 import type { Permissions } from '../models/ApiKey.ts';
@@ -37,18 +37,13 @@ function routeMiddleware(route: AnyRoute, services: ApiServices): Middleware<Api
     const caller = ctx.state.caller;
     if (!caller) throw new Error('route reached without an authenticated caller');
     checkAccess(route.access, caller.apiKey);
-    const rawBody = route.method === 'get' ? undefined : await readJsonBody(ctx as unknown as Context, bodyLimit);
+    const rawBody = route.method === 'get' ? undefined : await readJsonBody(ctx, bodyLimit);
     const input = {
       params: route.params ? parseInput(route.params, ctx.params, 'path') : undefined,
       query: route.query ? parseInput(route.query, ctx.query, 'query') : undefined,
       body: route.body ? parseInput(route.body, rawBody, 'body') : undefined,
     };
-    const result = (await route.handler(input, {
-      services,
-      caller,
-      requestId: ctx.state.requestId,
-      koa: ctx as unknown as Context,
-    })) as unknown;
+    const result = await route.handler(input, { services, caller, requestId: ctx.state.requestId, koa: ctx });
     const [data, meta] = route.meta ? [(result as { data: unknown }).data, (result as { meta: unknown }).meta] : [result, undefined];
     if (services.config.strictResponses) checkResponse(route, data, meta);
     ctx.status = 200;

@@ -75,7 +75,7 @@ function register(registry: OpenAPIRegistry, route: AnyRoute): void {
     request: {
       ...(route.params ? { params: route.params as RouteParameter } : {}),
       ...(route.query ? { query: route.query as RouteParameter } : {}),
-      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body as z.ZodType } } } } : {}),
+      ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     },
     responses,
   });

@@ -36,7 +36,9 @@ export function defineApiKey(sequelize: Sequelize) {
         type: DataTypes.TEXT,
         allowNull: false,
         get(this: ApiKey) {
-          return JSON.parse(this.getDataValue('permissions') as unknown as string) as Permissions;
+          // Partial instances (as in a static update) have no value to parse.
+          const raw = this.getDataValue('permissions') as unknown;
+          return (typeof raw === 'string' ? JSON.parse(raw) : raw) as Permissions;
         },
         set(this: ApiKey, value: Permissions) {
           this.setDataValue('permissions', JSON.stringify(value) as unknown as Permissions);

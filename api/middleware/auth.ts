@@ -19,6 +19,7 @@ export function authenticate(keys: KeyAuthenticator): Middleware<ApiState> {
     const header = ctx.get('Authorization');
     if (!header) throw unauthorized('missing_api_key', 'Missing API key: send the header Authorization: Bearer <API key>');
     const [scheme = '', key = '', ...rest] = header.trim().split(/\s+/);
+    if (scheme.toLowerCase() === 'bearer' && key === '') throw unauthorized('missing_api_key', 'The Authorization header has no API key after "Bearer"');
     if (scheme.toLowerCase() !== 'bearer' || rest.length > 0) {
       throw unauthorized('invalid_auth_scheme', 'The Authorization header must be "Bearer <API key>"');
     }
