@@ -3,6 +3,7 @@ import { loadConfig } from '../lib/config.ts';
 import { openDatabase } from '../lib/runtime.ts';
 import type { Models } from '../models/index.ts';
 import { accountCreate } from './account.ts';
+import { keyCommands } from './key.ts';
 import type { CommandContext } from './context.ts';
 import { createOutput, fail, UsageError } from './output.ts';
 
@@ -10,11 +11,16 @@ type Command = (args: string[], ctx: CommandContext) => Promise<void>;
 
 const COMMANDS: Record<string, Command> = {
   'account create': accountCreate,
+  ...keyCommands,
 };
 
 const USAGE = `Usage: cardsvc <command> [options] [--json]
 Commands:
-  account create --name NAME --owner-email EMAIL [--password P | --password-stdin] [--plan free|pro|enterprise]`;
+  account create --name NAME --owner-email EMAIL [--password P | --password-stdin] [--plan free|pro|enterprise]
+  key create --account ID [--sandbox] (--full-access | --permissions ecards=manage,widgets=view,...) [--name N]
+  key revoke --key-id ID
+  key rotate --key-id ID [--grace-seconds N]
+  key list --account ID`;
 
 export async function runCli(argv: string[]): Promise<void> {
   const out = createOutput(argv.includes('--json'));

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { expect } from 'chai';
+import { openApiText } from '../../api/openapi.ts';
+import { apiRoutes } from '../../api/routes.ts';
+import { packageRoot } from '../../lib/paths.ts';
+import { testStack } from '../helpers/stack.ts';
+
+describe('the OpenAPI document', function () {
+  this.timeout(30_000);
+
+  it('is served without a key at /v2/api/openapi.json and validates as OpenAPI 3.1', async () => {
+    const { url } = await testStack();
+    const res = await fetch(`${url}/v2/api/openapi.json`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^application\/json/);
+    const document = (await res.json()) as Record<string, unknown>;
+    const result = await new Validator().validate(document as never);
+    expect(result.errors ?? [], JSON.stringify(result.errors)).to.deep.equal([]);
+    expect(result.valid).to.equal(true);
+    expect(document.openapi).to.equal('3.1.0');
+    expect(document.servers).to.deep.equal([{ url: '/v2/api' }]);
+    expect(document).to.have.nested.property('components.securitySchemes.bearer.scheme', 'bearer');
+  });
+
+  it('describes every route that exists, and no test fixture', async () => {
+    const { url } = await testStack();
+    const document = (await (await fetch(`${url}/v2/api/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`));
+    const defined = apiRoutes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    expect(documented.sort()).to.deep.equal(defined.sort());
+    expect(JSON.stringify(document)).not.to.include('/fixture/');
+  });
+
+  it('matches the committed copy, docs/openapi.json (run `npm run openapi` after a contract change)', () => {
+    const committed = readFileSync(join(packageRoot, 'docs', 'openapi.json'), 'utf8');
+    expect(openApiText(apiRoutes), 'the contract changed: run `npm run openapi` and commit docs/openapi.json').to.equal(committed);
+  });
+
+  it('has a docs page served from node_modules (no CDN)', async () => {
+    const { url } = await testStack();
+    const page = await fetch(`${url}/v2/api/docs`);
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    expect(html).to.include('/v2/api/docs/swagger-ui-bundle.js').and.not.match(/https?:\/\/(?!localhost)/);
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js']) {
+      const res = await fetch(`${url}/v2/api/docs/${asset}`);
+      expect(res.status, asset).to.equal(200);
+      expect((await res.text()).length, asset).to.be.greaterThan(10);
+    }
+    expect((await fetch(`${url}/v2/api/docs/package.json`)).status).to.equal(401);
+  });
+});
