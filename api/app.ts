@@ -7,7 +7,7 @@ import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Models } from '../models/index.ts';
 import { createKeyAuthenticator } from '../services/api-keys.ts';
-import { createRateLimiter } from '../services/rate-limits.ts';
+import { createRateLimiter, type RateLimiter } from '../services/rate-limits.ts';
 import type { ApiServices, ApiState } from './context.ts';
 import { docsRouter } from './docs.ts';
 import { healthRouter } from './health/router.ts';
@@ -30,6 +30,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Routes mounted besides the API's own (test fixtures); never in the OpenAPI document. */
   extraRoutes?: readonly AnyRoute[];
+  /** Replaces the database-backed limiter (the benchmark measures the API without it). */
+  rateLimiter?: RateLimiter;
 }
 
 const isApiPath = (path: string) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
@@ -43,7 +45,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
     models: deps.models,
     now,
     keys: createKeyAuthenticator(deps.models, now, onBackgroundError),
-    rateLimiter: createRateLimiter(deps.models.sequelize, now, onBackgroundError),
+    rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.models.sequelize, now, onBackgroundError),
   };
   const api = mountRoutes([...apiRoutes, ...(deps.extraRoutes ?? [])], services);
   const publicRouters: Router<ApiState>[] = [

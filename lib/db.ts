@@ -8,21 +8,36 @@ export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError';
 }
 
+type SqliteConnection = { exec(sql: string, cb: (err: Error | null) => void): void };
+
+// WAL lets readers run beside the writer; synchronous=NORMAL is safe under WAL (no fsync per commit);
+// Sequelize opens one connection per transaction, so writers wait for the lock rather than fail.
+const SQLITE_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;';
+
+// Sequelize's SQLite dialect runs no afterConnect hooks, so each new connection is prepared here, once.
+function prepareSqliteConnections(sequelize: Sequelize): void {
+  const manager = sequelize.connectionManager as unknown as { getConnection(options?: object): Promise<SqliteConnection> };
+  const open = manager.getConnection.bind(manager);
+  const prepared = new WeakMap<SqliteConnection, Promise<void>>();
+  manager.getConnection = async (options) => {
+    const connection = await open(options);
+    let ready = prepared.get(connection);
+    if (!ready) {
+      ready = new Promise<void>((ok, fail) => connection.exec(SQLITE_PRAGMAS, (err) => (err ? fail(err) : ok())));
+      prepared.set(connection, ready);
+    }
+    await ready;
+    return connection;
+  };
+}
+
 /** Builds (but does not connect) a Sequelize instance with the project's conventions: UTC, snake_case. */
 export function createSequelize(db: DatabaseConfig): Sequelize {
   const define = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;
   if (db.dialect === 'sqlite') {
     if (db.storage !== ':memory:') mkdirSync(dirname(db.storage), { recursive: true });
     const sequelize = new Sequelize({ dialect: 'sqlite', storage: db.storage, logging: false, define });
-    // Sequelize opens one SQLite connection per transaction: wait for the write lock instead of failing.
-    sequelize.addHook('afterConnect', async (connection: unknown) => {
-      const conn = connection as { exec(sql: string, cb: (err: Error | null) => void): void };
-      await new Promise<void>((ok, fail) =>
-        conn.exec('PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;', (err) =>
-          err ? fail(err) : ok(),
-        ),
-      );
-    });
+    prepareSqliteConnections(sequelize);
     return sequelize;
   }
   return new Sequelize(db.url, {
