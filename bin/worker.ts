@@ -2,12 +2,11 @@
 import { loadConfig } from '../lib/config.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
-import { openDatabase, startWorker } from '../lib/runtime.ts';
+import { externalTemporalAddress, openDatabase, startWorker } from '../lib/runtime.ts';
 
 await runMain('npm run worker', async () => {
   const config = loadConfig();
-  const address = config.temporal.address;
-  if (address === undefined) throw new Error('TEMPORAL_ADDRESS is not set: the worker alone needs an external Temporal server (`npm start` runs an embedded one)');
+  const address = externalTemporalAddress(config, 'worker');
   const logger = createLogger(config);
   const models = await openDatabase(config, 'require-migrated');
   const worker = await startWorker(config, logger, models, address);

@@ -10,6 +10,15 @@ import type { Logger } from './logger.ts';
 import { probeConnection } from './temporal.ts';
 import { createWorker, workerIdentity } from './worker.ts';
 
+/** `npm run api` and `npm run worker` run against an external Temporal server; only `npm start` embeds one. */
+export function externalTemporalAddress(config: Config, part: 'API' | 'worker'): string {
+  const address = config.temporal.address;
+  if (address === undefined) {
+    throw new Error(`TEMPORAL_ADDRESS is not set: the ${part} alone needs an external Temporal server (\`npm start\` runs an embedded one)`);
+  }
+  return address;
+}
+
 export class PendingMigrationsError extends Error {
   override name = 'PendingMigrationsError';
 }

@@ -1,5 +1,6 @@
 // An account: a tenant. Every live account has one sandbox account linked by live_account_id.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { idColumn, timestamps } from './columns.ts';
 
 import type { Plan } from '../lib/plans.ts';
 
@@ -18,13 +19,12 @@ export function defineAccount(sequelize: Sequelize) {
   }
   Account.init(
     {
-      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      id: idColumn(),
       name: { type: DataTypes.STRING(200), allowNull: false },
       plan: { type: DataTypes.STRING(20), allowNull: false },
       mode: { type: DataTypes.STRING(10), allowNull: false },
       live_account_id: { type: DataTypes.INTEGER, allowNull: true },
-      created_at: DataTypes.DATE(3),
-      updated_at: DataTypes.DATE(3),
+      ...timestamps(),
     },
     { sequelize, tableName: 'accounts', modelName: 'Account' },
   );

@@ -1,5 +1,6 @@
 // An API key of one account, stored only as the SHA-256 of the key.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { idColumn, timestamps } from './columns.ts';
 
 export const AREAS = [
   'ecards', 'widgets', 'campaigns', 'automations', 'gift_cards', 'directory',
@@ -25,7 +26,7 @@ export function defineApiKey(sequelize: Sequelize) {
   }
   ApiKey.init(
     {
-      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      id: idColumn(),
       account_id: { type: DataTypes.INTEGER, allowNull: false },
       name: { type: DataTypes.STRING(100), allowNull: false, defaultValue: '' },
       key_hash: { type: DataTypes.CHAR(64).BINARY, allowNull: false },
@@ -46,8 +47,7 @@ export function defineApiKey(sequelize: Sequelize) {
       },
       last_used_at: { type: DataTypes.DATE(3), allowNull: true },
       revoked_at: { type: DataTypes.DATE(3), allowNull: true },
-      created_at: DataTypes.DATE(3),
-      updated_at: DataTypes.DATE(3),
+      ...timestamps(),
     },
     { sequelize, tableName: 'api_keys', modelName: 'ApiKey' },
   );

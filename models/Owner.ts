@@ -1,5 +1,6 @@
 // The person who owns an account and signs in to its console.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { idColumn, timestamps } from './columns.ts';
 
 export function defineOwner(sequelize: Sequelize) {
   class Owner extends Model<InferAttributes<Owner>, InferCreationAttributes<Owner>> {
@@ -12,12 +13,11 @@ export function defineOwner(sequelize: Sequelize) {
   }
   Owner.init(
     {
-      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      id: idColumn(),
       account_id: { type: DataTypes.INTEGER, allowNull: false },
       email: { type: DataTypes.STRING(254), allowNull: false },
       password_hash: { type: DataTypes.STRING(255), allowNull: true },
-      created_at: DataTypes.DATE(3),
-      updated_at: DataTypes.DATE(3),
+      ...timestamps(),
     },
     { sequelize, tableName: 'owners', modelName: 'Owner' },
   );

@@ -1,20 +1,13 @@
 // HTTP helpers for API tests: accounts with keys, requests with a key, and checks of the shared envelope.
 import { expect } from 'chai';
-import { createAccount } from '../../services/accounts.ts';
+import { createAccount, type CreatedAccount } from '../../services/accounts.ts';
 import { createApiKey, type KeyMode } from '../../services/api-keys.ts';
 import type { Area, Level } from '../../models/ApiKey.ts';
 import type { Models } from '../../models/index.ts';
 
 let counter = 0;
 
-export interface TestAccount {
-  accountId: number;
-  sandboxAccountId: number;
-  liveKey: string;
-  liveKeyId: number;
-  sandboxKey: string;
-  sandboxKeyId: number;
-}
+export type TestAccount = CreatedAccount;
 
 /** A new account (with its sandbox and full-access keys), so tests never share data. */
 export async function newAccount(models: Models, plan: 'free' | 'pro' | 'enterprise' = 'free'): Promise<TestAccount> {
