@@ -7,7 +7,11 @@ import { ApiError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Models } from '../models/index.ts';
 import { createKeyAuthenticator } from '../services/api-keys.ts';
+import { join } from 'node:path';
+import { localDiskStore, type MediaStore } from '../lib/media-store.ts';
 import { createRateLimiter, type RateLimiter } from '../services/rate-limits.ts';
+import type { UsageCheck } from '../services/usage.ts';
+import { mediaRouter } from './media.ts';
 import type { ApiServices, ApiState } from './context.ts';
 import { docsRouter } from './docs.ts';
 import { healthRouter } from './health/router.ts';
@@ -32,7 +36,14 @@ export interface AppDeps {
   extraRoutes?: readonly AnyRoute[];
   /** Replaces the database-backed limiter (the benchmark measures the API without it). */
   rateLimiter?: RateLimiter;
+  /** Where media files live; local disk under DATA_DIR/media by default. */
+  mediaStore?: MediaStore;
+  /** Extra "in use" checks (tests stand in for areas not built yet). */
+  usageChecks?: readonly UsageCheck[];
 }
+
+// The areas that make widgets and eCards "in use" add their checks here as they are built.
+const USAGE_CHECKS: readonly UsageCheck[] = [];
 
 const isApiPath = (path: string) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
@@ -46,11 +57,18 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
     now,
     keys: createKeyAuthenticator(deps.models, now, onBackgroundError),
     rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.models.sequelize, now, onBackgroundError),
+    media: {
+      models: deps.models,
+      store: deps.mediaStore ?? localDiskStore(join(deps.config.dataDir, 'media')),
+      publicBaseUrl: deps.config.publicBaseUrl,
+    },
+    usageChecks: [...USAGE_CHECKS, ...(deps.usageChecks ?? [])],
   };
   const api = mountRoutes([...apiRoutes, ...(deps.extraRoutes ?? [])], services);
   const publicRouters: Router<ApiState>[] = [
     healthRouter({ sequelize: deps.models.sequelize, temporal: deps.temporal }),
     docsRouter(buildOpenApiDocument(apiRoutes)),
+    mediaRouter(services.media.store),
   ];
   const publicAllowed = (path: string) =>
     [...new Set(publicRouters.flatMap((r) => r.match(path, 'GET').path.flatMap((layer) => layer.methods)))];

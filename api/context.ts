@@ -5,7 +5,9 @@ import type { Account } from '../models/Account.ts';
 import type { ApiKey } from '../models/ApiKey.ts';
 import type { Models } from '../models/index.ts';
 import type { AuthenticatedKey, KeyAuthenticator } from '../services/api-keys.ts';
+import type { MediaDeps } from '../services/media.ts';
 import type { RateDecision, RateLimiter } from '../services/rate-limits.ts';
+import type { UsageCheck } from '../services/usage.ts';
 
 export interface ApiServices {
   config: Config;
@@ -15,6 +17,9 @@ export interface ApiServices {
   now: () => Date;
   keys: KeyAuthenticator;
   rateLimiter: RateLimiter;
+  media: MediaDeps;
+  /** What makes widgets and eCards "in use" (sends, campaigns, automations register theirs). */
+  usageChecks: readonly UsageCheck[];
 }
 
 export interface Caller {

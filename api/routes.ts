@@ -1,5 +1,6 @@
 // Every route of the key-authenticated API, in the order the OpenAPI document lists their areas.
 import { keyInfoRoutes } from './key-info/router.ts';
 import type { AnyRoute } from './route.ts';
+import { widgetRoutes } from './widgets/router.ts';
 
-export const apiRoutes: readonly AnyRoute[] = [...keyInfoRoutes];
+export const apiRoutes: readonly AnyRoute[] = [...widgetRoutes, ...keyInfoRoutes];

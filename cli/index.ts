@@ -4,6 +4,7 @@ import { openDatabase } from '../lib/runtime.ts';
 import type { Models } from '../models/index.ts';
 import { accountCreate } from './account.ts';
 import { keyCommands } from './key.ts';
+import { otpCommands } from './otp.ts';
 import type { CommandContext } from './context.ts';
 import { createOutput, fail, UsageError } from './output.ts';
 
@@ -12,6 +13,7 @@ type Command = (args: string[], ctx: CommandContext) => Promise<void>;
 const COMMANDS: Record<string, Command> = {
   'account create': accountCreate,
   ...keyCommands,
+  ...otpCommands,
 };
 
 const USAGE = `Usage: cardsvc <command> [options] [--json]
@@ -20,7 +22,8 @@ Commands:
   key create --account ID [--sandbox] (--full-access | --permissions ecards=manage,widgets=view,...) [--name N]
   key revoke --key-id ID
   key rotate --key-id ID [--grace-seconds N]
-  key list --account ID`;
+  key list --account ID
+  otp issue --account ID [--sandbox] --purpose PURPOSE [--resource ID]`;
 
 export async function runCli(argv: string[]): Promise<void> {
   const out = createOutput(argv.includes('--json'));

@@ -50,6 +50,7 @@ export interface ApiOptions {
   host?: string;
   now?: AppDeps['now'];
   extraRoutes?: AppDeps['extraRoutes'];
+  usageChecks?: AppDeps['usageChecks'];
 }
 
 export async function startApi(config: Config, logger: Logger, models: Models, temporalAddress: string, options: ApiOptions = {}): Promise<RunningApi> {
@@ -61,6 +62,7 @@ export async function startApi(config: Config, logger: Logger, models: Models, t
     temporal: { connection, namespace: config.temporal.namespace },
     ...(options.now ? { now: options.now } : {}),
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+    ...(options.usageChecks ? { usageChecks: options.usageChecks } : {}),
   });
   const server = await listen(app, config.port, options.host);
   return {

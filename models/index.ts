@@ -2,17 +2,27 @@
 import type { Sequelize } from 'sequelize';
 import { defineAccount } from './Account.ts';
 import { defineApiKey } from './ApiKey.ts';
+import { defineConfirmationToken } from './ConfirmationToken.ts';
+import { defineEcard } from './Ecard.ts';
+import { defineMediaFile } from './MediaFile.ts';
 import { defineOwner } from './Owner.ts';
+import { defineWidget } from './Widget.ts';
 
 export function createModels(sequelize: Sequelize) {
   const Account = defineAccount(sequelize);
   const Owner = defineOwner(sequelize);
   const ApiKey = defineApiKey(sequelize);
+  const Widget = defineWidget(sequelize);
+  const Ecard = defineEcard(sequelize);
+  const MediaFile = defineMediaFile(sequelize);
+  const ConfirmationToken = defineConfirmationToken(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
   ApiKey.belongsTo(Account, { foreignKey: 'account_id' });
   Owner.belongsTo(Account, { foreignKey: 'account_id' });
-  return { sequelize, Account, Owner, ApiKey };
+  Widget.hasMany(Ecard, { foreignKey: 'widget_id' });
+  Ecard.belongsTo(Widget, { foreignKey: 'widget_id' });
+  return { sequelize, Account, Owner, ApiKey, Widget, Ecard, MediaFile, ConfirmationToken };
 }
 
 export type Models = ReturnType<typeof createModels>;

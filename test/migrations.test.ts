@@ -7,7 +7,7 @@ import { createMigrator, migrateDownAll, migrateUp, pendingMigrations } from '..
 import { freshSqliteUrl, scratchMysqlDatabase } from './helpers/database.ts';
 import { mysqlUrl } from './helpers/env.ts';
 
-const TABLES = ['accounts', 'owners', 'api_keys'];
+const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens'];
 
 async function tables(sequelize: Sequelize): Promise<string[]> {
   const names = (await sequelize.getQueryInterface().showAllTables()) as Array<string | { tableName: string }>;

@@ -4,9 +4,11 @@ import { createLogger } from '../../lib/logger.ts';
 import { openDatabase, startApi, startWorker } from '../../lib/runtime.ts';
 import type { Models } from '../../models/index.ts';
 import { onSuiteEnd } from './cleanup.ts';
+import { fakeUsageChecks } from './fake-usage.ts';
 import { fixtureRoutes } from './fixture-routes.ts';
 import { suiteDatabaseUrl } from './database.ts';
 import { baseEnv, tempDir } from './env.ts';
+import { freePort } from './ports.ts';
 import { testTemporal } from './temporal.ts';
 
 export interface TestStack {
@@ -29,6 +31,7 @@ export async function extraApp(options: { now?: () => Date; env?: Record<string,
   const api = await startApi(config, createLogger(config), await testModels(), config.temporal.address!, {
     host: '127.0.0.1',
     extraRoutes: fixtureRoutes,
+    usageChecks: fakeUsageChecks,
     ...(options.now ? { now: options.now } : {}),
   });
   onSuiteEnd(() => api.stop());
@@ -37,13 +40,16 @@ export async function extraApp(options: { now?: () => Date; env?: Record<string,
 
 /** The suite's environment with the given overrides, pointed at the suite's database and Temporal server. */
 export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
+  // A known free port, so PUBLIC_BASE_URL (and the media URLs built on it) points at this instance.
+  const port = String(await freePort());
   return loadConfig(
     baseEnv({
       DATABASE_URL: suiteDatabaseUrl,
       TEMPORAL_ADDRESS: (await testTemporal()).address,
       TEMPORAL_TASK_QUEUE: `cardsvc-test-${process.pid}`,
       DATA_DIR: tempDir(),
-      PORT: '0',
+      PORT: port,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       STRICT_RESPONSES: 'true',
       ...overrides,
     }),
@@ -72,7 +78,7 @@ export function testStack(): Promise<TestStack> {
     const address = config.temporal.address!;
     const worker = await startWorker(config, logger, models, address);
     onSuiteEnd(() => worker.stop());
-    const api = await startApi(config, logger, models, address, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
+    const api = await startApi(config, logger, models, address, { host: '127.0.0.1', extraRoutes: fixtureRoutes, usageChecks: fakeUsageChecks });
     onSuiteEnd(() => api.stop());
     return { config, models, url: api.url, temporalAddress: address, taskQueue: config.temporal.taskQueue };
   })();

@@ -1,0 +1,89 @@
+// Widget endpoints: search, findOne, save, deleteWidgets, copyWidgetWithEcards.
+import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets, type CatalogDeps } from '../../services/widgets.ts';
+import type { ApiServices } from '../context.ts';
+import { defineRoute } from '../route.ts';
+import { pageMeta } from '../schema-helpers.ts';
+import { presentWidgetWithPrices } from './present.ts';
+import { CopyWidgetBody, Deleted, DeleteWidgetsBody, PageMeta, SaveWidgetBody, SearchWidgetsQuery, Widget, WidgetIdParams, WidgetList } from './schema.ts';
+
+const tags = ['widgets'];
+const view = { area: 'widgets', level: 'view' } as const;
+const manage = { area: 'widgets', level: 'manage' } as const;
+
+export function catalogDeps(services: ApiServices): CatalogDeps {
+  return { models: services.models, media: services.media, usageChecks: services.usageChecks, now: services.now };
+}
+
+export const widgetRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/widget/search',
+    summary: 'Widgets of the account, paged (campaign widgets are not listed)',
+    tags,
+    access: view,
+    query: SearchWidgetsQuery,
+    response: WidgetList,
+    meta: PageMeta,
+    async handler({ query }, { services, caller }) {
+      const { rows, count } = await searchWidgets(services.models, caller.account.id, query);
+      const data = await Promise.all(rows.map((w) => presentWidgetWithPrices(services.models, w)));
+      return { data, meta: pageMeta(query.page, query.perPage, count) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/widget/findOne/id/:id',
+    summary: 'One widget with its parsed wconfig',
+    tags,
+    access: view,
+    params: WidgetIdParams,
+    response: Widget,
+    async handler({ params }, { services, caller }) {
+      return presentWidgetWithPrices(services.models, await findWidget(services.models, caller.account.id, params.id));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/widget/save',
+    summary: 'Creates (id 0) or updates a widget; fields not sent keep their value',
+    tags,
+    access: manage,
+    body: SaveWidgetBody,
+    response: Widget,
+    async handler({ body }, { services, caller }) {
+      const { id, ...widget } = body.widget;
+      const saved = await saveWidget(catalogDeps(services), caller.account.id, {
+        id,
+        widget,
+        prices: body.ecardPrices,
+        token: body.otp_confirmation_token,
+      });
+      return presentWidgetWithPrices(services.models, saved);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/widget/deleteWidgets',
+    summary: 'Deletes widgets with their eCards (all or nothing); a widget in use needs its otp_confirmation_token',
+    tags,
+    access: manage,
+    body: DeleteWidgetsBody,
+    response: Deleted,
+    async handler({ body }, { services, caller }) {
+      return { deleted: await deleteWidgets(catalogDeps(services), caller.account.id, body.widgetids, body.otp_confirmation_token) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/widget/copyWidgetWithEcards',
+    summary: 'Copies a widget as "Copy - <name>" with its first `limit` eCards (default all)',
+    tags,
+    access: manage,
+    body: CopyWidgetBody,
+    response: Widget,
+    async handler({ body }, { services, caller }) {
+      const copy = await copyWidget(catalogDeps(services), caller.account.id, body.widgetid, body.limit);
+      return presentWidgetWithPrices(services.models, copy);
+    },
+  }),
+];

@@ -1,0 +1,37 @@
+// `cardsvc otp issue`: a one-time confirmation token, until the console issues them.
+import { parseArgs } from 'node:util';
+import { TOKEN_PURPOSES, type TokenPurpose } from '../models/ConfirmationToken.ts';
+import { resolveAccount } from '../services/api-keys.ts';
+import { issueToken } from '../services/confirmation-tokens.ts';
+import type { CommandContext } from './context.ts';
+import { UsageError } from './output.ts';
+
+async function issue(args: string[], ctx: CommandContext) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      account: { type: 'string' },
+      sandbox: { type: 'boolean', default: false },
+      purpose: { type: 'string' },
+      resource: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const accountId = Number(values.account);
+  if (!Number.isInteger(accountId) || accountId <= 0) throw new UsageError('--account must be a positive whole number');
+  if (!(TOKEN_PURPOSES as readonly string[]).includes(values.purpose ?? '')) {
+    throw new UsageError(`--purpose must be one of ${TOKEN_PURPOSES.join(', ')}`);
+  }
+  const models = await ctx.models();
+  const account = await resolveAccount(models, accountId, values.sandbox);
+  const { token, expiresAt } = await issueToken(models, {
+    accountId: account.id,
+    purpose: values.purpose as TokenPurpose,
+    resourceId: values.resource ?? null,
+    now: new Date(),
+  });
+  ctx.out.message(`Issued a ${values.purpose} token for account ${account.id}; it works once, until ${expiresAt.toISOString()}.`);
+  ctx.out.result({ token });
+}
+
+export const otpCommands = { 'otp issue': issue };

@@ -1,0 +1,73 @@
+// An eCard design; it always belongs to a widget of the same account.
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { idColumn, timestamps } from './columns.ts';
+
+export function defineEcard(sequelize: Sequelize) {
+  class Ecard extends Model<InferAttributes<Ecard>, InferCreationAttributes<Ecard>> {
+    declare id: CreationOptional<number>;
+    declare account_id: number;
+    declare widget_id: number;
+    declare vanity_id: string;
+    declare name: string;
+    declare email_subject: string | null;
+    declare header: string | null;
+    declare details: string | null;
+    declare ecard_link: string | null;
+    declare url_redirect_after_send: string | null;
+    declare disabled: CreationOptional<boolean>;
+    declare can_schedule: CreationOptional<boolean>;
+    declare ecardbrandid: number | null;
+    declare ecard_mode: string | null;
+    declare envelope_bg_image_url: string | null;
+    declare envelope_audio_url: string | null;
+    declare envelope_video_url: string | null;
+    declare envelope_color_settings: string | null;
+    declare envelope_auto_open: CreationOptional<boolean>;
+    declare envelope_confetti: CreationOptional<boolean>;
+    declare self_hosted_url: string | null;
+    declare display_order: CreationOptional<number>;
+    /** DECIMAL comes back as a string from MySQL: read through `priceOf`. */
+    declare price: string | number | null;
+    declare created_at: CreationOptional<Date>;
+    declare updated_at: CreationOptional<Date>;
+  }
+  const text = (length: number) => ({ type: DataTypes.STRING(length), allowNull: true });
+  const flag = (defaultValue: boolean) => ({ type: DataTypes.BOOLEAN, allowNull: false, defaultValue });
+  Ecard.init(
+    {
+      id: idColumn(),
+      account_id: { type: DataTypes.INTEGER, allowNull: false },
+      widget_id: { type: DataTypes.INTEGER, allowNull: false },
+      vanity_id: { type: DataTypes.STRING(32), allowNull: false },
+      name: { type: DataTypes.STRING(200), allowNull: false },
+      email_subject: text(500),
+      header: text(500),
+      details: { type: DataTypes.TEXT('medium'), allowNull: true },
+      ecard_link: text(2048),
+      url_redirect_after_send: text(2048),
+      disabled: flag(false),
+      can_schedule: flag(true),
+      ecardbrandid: { type: DataTypes.INTEGER, allowNull: true },
+      ecard_mode: text(50),
+      envelope_bg_image_url: text(2048),
+      envelope_audio_url: text(2048),
+      envelope_video_url: text(2048),
+      envelope_color_settings: { type: DataTypes.TEXT, allowNull: true },
+      envelope_auto_open: flag(false),
+      envelope_confetti: flag(false),
+      self_hosted_url: text(2048),
+      display_order: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      price: { type: DataTypes.DECIMAL(10, 2), allowNull: true },
+      ...timestamps(),
+    },
+    { sequelize, tableName: 'ecards', modelName: 'Ecard' },
+  );
+  return Ecard;
+}
+
+export type EcardModel = ReturnType<typeof defineEcard>;
+export type Ecard = InstanceType<EcardModel>;
+
+export function priceOf(ecard: Pick<Ecard, 'price'>): number | null {
+  return ecard.price === null ? null : Number(ecard.price);
+}

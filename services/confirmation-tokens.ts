@@ -1,0 +1,60 @@
+// One-time confirmation tokens: issued for a purpose and a resource, valid 10 minutes, stored as a hash,
+// used up by the conditional update that spends them inside the confirmed action's own transaction.
+import { Op, type Transaction } from 'sequelize';
+import { ApiError } from '../lib/errors.ts';
+import type { TokenPurpose } from '../models/ConfirmationToken.ts';
+import type { Models } from '../models/index.ts';
+import { hashKey } from './api-keys.ts';
+
+export const TOKEN_TTL_MS = 10 * 60 * 1000;
+
+export async function issueToken(
+  models: Models,
+  input: { accountId: number; purpose: TokenPurpose; resourceId: string | null; now: Date },
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = `cst_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`;
+  const expiresAt = new Date(input.now.getTime() + TOKEN_TTL_MS);
+  await models.ConfirmationToken.create({
+    account_id: input.accountId,
+    purpose: input.purpose,
+    resource_id: input.resourceId,
+    token_hash: await hashKey(token),
+    expires_at: expiresAt,
+    used_at: null,
+    created_at: input.now,
+  });
+  return { token, expiresAt };
+}
+
+/** The 403 of an action that needs a confirmation token, with the extra fields the envelope shows. */
+export function confirmationRequired(purpose: TokenPurpose, message: string, extra: Record<string, unknown> = {}): ApiError {
+  return new ApiError(403, 'confirmation_required', message, { extra: { requires_otp: true, otp_purpose: purpose, ...extra } });
+}
+
+/**
+ * Spends a token for (purpose, resource) within `transaction`: if the action then fails and rolls back,
+ * the token stays unused. A missing, foreign, expired, reused or mismatched token is the same 403.
+ */
+export async function spendToken(
+  models: Models,
+  input: { accountId: number; purpose: TokenPurpose; resourceId: string | null; token: string | undefined; now: Date; message: string; extra?: Record<string, unknown> },
+  transaction: Transaction,
+): Promise<void> {
+  const refuse = () => confirmationRequired(input.purpose, input.message, input.extra);
+  if (!input.token) throw refuse();
+  const [spent] = await models.ConfirmationToken.update(
+    { used_at: input.now },
+    {
+      where: {
+        token_hash: await hashKey(input.token),
+        account_id: input.accountId,
+        purpose: input.purpose,
+        resource_id: input.resourceId,
+        used_at: null,
+        expires_at: { [Op.gt]: input.now },
+      },
+      transaction,
+    },
+  );
+  if (spent !== 1) throw refuse();
+}

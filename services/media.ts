@@ -1,0 +1,87 @@
+// Images: decoding base64 uploads, sniffing the real type from the bytes, storing under generated names.
+import { ApiError } from '../lib/errors.ts';
+import type { MediaStore } from '../lib/media-store.ts';
+import type { Models } from '../models/index.ts';
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+export const IMAGE_TYPES = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+} as const;
+export type ImageExtension = keyof typeof IMAGE_TYPES;
+
+/** The image type the bytes really are (png, jpeg, gif, webp), whatever the upload claimed. */
+export function sniffImage(bytes: Uint8Array): ImageExtension | null {
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  const ascii = (from: number, text: string) => [...text].every((c, i) => bytes[from + i] === c.charCodeAt(0));
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
+  if (starts(0xff, 0xd8, 0xff)) return 'jpg';
+  if (ascii(0, 'GIF87a') || ascii(0, 'GIF89a')) return 'gif';
+  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return 'webp';
+  return null;
+}
+
+const DATA_URI = /^data:([\w/+.-]+)?(;[\w=.-]+)*;base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Raw base64 or a `data:` URI → bytes; 400 for bad base64, 413 over 5 MB decoded. */
+export function decodeImage(input: string, field: string): Buffer {
+  const body = input.replace(DATA_URI, '').replace(/\s+/g, '');
+  if (body === '' || body.length % 4 === 1 || !BASE64.test(body)) {
+    throw new ApiError(400, 'invalid_image', `${field} is not valid base64 (raw or a data: URI)`);
+  }
+  if ((body.length * 3) / 4 > MAX_IMAGE_BYTES + 3) {
+    throw new ApiError(413, 'image_too_large', `${field} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  }
+  const bytes = Buffer.from(body, 'base64');
+  if (bytes.length > MAX_IMAGE_BYTES) throw new ApiError(413, 'image_too_large', `${field} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  return bytes;
+}
+
+export interface MediaDeps {
+  models: Models;
+  store: MediaStore;
+  publicBaseUrl: string;
+}
+
+export const MEDIA_PATH = '/media';
+
+export function mediaUrl(publicBaseUrl: string, fileName: string): string {
+  return `${publicBaseUrl}${MEDIA_PATH}/${fileName}`;
+}
+
+function newFileName(ext: ImageExtension): string {
+  return `${Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url')}.${ext}`;
+}
+
+/** Stores image bytes for an account; returns the hosted URL. */
+export async function storeImage(deps: MediaDeps, accountId: number, bytes: Uint8Array, field: string): Promise<string> {
+  const ext = sniffImage(bytes);
+  if (!ext) throw new ApiError(400, 'unsupported_image_type', `${field} must be a PNG, JPEG, GIF or WebP image`);
+  const fileName = newFileName(ext);
+  await deps.store.put(fileName, bytes);
+  await deps.models.MediaFile.create({ account_id: accountId, file_name: fileName, content_type: IMAGE_TYPES[ext], size_bytes: bytes.length });
+  return mediaUrl(deps.publicBaseUrl, fileName);
+}
+
+/** Decodes and stores a base64 upload. */
+export async function uploadImage(deps: MediaDeps, accountId: number, base64: string, field: string): Promise<string> {
+  return storeImage(deps, accountId, decodeImage(base64, field), field);
+}
+
+/** The file name of one of our media URLs, or null for any other URL. */
+export function ownMediaFile(publicBaseUrl: string, url: string | null): string | null {
+  const prefix = `${publicBaseUrl}${MEDIA_PATH}/`;
+  return url?.startsWith(prefix) ? url.slice(prefix.length) : null;
+}
+
+/** Copies share nothing: an image of ours is duplicated under a new name; other URLs are kept as they are. */
+export async function duplicateImage(deps: MediaDeps, accountId: number, url: string | null): Promise<string | null> {
+  const fileName = ownMediaFile(deps.publicBaseUrl, url);
+  if (!fileName) return url;
+  const bytes = await deps.store.get(fileName);
+  return bytes ? storeImage(deps, accountId, bytes, 'image') : url;
+}

@@ -1,0 +1,211 @@
+// Widgets: create and update (partial), search, copy with eCards, and deletes gated by confirmation tokens.
+import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { ApiError } from '../lib/errors.ts';
+import { randomId } from '../lib/ids.ts';
+import { priceOf, type Ecard } from '../models/Ecard.ts';
+import type { Models } from '../models/index.ts';
+import type { Widget } from '../models/Widget.ts';
+import { confirmationRequired, spendToken } from './confirmation-tokens.ts';
+import { duplicateImage, type MediaDeps } from './media.ts';
+import { keywordWhere } from './search.ts';
+import { inUse, widgetUsage, type UsageCheck, type WidgetImpact } from './usage.ts';
+
+export interface CatalogDeps {
+  models: Models;
+  media: MediaDeps;
+  usageChecks: readonly UsageCheck[];
+  now: () => Date;
+}
+
+export const newVanityId = () => randomId(12);
+
+const notFound = (what: string, id: number | string) => new ApiError(404, 'not_found', `No ${what} with id ${id}`);
+
+/** One widget of the account (404 for another account's, as for a missing one). */
+export async function findWidget(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<Widget> {
+  const widget = await models.Widget.findOne({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
+  if (!widget) throw notFound('widget', id);
+  return widget;
+}
+
+/** Campaign-backed widgets change only through the campaign endpoints. */
+export function assertEditable(widget: Widget): void {
+  if (widget.is_campaign) {
+    throw new ApiError(422, 'campaign_widget', `Widget ${widget.id} belongs to a campaign; change it through the campaign endpoints`);
+  }
+}
+
+/** The widget's `ecardPrices` map: eCard id (string) → price. */
+export async function pricesOf(models: Models, widgetId: number): Promise<Record<string, number>> {
+  const priced = await models.Ecard.findAll({ where: { widget_id: widgetId, price: { [Op.ne]: null } }, order: [['id', 'ASC']] });
+  return Object.fromEntries(priced.map((e) => [String(e.id), priceOf(e)!]));
+}
+
+export interface WidgetInput {
+  name?: string | undefined;
+  wconfig?: Record<string, unknown> | undefined;
+  dir_sender_must_be_in_directory?: boolean | undefined;
+}
+
+// Sets the map whole: listed eCards get their price, every other eCard of the widget none.
+async function setPrices(models: Models, widget: Widget, prices: Record<string, number>, transaction: Transaction): Promise<void> {
+  const ids = Object.keys(prices).map(Number);
+  const ecards = ids.length ? await models.Ecard.findAll({ where: { id: ids, widget_id: widget.id }, transaction }) : [];
+  const unknown = ids.filter((id) => !ecards.some((e) => e.id === id));
+  if (unknown.length) {
+    throw new ApiError(422, 'unknown_ecard_price', `ecardPrices names eCards that are not in widget ${widget.id}: ${unknown.join(', ')}`);
+  }
+  await models.Ecard.update({ price: null }, { where: { widget_id: widget.id }, transaction });
+  for (const ecard of ecards) await ecard.update({ price: prices[String(ecard.id)]! }, { transaction });
+}
+
+/** Creates (id 0 or absent) or updates a widget; turning the directory rule off needs a token. */
+export async function saveWidget(
+  deps: CatalogDeps,
+  accountId: number,
+  input: { id: number | undefined; widget: WidgetInput; prices: Record<string, number> | undefined; token: string | undefined },
+): Promise<Widget> {
+  const { models } = deps;
+  return models.sequelize.transaction(async (transaction) => {
+    let widget: Widget;
+    if (!input.id) {
+      const missing = (['name', 'wconfig'] as const).filter((f) => input.widget[f] === undefined);
+      if (missing.length) throw new ApiError(422, 'missing_field', `widget.${missing[0]} is required`, { messages: missing.map((f) => `widget.${f} is required`) });
+      widget = await models.Widget.create(
+        {
+          account_id: accountId,
+          vanity_id: newVanityId(),
+          name: input.widget.name!,
+          wconfig: input.widget.wconfig!,
+          dir_sender_must_be_in_directory: input.widget.dir_sender_must_be_in_directory ?? false,
+        },
+        { transaction },
+      );
+    } else {
+      widget = await findWidget(models, accountId, input.id, transaction);
+      assertEditable(widget);
+      if (widget.dir_sender_must_be_in_directory && input.widget.dir_sender_must_be_in_directory === false) {
+        await spendToken(
+          models,
+          {
+            accountId,
+            purpose: 'widget_dir_sender_off',
+            resourceId: String(widget.id),
+            token: input.token,
+            now: deps.now(),
+            message: 'Turning off dir_sender_must_be_in_directory needs an otp_confirmation_token issued for this widget',
+          },
+          transaction,
+        );
+      }
+      const changes = Object.fromEntries(Object.entries(input.widget).filter(([, v]) => v !== undefined));
+      await widget.update(changes, { transaction });
+    }
+    if (input.prices) await setPrices(models, widget, input.prices, transaction);
+    return widget;
+  });
+}
+
+export type WidgetSort = 'createdat' | 'name' | 'id';
+const SORT_COLUMNS: Record<WidgetSort, string> = { createdat: 'created_at', name: 'name', id: 'id' };
+
+export async function searchWidgets(
+  models: Models,
+  accountId: number,
+  query: { page: number; perPage: number; keyword?: string | undefined; sortBy: WidgetSort; sortOrder: 'asc' | 'desc' },
+) {
+  const where: WhereOptions = { account_id: accountId, is_campaign: false };
+  const conditions: WhereOptions[] = [where];
+  if (query.keyword) conditions.push(keywordWhere(models.sequelize, ['name'], query.keyword));
+  const direction = query.sortOrder.toUpperCase();
+  // Names sort case-insensitively on both databases (SQLite's default collation is binary).
+  const sortKey = query.sortBy === 'name' ? models.sequelize.fn('LOWER', models.sequelize.col('name')) : SORT_COLUMNS[query.sortBy];
+  const { rows, count } = await models.Widget.findAndCountAll({
+    where: { [Op.and]: conditions },
+    order: [[sortKey, direction], ['id', direction]],
+    limit: query.perPage,
+    offset: (query.page - 1) * query.perPage,
+  });
+  return { rows, count };
+}
+
+/** Copies a widget (named `Copy - <name>`, flags kept) with its first `limit` eCards in display order. */
+export async function copyWidget(deps: CatalogDeps, accountId: number, widgetId: number, limit: number | undefined): Promise<Widget> {
+  const { models } = deps;
+  const source = await findWidget(models, accountId, widgetId);
+  assertEditable(source);
+  const ecards = await models.Ecard.findAll({
+    where: { widget_id: source.id },
+    order: [['display_order', 'ASC'], ['id', 'ASC']],
+    ...(limit === undefined ? {} : { limit }),
+  });
+  // Images first (files, outside the transaction); an unused copy is harmless, a shared file is not.
+  const images = await Promise.all(ecards.map((e) => duplicateImage(deps.media, accountId, e.self_hosted_url)));
+  return models.sequelize.transaction(async (transaction) => {
+    const copy = await models.Widget.create(
+      {
+        account_id: accountId,
+        vanity_id: newVanityId(),
+        name: `Copy - ${source.name}`.slice(0, 200),
+        wconfig: source.wconfig,
+        dir_sender_must_be_in_directory: source.dir_sender_must_be_in_directory,
+      },
+      { transaction },
+    );
+    for (const [i, ecard] of ecards.entries()) {
+      await models.Ecard.create(copyOfEcard(ecard, { widgetId: copy.id, image: images[i]!, displayOrder: i }), { transaction });
+    }
+    return copy;
+  });
+}
+
+/** The attributes of a copy of an eCard (design, price and image) for another or the same widget. */
+export function copyOfEcard(ecard: Ecard, target: { widgetId: number; image: string | null; displayOrder: number }) {
+  const { id: _id, vanity_id: _vanity, created_at: _c, updated_at: _u, ...design } = ecard.get({ plain: true });
+  return { ...design, widget_id: target.widgetId, vanity_id: newVanityId(), self_hosted_url: target.image, display_order: target.displayOrder };
+}
+
+/**
+ * Deletes widgets with their eCards, all or nothing. Widgets in use need a token: one in-use widget takes its
+ * own token; several in use at once are refused with the impact of each, to be deleted one at a time.
+ */
+export async function deleteWidgets(deps: CatalogDeps, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
+  const { models } = deps;
+  const unique = [...new Set(ids)];
+  const widgets = await models.Widget.findAll({ where: { id: unique, account_id: accountId } });
+  const missing = unique.filter((id) => !widgets.some((w) => w.id === id));
+  if (missing.length) throw new ApiError(404, 'not_found', `No widget with id ${missing.join(', ')}`);
+  widgets.forEach(assertEditable);
+
+  const usage = await widgetUsage(deps.usageChecks, models, accountId, unique);
+  const counts = await models.Ecard.count({ where: { widget_id: unique }, group: ['widget_id'] });
+  const ecardCount = new Map(counts.map((c) => [Number(c.widget_id), Number(c.count)]));
+  const impact: WidgetImpact[] = unique
+    .filter((id) => inUse(usage.get(id)!))
+    .map((id) => ({ id, ecards: ecardCount.get(id) ?? 0, ...usage.get(id)! }));
+  if (impact.length > 1) {
+    throw confirmationRequired('widget_delete', 'Several of these widgets are in use: delete them one at a time, each with its own otp_confirmation_token', { impact });
+  }
+
+  await models.sequelize.transaction(async (transaction) => {
+    const gated = impact[0];
+    if (gated) {
+      await spendToken(
+        models,
+        {
+          accountId,
+          purpose: 'widget_delete',
+          resourceId: String(gated.id),
+          token,
+          now: deps.now(),
+          message: `Widget ${gated.id} is in use: deleting it needs an otp_confirmation_token issued for it`,
+          extra: { impact },
+        },
+        transaction,
+      );
+    }
+    await models.Ecard.destroy({ where: { widget_id: unique, account_id: accountId }, transaction });
+    await models.Widget.destroy({ where: { id: unique, account_id: accountId }, transaction });
+  });
+  return unique;
+}
