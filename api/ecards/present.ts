@@ -1,0 +1,34 @@
+// How an eCard is shown: the spec's field names.
+import type { z } from 'zod';
+import { priceOf, type Ecard as EcardRow } from '../../models/Ecard.ts';
+import type { Ecard } from './schema.ts';
+
+export function presentEcard(e: EcardRow): z.input<typeof Ecard> {
+  return {
+    id: e.id,
+    ecardid: e.id,
+    vanity_id: e.vanity_id,
+    widgetid: e.widget_id,
+    name: e.name,
+    emailSubject: e.email_subject,
+    header: e.header,
+    details: e.details,
+    ecardLink: e.ecard_link,
+    url_redirect_after_send: e.url_redirect_after_send,
+    disabled: Boolean(e.disabled),
+    canSchedule: Boolean(e.can_schedule),
+    ecardbrandid: e.ecardbrandid,
+    ecard_mode: e.ecard_mode,
+    envelope_bg_image_url: e.envelope_bg_image_url,
+    envelope_audio_url: e.envelope_audio_url,
+    envelope_video_url: e.envelope_video_url,
+    envelope_color_settings: e.envelope_color_settings,
+    envelope_auto_open: Boolean(e.envelope_auto_open),
+    envelope_confetti: Boolean(e.envelope_confetti),
+    self_hosted_url: e.self_hosted_url,
+    displayorder: e.display_order,
+    price: priceOf(e),
+    createdat: e.created_at.toISOString(),
+    updatedat: e.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,143 @@
+// eCard endpoints: findOne, save, deleteEcards, copy, bulkUpdate, saveOrder, uploadMediaImage, preview, search.
+import { ApiError } from '../../lib/errors.ts';
+import {
+  bulkUpdateEcards, copyEcard, deleteEcards, findEcard, renderEcard, saveEcard, saveOrder, searchEcards, type DateWindow,
+} from '../../services/ecards.ts';
+import { uploadImage } from '../../services/media.ts';
+import { defineRoute } from '../route.ts';
+import { pageMeta } from '../schema-helpers.ts';
+import { catalogDeps } from '../widgets/router.ts';
+import { Deleted } from '../widgets/schema.ts';
+import { presentEcard } from './present.ts';
+import {
+  BulkUpdateBody, CopyEcardBody, DeleteEcardsBody, Ecard, ecardFieldSchemas, EcardIdParams, EcardList, Order, PageMeta, Preview,
+  PreviewBody, SaveEcardBody, SaveOrderBody, SearchEcardsQuery, Updated, UploadedMedia, UploadMediaBody,
+} from './schema.ts';
+import { inputError } from '../validation.ts';
+
+const tags = ['ecards'];
+const view = { area: 'ecards', level: 'view' } as const;
+const manage = { area: 'ecards', level: 'manage' } as const;
+const IMAGE_BODY_LIMIT = 8 * 1024 * 1024;
+
+export const ecardRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/ecard/findOne/id/:id',
+    summary: 'The full configuration of one eCard',
+    tags,
+    access: view,
+    params: EcardIdParams,
+    response: Ecard,
+    async handler({ params }, { services, caller }) {
+      return presentEcard(await findEcard(services.models, caller.account.id, params.id));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/ecard/save',
+    summary: 'Creates (no myEcard.id) or updates an eCard; details are sanitized, templates checked',
+    tags,
+    access: manage,
+    body: SaveEcardBody,
+    bodyLimitBytes: IMAGE_BODY_LIMIT,
+    response: Ecard,
+    async handler({ body }, { services, caller }) {
+      const { id, widgetid, ...fields } = body.myEcard;
+      const saved = await saveEcard(catalogDeps(services), caller.account.id, { id, widgetid, fields, image: body.ecardimg });
+      return presentEcard(saved);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/ecard/deleteEcards',
+    summary: 'Deletes eCards for good (all or nothing); an eCard with send history needs its otp_confirmation_token',
+    tags,
+    access: manage,
+    body: DeleteEcardsBody,
+    response: Deleted,
+    async handler({ body }, { services, caller }) {
+      return { deleted: await deleteEcards(catalogDeps(services), caller.account.id, body.ecardids, body.otp_confirmation_token) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/ecard/copy',
+    summary: 'Copies an eCard (design and image) into its widget or another',
+    tags,
+    access: manage,
+    body: CopyEcardBody,
+    response: Ecard,
+    async handler({ body }, { services, caller }) {
+      return presentEcard(await copyEcard(catalogDeps(services), caller.account.id, body.ecardid, body.widgetid));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/ecard/bulkUpdate',
+    summary: 'Sets one field on every eCard of a widget, or on a list of eCards',
+    tags,
+    access: manage,
+    body: BulkUpdateBody,
+    response: Updated,
+    async handler({ body }, { services, caller }) {
+      const parsed = ecardFieldSchemas[body.fieldName].safeParse(body.fieldValue, { reportInput: true });
+      if (!parsed.success) throw inputError(parsed.error.issues.map((i) => ({ ...i, path: ['fieldValue'] })), 'body');
+      if (parsed.data === undefined) throw new ApiError(422, 'missing_field', 'fieldValue is required');
+      const updated = await bulkUpdateEcards(services.models, caller.account.id, body, body.fieldName, parsed.data);
+      return { updated };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/ecard/saveOrder',
+    summary: 'Sets the display order of eCards in their widget (the ones not listed follow, in their order)',
+    tags,
+    access: manage,
+    body: SaveOrderBody,
+    response: Order,
+    async handler({ body }, { services, caller }) {
+      return saveOrder(services.models, caller.account.id, body.neworder);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/ecard/uploadMediaImage',
+    summary: 'Hosts an image; its URL can be self_hosted_url or go inside details',
+    tags,
+    access: manage,
+    body: UploadMediaBody,
+    bodyLimitBytes: IMAGE_BODY_LIMIT,
+    response: UploadedMedia,
+    async handler({ body }, { services, caller }) {
+      return { url: await uploadImage(services.media, caller.account.id, body.imageBase, 'imageBase') };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/ecard/preview',
+    summary: 'Renders an eCard with merge tags and overrides; sends nothing',
+    tags,
+    access: view,
+    body: PreviewBody,
+    response: Preview,
+    async handler({ body }, { services, caller }) {
+      const ecard = await findEcard(services.models, caller.account.id, body.id);
+      return renderEcard(ecard, { mergeTags: body.mergeTags ?? {}, overrideProps: body.overrideProps ?? {}, trialMode: body.trialMode ?? false });
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/ecard/search',
+    summary: 'eCard designs, paged and filtered (beta); campaign widgets are excluded unless includeCampaign',
+    tags,
+    access: view,
+    query: SearchEcardsQuery,
+    response: EcardList,
+    meta: PageMeta,
+    async handler({ query }, { services, caller }) {
+      const { rows, count } = await searchEcards(services.models, caller.account.id, services.now(), { ...query, filterByDate: query.filterByDate as DateWindow });
+      return { data: rows.map(presentEcard), meta: pageMeta(query.page, query.perPage, count) };
+    },
+  }),
+];

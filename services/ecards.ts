@@ -1,0 +1,289 @@
+// eCards: save (sanitized, templates checked, artwork uploaded), copy, bulk updates, order, deletes, preview.
+import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { ApiError } from '../lib/errors.ts';
+import type { Ecard } from '../models/Ecard.ts';
+import type { Models } from '../models/index.ts';
+import type { Widget } from '../models/Widget.ts';
+import { confirmationRequired, spendToken } from './confirmation-tokens.ts';
+import { duplicateImage, uploadImage } from './media.ts';
+import { keywordWhere } from './search.ts';
+import { assertTemplate, renderTemplate, sanitizeHtmlField } from './templates.ts';
+import { ecardUsage, inUse } from './usage.ts';
+import { assertEditable, copyOfEcard, findWidget, newVanityId, type CatalogDeps } from './widgets.ts';
+
+/** The spec's eCard field names and the columns that hold them. */
+export const ECARD_FIELDS = {
+  name: 'name',
+  emailSubject: 'email_subject',
+  header: 'header',
+  details: 'details',
+  ecardLink: 'ecard_link',
+  url_redirect_after_send: 'url_redirect_after_send',
+  disabled: 'disabled',
+  canSchedule: 'can_schedule',
+  ecardbrandid: 'ecardbrandid',
+  ecard_mode: 'ecard_mode',
+  envelope_bg_image_url: 'envelope_bg_image_url',
+  envelope_audio_url: 'envelope_audio_url',
+  envelope_video_url: 'envelope_video_url',
+  envelope_color_settings: 'envelope_color_settings',
+  envelope_auto_open: 'envelope_auto_open',
+  envelope_confetti: 'envelope_confetti',
+  self_hosted_url: 'self_hosted_url',
+} as const;
+export type EcardField = keyof typeof ECARD_FIELDS;
+export type EcardInput = Partial<Record<EcardField, unknown>>;
+
+const TEMPLATE_FIELDS = ['emailSubject', 'header', 'details'] as const;
+
+const notFound = (ids: Array<number | string>) => new ApiError(404, 'not_found', `No eCard with id ${ids.join(', ')}`);
+
+export async function findEcard(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<Ecard> {
+  const ecard = await models.Ecard.findOne({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
+  if (!ecard) throw notFound([id]);
+  return ecard;
+}
+
+/** The columns to write for the fields sent: details sanitized, templates checked. */
+export function ecardColumns(input: EcardInput): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(input) as Array<[EcardField, unknown]>) {
+    if (value === undefined || !(field in ECARD_FIELDS)) continue;
+    columns[ECARD_FIELDS[field]] = field === 'details' && typeof value === 'string' ? sanitizeHtmlField(value) : value;
+  }
+  for (const field of TEMPLATE_FIELDS) {
+    const column = ECARD_FIELDS[field];
+    if (typeof columns[column] === 'string') assertTemplate(field, columns[column]);
+  }
+  return columns;
+}
+
+async function editableWidget(models: Models, accountId: number, widgetId: number, transaction?: Transaction): Promise<Widget> {
+  const widget = await findWidget(models, accountId, widgetId, transaction);
+  assertEditable(widget);
+  return widget;
+}
+
+async function nextDisplayOrder(models: Models, widgetId: number, transaction?: Transaction): Promise<number> {
+  const max = (await models.Ecard.max('display_order', { where: { widget_id: widgetId }, ...(transaction ? { transaction } : {}) })) as number | null;
+  return max === null ? 0 : max + 1;
+}
+
+/** Creates (no id) or updates an eCard; artwork is a URL or an uploaded image, not both. */
+export async function saveEcard(
+  deps: CatalogDeps,
+  accountId: number,
+  input: { id: number | undefined; widgetid: number | undefined; fields: EcardInput; image: string | undefined },
+): Promise<Ecard> {
+  const { models } = deps;
+  if (input.image !== undefined && input.fields.self_hosted_url !== undefined) {
+    throw new ApiError(400, 'invalid_parameter', 'Give the artwork either as myEcard.self_hosted_url or as ecardimg, not both');
+  }
+  if (!input.id) {
+    const missing = [input.fields.name ? null : 'myEcard.name', input.widgetid ? null : 'myEcard.widgetid'].filter((f): f is string => f !== null);
+    if (missing.length) throw new ApiError(422, 'missing_field', `${missing[0]} is required`, { messages: missing.map((f) => `${f} is required`) });
+  }
+  const columns = ecardColumns(input.fields);
+  const existing = input.id ? await findEcard(models, accountId, input.id) : undefined;
+  if (existing) assertEditable(await findWidget(models, accountId, existing.widget_id));
+  const targetWidgetId = input.widgetid ?? existing!.widget_id;
+  await editableWidget(models, accountId, targetWidgetId);
+  if (input.image !== undefined) columns.self_hosted_url = await uploadImage(deps.media, accountId, input.image, 'ecardimg');
+
+  return models.sequelize.transaction(async (transaction) => {
+    if (!existing) {
+      return models.Ecard.create(
+        {
+          ...(columns as Partial<Ecard>),
+          account_id: accountId,
+          widget_id: targetWidgetId,
+          vanity_id: newVanityId(),
+          name: columns.name as string,
+          display_order: await nextDisplayOrder(models, targetWidgetId, transaction),
+        } as Ecard,
+        { transaction },
+      );
+    }
+    if (targetWidgetId !== existing.widget_id) {
+      // Moving to another widget: to its end, without the old widget's price.
+      Object.assign(columns, { widget_id: targetWidgetId, price: null, display_order: await nextDisplayOrder(models, targetWidgetId, transaction) });
+    }
+    return existing.update(columns, { transaction });
+  });
+}
+
+/** Copies an eCard (design and image; the name is kept) into its own widget or another of the account's. */
+export async function copyEcard(deps: CatalogDeps, accountId: number, ecardId: number, widgetId: number | undefined): Promise<Ecard> {
+  const { models } = deps;
+  const source = await findEcard(models, accountId, ecardId);
+  const target = await editableWidget(models, accountId, widgetId ?? source.widget_id);
+  const image = await duplicateImage(deps.media, accountId, source.self_hosted_url);
+  return models.sequelize.transaction(async (transaction) =>
+    models.Ecard.create(
+      {
+        ...copyOfEcard(source, { widgetId: target.id, image, displayOrder: await nextDisplayOrder(models, target.id, transaction) }),
+        price: target.id === source.widget_id ? source.price : null,
+      },
+      { transaction },
+    ),
+  );
+}
+
+/** The eCards of the account with these ids, all or a 404 naming the missing ones. */
+async function ownEcards(models: Models, accountId: number, ids: number[], transaction?: Transaction): Promise<Ecard[]> {
+  const unique = [...new Set(ids)];
+  const ecards = await models.Ecard.findAll({ where: { id: unique, account_id: accountId }, order: [['id', 'ASC']], ...(transaction ? { transaction } : {}) });
+  const missing = unique.filter((id) => !ecards.some((e) => e.id === id));
+  if (missing.length) throw notFound(missing);
+  return ecards;
+}
+
+async function assertWidgetsEditable(models: Models, accountId: number, widgetIds: number[]): Promise<void> {
+  const campaign = await models.Widget.findOne({ where: { id: [...new Set(widgetIds)], account_id: accountId, is_campaign: true } });
+  if (campaign) assertEditable(campaign);
+}
+
+/** Sets one field on every targeted eCard (all eCards of a widget, or a list); returns how many. */
+export async function bulkUpdateEcards(
+  models: Models,
+  accountId: number,
+  target: { widgetid?: number | undefined; ecardids?: number[] | undefined },
+  field: EcardField,
+  value: unknown,
+): Promise<number> {
+  const columns = ecardColumns({ [field]: value });
+  let where: WhereOptions;
+  if (target.widgetid !== undefined) {
+    await editableWidget(models, accountId, target.widgetid);
+    where = { widget_id: target.widgetid, account_id: accountId };
+  } else if (target.ecardids?.length) {
+    const ecards = await ownEcards(models, accountId, target.ecardids);
+    await assertWidgetsEditable(models, accountId, ecards.map((e) => e.widget_id));
+    where = { id: ecards.map((e) => e.id), account_id: accountId };
+  } else {
+    throw new ApiError(422, 'missing_field', 'widgetid or ecardids is required');
+  }
+  const [updated] = await models.Ecard.update(columns, { where });
+  return updated;
+}
+
+/** Puts the listed eCards first, in that order; the rest of the widget keeps its relative order after them. */
+export async function saveOrder(models: Models, accountId: number, order: number[]): Promise<{ widgetid: number; order: number[] }> {
+  if (new Set(order).size !== order.length) throw new ApiError(400, 'invalid_parameter', 'neworder lists an eCard more than once');
+  const listed = await ownEcards(models, accountId, order);
+  const widgetIds = [...new Set(listed.map((e) => e.widget_id))];
+  if (widgetIds.length > 1) throw new ApiError(422, 'several_widgets', 'neworder must list eCards of one widget');
+  const widget = await editableWidget(models, accountId, widgetIds[0]!);
+  return models.sequelize.transaction(async (transaction) => {
+    const all = await models.Ecard.findAll({ where: { widget_id: widget.id }, order: [['display_order', 'ASC'], ['id', 'ASC']], transaction });
+    const rest = all.filter((e) => !order.includes(e.id)).map((e) => e.id);
+    const full = [...order, ...rest];
+    for (const [position, id] of full.entries()) {
+      await models.Ecard.update({ display_order: position }, { where: { id }, transaction });
+    }
+    return { widgetid: widget.id, order: full };
+  });
+}
+
+/** Deletes eCards for good, all or nothing; an eCard in use needs its token (several in use: one at a time). */
+export async function deleteEcards(deps: CatalogDeps, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
+  const { models } = deps;
+  const ecards = await ownEcards(models, accountId, ids);
+  await assertWidgetsEditable(models, accountId, ecards.map((e) => e.widget_id));
+  const unique = ecards.map((e) => e.id);
+  const usage = await ecardUsage(deps.usageChecks, models, accountId, unique);
+  const impact = unique.filter((id) => inUse(usage.get(id)!)).map((id) => ({ id, ...usage.get(id)! }));
+  if (impact.length > 1) {
+    throw confirmationRequired('ecard_delete_in_use', 'Several of these eCards are in use: delete them one at a time, each with its own otp_confirmation_token', { impact });
+  }
+  await models.sequelize.transaction(async (transaction) => {
+    const gated = impact[0];
+    if (gated) {
+      await spendToken(
+        models,
+        {
+          accountId,
+          purpose: 'ecard_delete_in_use',
+          resourceId: String(gated.id),
+          token,
+          now: deps.now(),
+          message: `eCard ${gated.id} is in use: deleting it needs an otp_confirmation_token issued for it`,
+          extra: { impact },
+        },
+        transaction,
+      );
+    }
+    await models.Ecard.destroy({ where: { id: unique, account_id: accountId }, transaction });
+  });
+  return unique;
+}
+
+/** Fields a preview may override: the texts and the envelope. */
+export const OVERRIDABLE = ['emailSubject', 'header', 'details', 'envelope_bg_image_url', 'envelope_audio_url', 'envelope_video_url', 'envelope_color_settings', 'envelope_auto_open', 'envelope_confetti'] as const;
+
+/** Renders an eCard as it would be sent; merge values cannot add markup (the result is sanitized again). */
+export function renderEcard(
+  ecard: Ecard,
+  input: { mergeTags: Record<string, string>; overrideProps: Partial<Record<(typeof OVERRIDABLE)[number], unknown>>; trialMode: boolean },
+) {
+  const pick = (field: 'emailSubject' | 'header' | 'details') => {
+    const override = input.overrideProps[field];
+    if (typeof override === 'string') return field === 'details' ? sanitizeHtmlField(override) : override;
+    return ecard[ECARD_FIELDS[field]];
+  };
+  for (const field of TEMPLATE_FIELDS) assertTemplate(`overrideProps.${field}`, typeof input.overrideProps[field] === 'string' ? (input.overrideProps[field] as string) : null);
+  const values = { ...input.mergeTags };
+  if (values.recipient_name && !values.recipient_first_name) values.recipient_first_name = values.recipient_name.split(/\s+/)[0]!;
+  const subject = renderTemplate(pick('emailSubject'), values, input.trialMode);
+  return {
+    subject: input.trialMode ? `[Preview] ${subject}` : subject,
+    header: renderTemplate(pick('header'), values, input.trialMode),
+    html: sanitizeHtmlField(renderTemplate(pick('details'), values, input.trialMode)),
+  };
+}
+
+export type EcardSort = 'createdat' | 'name' | 'id' | 'displayorder';
+const SORT_COLUMNS: Record<EcardSort, string> = { createdat: 'created_at', name: 'name', id: 'id', displayorder: 'display_order' };
+const DATE_WINDOWS_DAYS = { 'any-time': null, today: 1, 'last-week': 7, 'last-month': 30, 'last-year': 365 } as const;
+export type DateWindow = keyof typeof DATE_WINDOWS_DAYS;
+export const DATE_WINDOWS = Object.keys(DATE_WINDOWS_DAYS) as DateWindow[];
+
+export async function searchEcards(
+  models: Models,
+  accountId: number,
+  now: Date,
+  query: {
+    page: number;
+    perPage: number;
+    keyword?: string | undefined;
+    widgetID: number;
+    ecardIDs: string[];
+    filterByDate: DateWindow;
+    sortBy: EcardSort;
+    sortOrder?: 'asc' | 'desc' | undefined;
+    includeCampaign: boolean;
+  },
+) {
+  const conditions: WhereOptions[] = [{ account_id: accountId }];
+  if (query.keyword) {
+    const quote = (column: string) => models.sequelize.getQueryInterface().quoteIdentifiers(column);
+    conditions.push(keywordWhere(models.sequelize, [quote('Ecard.name'), quote('Ecard.details')], query.keyword));
+  }
+  if (query.widgetID) conditions.push({ widget_id: query.widgetID });
+  if (query.ecardIDs.length) {
+    const numeric = query.ecardIDs.filter((id) => /^\d+$/.test(id)).map(Number);
+    conditions.push({ [Op.or]: [{ id: numeric }, { vanity_id: query.ecardIDs }] });
+  }
+  const days = DATE_WINDOWS_DAYS[query.filterByDate];
+  if (days !== null) conditions.push({ created_at: { [Op.gte]: new Date(now.getTime() - days * 86_400_000) } });
+  const direction = (query.sortOrder ?? (query.sortBy === 'displayorder' ? 'asc' : 'desc')).toUpperCase();
+  const sortKey = query.sortBy === 'name' ? models.sequelize.fn('LOWER', models.sequelize.col('Ecard.name')) : SORT_COLUMNS[query.sortBy];
+  const { rows, count } = await models.Ecard.findAndCountAll({
+    where: { [Op.and]: conditions },
+    include: [{ model: models.Widget, attributes: [], required: true, where: query.includeCampaign ? {} : { is_campaign: false } }],
+    order: [[sortKey, direction], ['id', direction]],
+    limit: query.perPage,
+    offset: (query.page - 1) * query.perPage,
+  });
+  return { rows, count };
+}
