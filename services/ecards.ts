@@ -65,8 +65,8 @@ async function editableWidget(models: Models, accountId: number, widgetId: numbe
 }
 
 async function nextDisplayOrder(models: Models, widgetId: number, transaction?: Transaction): Promise<number> {
-  const max = (await models.Ecard.max('display_order', { where: { widget_id: widgetId }, ...(transaction ? { transaction } : {}) })) as number | null;
-  return max === null ? 0 : max + 1;
+  const max = await models.Ecard.max<number | null, Ecard>('display_order', { where: { widget_id: widgetId }, ...(transaction ? { transaction } : {}) });
+  return max === null ? 0 : Number(max) + 1;
 }
 
 /** Creates (no id) or updates an eCard; artwork is a URL or an uploaded image, not both. */
@@ -100,7 +100,7 @@ export async function saveEcard(
           vanity_id: newVanityId(),
           name: columns.name as string,
           display_order: await nextDisplayOrder(models, targetWidgetId, transaction),
-        } as Ecard,
+        },
         { transaction },
       );
     }
@@ -231,7 +231,7 @@ export function renderEcard(
     if (typeof override === 'string') return field === 'details' ? sanitizeHtmlField(override) : override;
     return ecard[ECARD_FIELDS[field]];
   };
-  for (const field of TEMPLATE_FIELDS) assertTemplate(`overrideProps.${field}`, typeof input.overrideProps[field] === 'string' ? (input.overrideProps[field] as string) : null);
+  for (const field of TEMPLATE_FIELDS) assertTemplate(`overrideProps.${field}`, typeof input.overrideProps[field] === 'string' ? (input.overrideProps[field]) : null);
   const values = { ...input.mergeTags };
   if (values.recipient_name && !values.recipient_first_name) values.recipient_first_name = values.recipient_name.split(/\s+/)[0]!;
   const subject = renderTemplate(pick('emailSubject'), values, input.trialMode);
