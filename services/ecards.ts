@@ -92,7 +92,7 @@ export async function saveEcard(
 
   return models.sequelize.transaction(async (transaction) => {
     if (!existing) {
-      return models.Ecard.create(
+      const created = await models.Ecard.create(
         {
           ...(columns as Partial<Ecard>),
           account_id: accountId,
@@ -103,6 +103,8 @@ export async function saveEcard(
         },
         { transaction },
       );
+      // Read back, so the columns the client left out show their database defaults.
+      return created.reload({ transaction });
     }
     if (targetWidgetId !== existing.widget_id) {
       // Moving to another widget: to its end, without the old widget's price.
@@ -125,7 +127,7 @@ export async function copyEcard(deps: CatalogDeps, accountId: number, ecardId: n
         price: target.id === source.widget_id ? source.price : null,
       },
       { transaction },
-    ),
+    ).then((copy) => copy.reload({ transaction })),
   );
 }
 
