@@ -96,8 +96,10 @@ describe('widgets', function () {
   });
 
   describe('findOne and search', () => {
-    it('findOne returns the widget with wconfig parsed; another account’s id is 404', async () => {
+    it('findOne returns the widget with wconfig parsed; another account’s id is 404 everywhere, nothing changed', async () => {
       const widget = await save({ name: 'Mine', wconfig: { k: 'v' } });
+      expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id, name: 'Stolen' } }, other.liveKey), 404, 'not_found');
+      expectFailure(await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id] }, other.liveKey), 404, 'not_found');
       expect(expectSuccess(await api('GET', `/widget/findOne/id/${widget.id}`))).to.deep.equal(widget);
       expectFailure(await api('GET', `/widget/findOne/id/${widget.id}`, undefined, other.liveKey), 404, 'not_found');
       expectFailure(await api('GET', '/widget/findOne/id/abc'), 400, 'invalid_parameter');
