@@ -4,7 +4,7 @@ import { ApiError } from '../lib/errors.ts';
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import type { Widget } from '../models/Widget.ts';
-import { confirmationRequired, spendToken } from './confirmation-tokens.ts';
+import { deleteGatedByToken } from './gated-delete.ts';
 import { duplicateImage, uploadImage } from './media.ts';
 import { keywordWhere } from './search.ts';
 import { assertTemplate, renderTemplate, sanitizeHtmlField } from './templates.ts';
@@ -195,28 +195,12 @@ export async function deleteEcards(deps: CatalogDeps, accountId: number, ids: nu
   const unique = ecards.map((e) => e.id);
   const usage = await ecardUsage(deps.usageChecks, models, accountId, unique);
   const impact = unique.filter((id) => inUse(usage.get(id)!)).map((id) => ({ id, ...usage.get(id)! }));
-  if (impact.length > 1) {
-    throw confirmationRequired('ecard_delete_in_use', 'Several of these eCards are in use: delete them one at a time, each with its own otp_confirmation_token', { impact });
-  }
-  await models.sequelize.transaction(async (transaction) => {
-    const gated = impact[0];
-    if (gated) {
-      await spendToken(
-        models,
-        {
-          accountId,
-          purpose: 'ecard_delete_in_use',
-          resourceId: String(gated.id),
-          token,
-          now: deps.now(),
-          message: `eCard ${gated.id} is in use: deleting it needs an otp_confirmation_token issued for it`,
-          extra: { impact },
-        },
-        transaction,
-      );
-    }
-    await models.Ecard.destroy({ where: { id: unique, account_id: accountId }, transaction });
-  });
+  await deleteGatedByToken(
+    { models, accountId, now: deps.now(), noun: 'eCard', purpose: 'ecard_delete_in_use', impact, token },
+    async (transaction) => {
+      await models.Ecard.destroy({ where: { id: unique, account_id: accountId }, transaction });
+    },
+  );
   return unique;
 }
 

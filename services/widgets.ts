@@ -5,7 +5,8 @@ import { randomId } from '../lib/ids.ts';
 import { priceOf, type Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import type { Widget } from '../models/Widget.ts';
-import { confirmationRequired, spendToken } from './confirmation-tokens.ts';
+import { spendToken } from './confirmation-tokens.ts';
+import { deleteGatedByToken } from './gated-delete.ts';
 import { duplicateImage, type MediaDeps } from './media.ts';
 import { keywordWhere } from './search.ts';
 import { inUse, widgetUsage, type UsageCheck, type WidgetImpact } from './usage.ts';
@@ -183,29 +184,12 @@ export async function deleteWidgets(deps: CatalogDeps, accountId: number, ids: n
   const impact: WidgetImpact[] = unique
     .filter((id) => inUse(usage.get(id)!))
     .map((id) => ({ id, ecards: ecardCount.get(id) ?? 0, ...usage.get(id)! }));
-  if (impact.length > 1) {
-    throw confirmationRequired('widget_delete', 'Several of these widgets are in use: delete them one at a time, each with its own otp_confirmation_token', { impact });
-  }
-
-  await models.sequelize.transaction(async (transaction) => {
-    const gated = impact[0];
-    if (gated) {
-      await spendToken(
-        models,
-        {
-          accountId,
-          purpose: 'widget_delete',
-          resourceId: String(gated.id),
-          token,
-          now: deps.now(),
-          message: `Widget ${gated.id} is in use: deleting it needs an otp_confirmation_token issued for it`,
-          extra: { impact },
-        },
-        transaction,
-      );
-    }
-    await models.Ecard.destroy({ where: { widget_id: unique, account_id: accountId }, transaction });
-    await models.Widget.destroy({ where: { id: unique, account_id: accountId }, transaction });
-  });
+  await deleteGatedByToken(
+    { models, accountId, now: deps.now(), noun: 'widget', purpose: 'widget_delete', impact, token },
+    async (transaction) => {
+      await models.Ecard.destroy({ where: { widget_id: unique, account_id: accountId }, transaction });
+      await models.Widget.destroy({ where: { id: unique, account_id: accountId }, transaction });
+    },
+  );
   return unique;
 }
