@@ -142,6 +142,9 @@ describe('eCards', function () {
       const theirs = await insertEcard(stack.models, other.accountId, (await insertWidget(stack.models, other.accountId)).id);
       expectFailure(await api('POST', '/ecard/bulkUpdate', { ecardids: [a.id, theirs.id], fieldName: 'header', fieldValue: 'x' }), 404, 'not_found');
       expect((await stack.models.Ecard.findByPk(theirs.id))!.header).to.equal('Happy day');
+      expectFailure(await api('POST', '/ecard/bulkUpdate', { widgetid: theirs.widget_id, fieldName: 'header', fieldValue: 'x' }), 404, 'not_found');
+      expect((await stack.models.Ecard.findByPk(theirs.id))!.header).to.equal('Happy day');
+      expectFailure(await api('POST', '/ecard/bulkUpdate', { fieldName: 'header', fieldValue: 'x' }), 422, 'missing_field');
       const campaign = await insertWidget(stack.models, account.accountId, { is_campaign: true });
       expectFailure(await api('POST', '/ecard/bulkUpdate', { widgetid: campaign.id, fieldName: 'disabled', fieldValue: 1 }), 422, 'campaign_widget');
     });
