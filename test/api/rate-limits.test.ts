@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { call, expectFailure, expectSuccess, newAccount, newKey } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { extraApp, testStack, type TestStack } from '../helpers/stack.ts';
 
 const infoOf = (body: Record<string, unknown>) => body.data as { usage_this_hour: number; rate_limit: { per_minute: number; per_hour: number } };
@@ -100,15 +101,22 @@ describe('rate limits', function () {
       clock.setTime(Date.parse(`2032-04-04T${at}Z`));
       expect((await call(app.url, 'GET', '/v2/api/key/info', { key: account.liveKey })).status).to.equal(200);
     }
-    await new Promise((r) => setTimeout(r, 200)); // pruning is not awaited by the request
-    const [rows] = await stack.models.sequelize.query(
-      'SELECT window_seconds, window_start FROM rate_limit_counters WHERE api_key_id = ? ORDER BY window_seconds, window_start',
-      { replacements: [account.liveKeyId] },
-    );
     const hour = Date.parse('2032-04-04T08:00:00Z') / 1000;
-    expect((rows as Array<{ window_seconds: number; window_start: number | string }>).map((r) => [Number(r.window_seconds), Number(r.window_start)])).to.deep.equal([
+    const expected = [
       [60, hour + 60],
       [3600, hour],
-    ]);
+    ];
+    // Pruning is not awaited by the request.
+    const windows = await eventually(
+      async () => {
+        const [rows] = await stack.models.sequelize.query(
+          'SELECT window_seconds, window_start FROM rate_limit_counters WHERE api_key_id = ? ORDER BY window_seconds, window_start',
+          { replacements: [account.liveKeyId] },
+        );
+        return (rows as Array<{ window_seconds: number; window_start: number | string }>).map((r) => [Number(r.window_seconds), Number(r.window_start)]);
+      },
+      (found) => JSON.stringify(found) === JSON.stringify(expected),
+    );
+    expect(windows).to.deep.equal(expected);
   });
 });
