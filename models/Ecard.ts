@@ -42,7 +42,7 @@ export function defineEcard(sequelize: Sequelize) {
       name: { type: DataTypes.STRING(200), allowNull: false },
       email_subject: text(500),
       header: text(500),
-      details: { type: DataTypes.TEXT('medium'), allowNull: true },
+      details: { type: DataTypes.TEXT, allowNull: true },
       ecard_link: text(2048),
       url_redirect_after_send: text(2048),
       disabled: flag(false),

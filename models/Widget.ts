@@ -21,7 +21,7 @@ export function defineWidget(sequelize: Sequelize) {
       vanity_id: { type: DataTypes.STRING(32), allowNull: false },
       name: { type: DataTypes.STRING(200), allowNull: false },
       wconfig: {
-        type: DataTypes.TEXT('medium'),
+        type: DataTypes.TEXT,
         allowNull: false,
         get(this: Widget) {
           const raw = this.getDataValue('wconfig') as unknown;

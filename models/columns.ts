@@ -1,5 +1,5 @@
 // Column shapes shared by migrations, so every table follows the same conventions.
-import { DataTypes } from 'sequelize';
+import { DataTypes, type QueryInterface } from 'sequelize';
 
 /** Millisecond UTC timestamps: DATETIME(3) on MySQL. */
 export const timestamp = (allowNull = false) => ({ type: DataTypes.DATE(3), allowNull });
@@ -18,3 +18,7 @@ export const accountRef = () => ({
 
 /** Table options for MySQL; ignored by SQLite. */
 export const tableOptions = { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci', engine: 'InnoDB' } as const;
+
+/** Up to 16 MB of text on MySQL (MEDIUMTEXT); SQLite has one TEXT type and warns about sizes. */
+export const mediumText = (queryInterface: QueryInterface) =>
+  queryInterface.sequelize.getDialect() === 'mysql' ? DataTypes.TEXT('medium') : DataTypes.TEXT;

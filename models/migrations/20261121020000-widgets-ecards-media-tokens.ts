@@ -1,7 +1,7 @@
 // Widgets and their eCards, uploaded media files, and one-time confirmation tokens.
 import { DataTypes } from 'sequelize';
 import type { Migration } from '../migrator.ts';
-import { accountRef, idColumn, tableOptions, timestamp, timestamps } from '../columns.ts';
+import { accountRef, idColumn, mediumText, tableOptions, timestamp, timestamps } from '../columns.ts';
 
 const url = () => ({ type: DataTypes.STRING(2048), allowNull: true });
 const flag = (defaultValue = false) => ({ type: DataTypes.BOOLEAN, allowNull: false, defaultValue });
@@ -15,7 +15,7 @@ export const up: Migration = async ({ context: { queryInterface } }) => {
       vanity_id: { type: DataTypes.STRING(32), allowNull: false, unique: true },
       name: { type: DataTypes.STRING(200), allowNull: false },
       // JSON text: the object as the client sent it.
-      wconfig: { type: DataTypes.TEXT('medium'), allowNull: false },
+      wconfig: { type: mediumText(queryInterface), allowNull: false },
       dir_sender_must_be_in_directory: flag(),
       // Backing widget of a campaign: hidden from widget search, changed only by the campaign endpoints.
       is_campaign: flag(),
@@ -35,7 +35,7 @@ export const up: Migration = async ({ context: { queryInterface } }) => {
       name: { type: DataTypes.STRING(200), allowNull: false },
       email_subject: { type: DataTypes.STRING(500), allowNull: true },
       header: { type: DataTypes.STRING(500), allowNull: true },
-      details: { type: DataTypes.TEXT('medium'), allowNull: true },
+      details: { type: mediumText(queryInterface), allowNull: true },
       ecard_link: url(),
       url_redirect_after_send: url(),
       disabled: flag(),
