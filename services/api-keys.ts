@@ -1,6 +1,7 @@
 // API keys: generation in the documented format, hashing, and creation with scopes.
 import { Op, type Transaction } from 'sequelize';
 import { ApiError } from '../lib/errors.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import type { Account } from '../models/Account.ts';
 import { AREAS, type ApiKey, type Area, type Level, type Permissions } from '../models/ApiKey.ts';
 import type { Models } from '../models/index.ts';
@@ -31,11 +32,8 @@ export function generateKey(mode: KeyMode): string {
   return `csk_${mode}_${base62(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
-/** Lower-case hex SHA-256 of the key, the only form the database keeps. */
-export async function hashKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
-  return Buffer.from(digest).toString('hex');
-}
+/** The only form of a key the database keeps. */
+export const hashKey = sha256Hex;
 
 export function permissionsFrom(levels: Partial<Record<Area, Level>>, fullAccess: boolean): Permissions {
   return Object.fromEntries(AREAS.map((area) => [area, fullAccess ? 'manage' : (levels[area] ?? 'none')])) as Permissions;

@@ -2,9 +2,9 @@
 // used up by the conditional update that spends them inside the confirmed action's own transaction.
 import { Op, type Transaction } from 'sequelize';
 import { ApiError } from '../lib/errors.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import type { TokenPurpose } from '../models/ConfirmationToken.ts';
 import type { Models } from '../models/index.ts';
-import { hashKey } from './api-keys.ts';
 
 export const TOKEN_TTL_MS = 10 * 60 * 1000;
 
@@ -18,7 +18,7 @@ export async function issueToken(
     account_id: input.accountId,
     purpose: input.purpose,
     resource_id: input.resourceId,
-    token_hash: await hashKey(token),
+    token_hash: await sha256Hex(token),
     expires_at: expiresAt,
     used_at: null,
     created_at: input.now,
@@ -46,7 +46,7 @@ export async function spendToken(
     { used_at: input.now },
     {
       where: {
-        token_hash: await hashKey(input.token),
+        token_hash: await sha256Hex(input.token),
         account_id: input.accountId,
         purpose: input.purpose,
         resource_id: input.resourceId,
