@@ -31,12 +31,3 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, place
   if (!result.success) throw inputError(result.error.issues, place);
   return result.data;
 }
-
-/** For save endpoints whose fields are required on create only: 422 naming the first missing one. */
-export function requireFields(value: Record<string, unknown>, fields: readonly string[]): void {
-  const missing = fields.filter((f) => value[f] === undefined || value[f] === null || value[f] === '');
-  if (missing.length) {
-    const messages = missing.map((f) => `${f} is required`);
-    throw new ApiError(422, 'missing_field', messages[0]!, { messages });
-  }
-}

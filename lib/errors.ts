@@ -26,3 +26,14 @@ export class ApiError extends Error {
     this.messages = options.messages ?? [message];
   }
 }
+
+/**
+ * 422 naming every required field that is missing, null or empty (save endpoints: "required" means
+ * required on create). Keys are the field names as the client wrote them, e.g. `widget.name`.
+ */
+export function requireFields(fields: Record<string, unknown>): void {
+  const missing = Object.entries(fields)
+    .filter(([, value]) => value === undefined || value === null || value === '')
+    .map(([name]) => `${name} is required`);
+  if (missing.length) throw new ApiError(422, 'missing_field', missing[0]!, { messages: missing });
+}

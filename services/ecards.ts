@@ -1,6 +1,6 @@
 // eCards: save (sanitized, templates checked, artwork uploaded), copy, bulk updates, order, deletes, preview.
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, requireFields } from '../lib/errors.ts';
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import type { Widget } from '../models/Widget.ts';
@@ -79,10 +79,7 @@ export async function saveEcard(
   if (input.image !== undefined && input.fields.self_hosted_url !== undefined) {
     throw new ApiError(400, 'invalid_parameter', 'Give the artwork either as myEcard.self_hosted_url or as ecardimg, not both');
   }
-  if (!input.id) {
-    const missing = [input.fields.name ? null : 'myEcard.name', input.widgetid ? null : 'myEcard.widgetid'].filter((f): f is string => f !== null);
-    if (missing.length) throw new ApiError(422, 'missing_field', `${missing[0]} is required`, { messages: missing.map((f) => `${f} is required`) });
-  }
+  if (!input.id) requireFields({ 'myEcard.name': input.fields.name, 'myEcard.widgetid': input.widgetid });
   const columns = ecardColumns(input.fields);
   const existing = input.id ? await findEcard(models, accountId, input.id) : undefined;
   if (existing) assertEditable(await findWidget(models, accountId, existing.widget_id));

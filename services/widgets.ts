@@ -1,6 +1,6 @@
 // Widgets: create and update (partial), search, copy with eCards, and deletes gated by confirmation tokens.
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, requireFields } from '../lib/errors.ts';
 import { randomId } from '../lib/ids.ts';
 import { priceOf, type Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
@@ -70,8 +70,7 @@ export async function saveWidget(
   return models.sequelize.transaction(async (transaction) => {
     let widget: Widget;
     if (!input.id) {
-      const missing = (['name', 'wconfig'] as const).filter((f) => input.widget[f] === undefined);
-      if (missing.length) throw new ApiError(422, 'missing_field', `widget.${missing[0]} is required`, { messages: missing.map((f) => `widget.${f} is required`) });
+      requireFields({ 'widget.name': input.widget.name, 'widget.wconfig': input.widget.wconfig });
       widget = await models.Widget.create(
         {
           account_id: accountId,

@@ -38,6 +38,7 @@ describe('widgets', function () {
       const before = await stack.models.Widget.count({ where: { account_id: account.accountId } });
       expect(expectFailure(await api('POST', '/widget/save', { widget: { id: 0, wconfig: {} } }), 422, 'missing_field')).to.deep.equal(['widget.name is required']);
       expect(expectFailure(await api('POST', '/widget/save', { widget: { name: 'x' } }), 422, 'missing_field')).to.deep.equal(['widget.wconfig is required']);
+      expect(expectFailure(await api('POST', '/widget/save', { widget: { id: 0 } }), 422, 'missing_field')).to.deep.equal(['widget.name is required', 'widget.wconfig is required']);
       expectFailure(await api('POST', '/widget/save', { widget: { name: '', wconfig: {} } }), 422, 'missing_field');
       expectFailure(await api('POST', '/widget/save', {}), 422, 'missing_field');
       expectFailure(await api('POST', '/widget/save', { widget: { name: 'x', wconfig: 'theme=dark' } }), 400, 'invalid_parameter');
