@@ -36,7 +36,7 @@ export async function runCli(argv: string[]): Promise<void> {
       return;
     }
     const command = COMMANDS[`${group} ${action ?? ''}`];
-    if (!command) throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}"\n${USAGE}`);
+    if (!command) throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}" (cardsvc --help lists them)`);
     const config = loadConfig();
     await command(rest, {
       config,

@@ -3,15 +3,9 @@ import { parseArgs } from 'node:util';
 import { AREAS, type Area, type Level } from '../models/ApiKey.ts';
 import { createApiKey, listKeys, resolveAccount, revokeKey, rotateKey } from '../services/api-keys.ts';
 import type { CommandContext } from './context.ts';
-import { UsageError } from './output.ts';
+import { positiveId, UsageError } from './output.ts';
 
 const LEVELS = ['none', 'view', 'manage'] as const;
-
-function positiveInt(value: string | undefined, flag: string): number {
-  const n = Number(value);
-  if (!value || !Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number`);
-  return n;
-}
 
 /** `ecards=manage,widgets=view` → levels; every area named must exist and appear once. */
 export function parsePermissions(text: string): Partial<Record<Area, Level>> {
@@ -38,7 +32,7 @@ async function create(args: string[], ctx: CommandContext) {
       json: { type: 'boolean', default: false },
     },
   });
-  const accountId = positiveInt(values.account, '--account');
+  const accountId = positiveId(values.account, '--account');
   if (values['full-access'] === (values.permissions !== undefined)) throw new UsageError('give either --full-access or --permissions');
   const levels = values.permissions === undefined ? {} : parsePermissions(values.permissions);
   const models = await ctx.models();
@@ -56,7 +50,7 @@ async function create(args: string[], ctx: CommandContext) {
 
 async function revoke(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { 'key-id': { type: 'string' }, json: { type: 'boolean', default: false } } });
-  const keyId = positiveInt(values['key-id'], '--key-id');
+  const keyId = positiveId(values['key-id'], '--key-id');
   await revokeKey(await ctx.models(), keyId, new Date());
   ctx.out.message(`Revoked key ${keyId}.`);
   ctx.out.result({ ok: true });
@@ -67,7 +61,7 @@ async function rotate(args: string[], ctx: CommandContext) {
     args,
     options: { 'key-id': { type: 'string' }, 'grace-seconds': { type: 'string', default: '0' }, json: { type: 'boolean', default: false } },
   });
-  const keyId = positiveInt(values['key-id'], '--key-id');
+  const keyId = positiveId(values['key-id'], '--key-id');
   const grace = Number(values['grace-seconds']);
   if (!Number.isInteger(grace) || grace < 0) throw new UsageError('--grace-seconds must be a whole number of seconds, 0 or more');
   const created = await rotateKey(await ctx.models(), keyId, grace, new Date());
@@ -77,7 +71,7 @@ async function rotate(args: string[], ctx: CommandContext) {
 
 async function list(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { account: { type: 'string' }, json: { type: 'boolean', default: false } } });
-  const keys = await listKeys(await ctx.models(), positiveInt(values.account, '--account'), new Date());
+  const keys = await listKeys(await ctx.models(), positiveId(values.account, '--account'), new Date());
   ctx.out.result(
     { keys },
     keys.map((k) => `${k.id}\t${k.mode}\t…${k.last4}\t${k.full_access ? 'full access' : 'scoped'}\t${k.revoked ? 'revoked' : 'active'}\t${k.name}`).join('\n'),

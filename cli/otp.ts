@@ -4,7 +4,7 @@ import { TOKEN_PURPOSES, type TokenPurpose } from '../models/ConfirmationToken.t
 import { resolveAccount } from '../services/api-keys.ts';
 import { issueToken } from '../services/confirmation-tokens.ts';
 import type { CommandContext } from './context.ts';
-import { UsageError } from './output.ts';
+import { positiveId, UsageError } from './output.ts';
 
 async function issue(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({
@@ -17,8 +17,7 @@ async function issue(args: string[], ctx: CommandContext) {
       json: { type: 'boolean', default: false },
     },
   });
-  const accountId = Number(values.account);
-  if (!Number.isInteger(accountId) || accountId <= 0) throw new UsageError('--account must be a positive whole number');
+  const accountId = positiveId(values.account, '--account');
   if (!(TOKEN_PURPOSES as readonly string[]).includes(values.purpose ?? '')) {
     throw new UsageError(`--purpose must be one of ${TOKEN_PURPOSES.join(', ')}`);
   }

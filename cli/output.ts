@@ -7,6 +7,13 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** A flag that names a row (`--account`, `--key-id`): a positive whole number. */
+export function positiveId(value: string | undefined, flag: string): number {
+  const n = Number(value);
+  if (!value || !Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number`);
+  return n;
+}
+
 export interface Output {
   json: boolean;
   /** The command's result: the JSON object, or readable lines without --json. */

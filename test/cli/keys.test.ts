@@ -69,6 +69,8 @@ describe('cardsvc key', function () {
     ['a missing --account', ['key', 'list'], /--account must be a positive whole number/],
     ['an unknown account', ['key', 'list', '--account', '999999999'], /No live account with id 999999999/],
     ['an unknown key', ['key', 'revoke', '--key-id', '999999999'], /No API key with id 999999999/],
+    ['an unknown command', ['key', 'destroy'], /unknown command "key destroy"/],
+    ['a bad --account for otp issue', ['otp', 'issue', '--account', 'abc', '--purpose', 'widget_delete'], /--account must be a positive whole number/],
   ];
   for (const [what, args, message] of bad) {
     it(`refuses ${what} with one line and exit 1`, async () => {
