@@ -20,19 +20,22 @@ export function checkAccess(access: Access, key: { full_access: boolean; permiss
   throw new ApiError(403, 'key_out_of_scope', `This API key lacks the ${capability} capability (${access.area}: ${access.level})`);
 }
 
-// Checks a success against the declared schemas made strict: a field the contract does not name is a 500.
-function checkResponse(route: AnyRoute, data: unknown, meta: unknown): void {
-  const problems = [
-    deepStrict(route.response).safeParse(data),
-    route.meta ? deepStrict(route.meta).safeParse(meta) : undefined,
-  ].filter((r) => r && !r.success);
-  if (problems.length) {
-    throw new Error(`${route.method.toUpperCase()} ${route.path} answered outside its schema: ${problems.map((p) => p!.error!.message).join('; ')}`);
-  }
+// Checks a success against the declared schemas made strict (built once per route): a field the contract does
+// not name is a 500.
+function responseChecker(route: AnyRoute): (data: unknown, meta: unknown) => void {
+  const strictData = deepStrict(route.response);
+  const strictMeta = route.meta ? deepStrict(route.meta) : undefined;
+  return (data, meta) => {
+    const problems = [strictData.safeParse(data), strictMeta?.safeParse(meta)].filter((r) => r && !r.success);
+    if (problems.length) {
+      throw new Error(`${route.method.toUpperCase()} ${route.path} answered outside its schema: ${problems.map((p) => p!.error!.message).join('; ')}`);
+    }
+  };
 }
 
 function routeMiddleware(route: AnyRoute, services: ApiServices): Middleware<ApiState> {
   const bodyLimit = route.bodyLimitBytes ?? services.config.bodyLimitBytes;
+  const checkResponse = services.config.strictResponses ? responseChecker(route) : undefined;
   return async (ctx) => {
     const caller = ctx.state.caller;
     if (!caller) throw new Error('route reached without an authenticated caller');
@@ -45,7 +48,7 @@ function routeMiddleware(route: AnyRoute, services: ApiServices): Middleware<Api
     };
     const result = await route.handler(input, { services, caller, requestId: ctx.state.requestId, koa: ctx });
     const [data, meta] = route.meta ? [(result as { data: unknown }).data, (result as { meta: unknown }).meta] : [result, undefined];
-    if (services.config.strictResponses) checkResponse(route, data, meta);
+    checkResponse?.(data, meta);
     ctx.status = 200;
     ctx.body = successBody(route.envelope ?? 'standard', data, meta);
   };
