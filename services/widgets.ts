@@ -36,10 +36,13 @@ export function assertEditable(widget: Widget): void {
   }
 }
 
-/** The widget's `ecardPrices` map: eCard id (string) → price. */
-export async function pricesOf(models: Models, widgetId: number): Promise<Record<string, number>> {
-  const priced = await models.Ecard.findAll({ where: { widget_id: widgetId, price: { [Op.ne]: null } }, order: [['id', 'ASC']] });
-  return Object.fromEntries(priced.map((e) => [String(e.id), priceOf(e)!]));
+/** Each widget's `ecardPrices` map (eCard id as a string → price), in one query for all of them. */
+export async function pricesOf(models: Models, widgetIds: number[]): Promise<Map<number, Record<string, number>>> {
+  const prices = new Map(widgetIds.map((id) => [id, {}]));
+  if (widgetIds.length === 0) return prices;
+  const priced = await models.Ecard.findAll({ where: { widget_id: widgetIds, price: { [Op.ne]: null } }, order: [['id', 'ASC']] });
+  for (const e of priced) prices.get(e.widget_id)![String(e.id)] = priceOf(e)!;
+  return prices;
 }
 
 export interface WidgetInput {

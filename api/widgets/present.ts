@@ -20,6 +20,12 @@ export function presentWidget(widget: WidgetRow, prices: Record<string, number>)
   };
 }
 
+/** Widgets with their prices, read in one query. */
+export async function presentWidgets(models: Models, widgets: WidgetRow[]) {
+  const prices = await pricesOf(models, widgets.map((w) => w.id));
+  return widgets.map((w) => presentWidget(w, prices.get(w.id)!));
+}
+
 export async function presentWidgetWithPrices(models: Models, widget: WidgetRow) {
-  return presentWidget(widget, await pricesOf(models, widget.id));
+  return (await presentWidgets(models, [widget]))[0]!;
 }

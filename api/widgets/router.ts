@@ -3,7 +3,7 @@ import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets, type 
 import type { ApiServices } from '../context.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
-import { presentWidgetWithPrices } from './present.ts';
+import { presentWidgets, presentWidgetWithPrices } from './present.ts';
 import { CopyWidgetBody, Deleted, DeleteWidgetsBody, PageMeta, SaveWidgetBody, SearchWidgetsQuery, Widget, WidgetIdParams, WidgetList } from './schema.ts';
 
 const tags = ['widgets'];
@@ -26,8 +26,7 @@ export const widgetRoutes = [
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
       const { rows, count } = await searchWidgets(services.models, caller.account.id, query);
-      const data = await Promise.all(rows.map((w) => presentWidgetWithPrices(services.models, w)));
-      return { data, meta: pageMeta(query.page, query.perPage, count) };
+      return { data: await presentWidgets(services.models, rows), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineRoute({

@@ -66,6 +66,8 @@ describe('widgets', function () {
       expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id }, ecardPrices: { [a.id]: 1.234 } }), 400, 'invalid_parameter');
       expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id }, ecardPrices: { [a.id]: -1 } }), 400, 'invalid_parameter');
       expect((expectSuccess(await api('GET', `/widget/findOne/id/${widget.id}`)) as WidgetBody).ecardPrices).to.deep.equal({ [b.id]: 10.99 });
+      const listed = (expectSuccess(await api('GET', '/widget/search?perPage=100')) as WidgetBody[]).find((w) => w.id === widget.id);
+      expect(listed!.ecardPrices).to.deep.equal({ [b.id]: 10.99 });
     });
 
     it('turning dir_sender_must_be_in_directory off needs a token for that widget; a failed save does not use it up', async () => {
