@@ -38,7 +38,7 @@ export function assertEditable(widget: Widget): void {
 
 /** Each widget's `ecardPrices` map (eCard id as a string → price), in one query for all of them. */
 export async function pricesOf(models: Models, widgetIds: number[]): Promise<Map<number, Record<string, number>>> {
-  const prices = new Map(widgetIds.map((id) => [id, {}]));
+  const prices = new Map<number, Record<string, number>>(widgetIds.map((id) => [id, {}]));
   if (widgetIds.length === 0) return prices;
   const priced = await models.Ecard.findAll({ where: { widget_id: widgetIds, price: { [Op.ne]: null } }, order: [['id', 'ASC']] });
   for (const e of priced) prices.get(e.widget_id)![String(e.id)] = priceOf(e)!;
