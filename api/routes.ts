@@ -1,7 +1,8 @@
 // Every route of the key-authenticated API, in the order the OpenAPI document lists their areas.
+import { directoryRoutes } from './directory/router.ts';
 import { ecardRoutes } from './ecards/router.ts';
 import { keyInfoRoutes } from './key-info/router.ts';
 import type { AnyRoute } from './route.ts';
 import { widgetRoutes } from './widgets/router.ts';
 
-export const apiRoutes: readonly AnyRoute[] = [...ecardRoutes, ...widgetRoutes, ...keyInfoRoutes];
+export const apiRoutes: readonly AnyRoute[] = [...ecardRoutes, ...widgetRoutes, ...directoryRoutes, ...keyInfoRoutes];

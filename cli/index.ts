@@ -3,6 +3,7 @@ import { loadConfig } from '../lib/config.ts';
 import { openDatabase } from '../lib/runtime.ts';
 import type { Models } from '../models/index.ts';
 import { accountCreate } from './account.ts';
+import { fieldCommands } from './field.ts';
 import { keyCommands } from './key.ts';
 import { otpCommands } from './otp.ts';
 import type { CommandContext } from './context.ts';
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   'account create': accountCreate,
   ...keyCommands,
   ...otpCommands,
+  ...fieldCommands,
 };
 
 const USAGE = `Usage: cardsvc <command> [options] [--json]
@@ -23,7 +25,10 @@ Commands:
   key revoke --key-id ID
   key rotate --key-id ID [--grace-seconds N]
   key list --account ID
-  otp issue --account ID [--sandbox] --purpose PURPOSE [--resource ID]`;
+  otp issue --account ID [--sandbox] --purpose PURPOSE [--resource ID]
+  field add --account ID [--sandbox] --key KEY --label LABEL [--required]
+  field list --account ID [--sandbox]
+  field remove --account ID [--sandbox] --key KEY`;
 
 export async function runCli(argv: string[]): Promise<void> {
   const out = createOutput(argv.includes('--json'));

@@ -31,6 +31,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\s*\w+=\d+\/\d+\s*(,\s*\w+=\d+\/\d+\s*)*$/, 'expected plan=perMinute/perHour,... e.g. free=120/10000')
     .default('free=120/10000,pro=600/50000,enterprise=3000/250000'),
+  // Per plan: active directory members allowed (seats).
+  PLAN_SEATS: z
+    .string()
+    .regex(/^\s*\w+=\d+\s*(,\s*\w+=\d+\s*)*$/, 'expected plan=seats,... e.g. free=25')
+    .default('free=25,pro=250,enterprise=5000'),
   BODY_LIMIT_BYTES: z.coerce.number({ error: 'expected a number of bytes' }).int().positive().default(1024 * 1024),
   // Checks every API response against its declared schema made strict (tests, staging): a leaked field is a 500.
   STRICT_RESPONSES: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
@@ -64,6 +69,7 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   mailFrom: string;
   rateLimits: Record<Plan, RateLimit>;
+  seats: Record<Plan, number>;
   bodyLimitBytes: number;
   strictResponses: boolean;
 }
@@ -73,15 +79,21 @@ export interface RateLimit {
   perHour: number;
 }
 
-function parseRateLimits(value: string): Record<Plan, RateLimit> | string {
-  const limits: Partial<Record<Plan, RateLimit>> = {};
+// `plan=value,...` with every plan named once; a string is the problem.
+function parsePlanMap<T>(value: string, parse: (text: string) => T): Record<Plan, T> | string {
+  const map: Partial<Record<Plan, T>> = {};
   for (const entry of value.split(',')) {
-    const [plan = '', minute = '', hour = ''] = entry.trim().split(/[=/]/);
+    const [plan = '', text = ''] = entry.trim().split('=');
     if (!(PLANS as readonly string[]).includes(plan)) return `unknown plan "${plan}" (plans: ${PLANS.join(', ')})`;
-    limits[plan as Plan] = { perMinute: Number(minute), perHour: Number(hour) };
+    map[plan as Plan] = parse(text);
   }
-  const missing = PLANS.filter((plan) => !limits[plan]);
-  return missing.length ? `no limits for ${missing.join(', ')}` : (limits as Record<Plan, RateLimit>);
+  const missing = PLANS.filter((plan) => map[plan] === undefined);
+  return missing.length ? `no value for ${missing.join(', ')}` : (map as Record<Plan, T>);
+}
+
+function parseRateLimit(text: string): RateLimit {
+  const [minute = '', hour = ''] = text.split('/');
+  return { perMinute: Number(minute), perHour: Number(hour) };
 }
 
 export class ConfigError extends Error {
@@ -117,8 +129,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
-  const rateLimits = parseRateLimits(e.RATE_LIMITS);
+  const rateLimits = parsePlanMap(e.RATE_LIMITS, parseRateLimit);
   if (typeof rateLimits === 'string') throw new ConfigError(`Invalid configuration: RATE_LIMITS: ${rateLimits} (got ${JSON.stringify(e.RATE_LIMITS)})`);
+  const seats = parsePlanMap(e.PLAN_SEATS, Number);
+  if (typeof seats === 'string') throw new ConfigError(`Invalid configuration: PLAN_SEATS: ${seats} (got ${JSON.stringify(e.PLAN_SEATS)})`);
   const dataDir = fromPackageRoot(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -139,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     mailFrom: e.MAIL_FROM,
     rateLimits,
+    seats,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     strictResponses: e.STRICT_RESPONSES === 'true' || e.STRICT_RESPONSES === '1',
   };

@@ -1,7 +1,7 @@
 // Opens the database named by DATABASE_URL: SQLite (embedded default) or MySQL/MariaDB.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Sequelize } from 'sequelize';
+import { Sequelize, Transaction } from 'sequelize';
 import { redactDatabaseUrl, type DatabaseConfig } from './config.ts';
 
 export class DatabaseUnavailableError extends Error {
@@ -62,4 +62,22 @@ export async function connectDatabase(db: DatabaseConfig): Promise<Sequelize> {
     throw new DatabaseUnavailableError(`Cannot connect to the database ${redactDatabaseUrl(db.url)}: ${reason}`);
   }
   return sequelize;
+}
+
+// One queue per database handle: SQLite has one writer at a time, and a writer waiting in SQLite's busy handler
+// holds one of libuv's four threads, so several waiting at once can starve the transaction they wait for
+// (observed: a 5 s stall, the busy timeout, with six concurrent upserts). Queued here, they wait in JavaScript.
+const sqliteWriters = new WeakMap<Sequelize, Promise<unknown>>();
+
+/**
+ * A transaction that writes: on SQLite an IMMEDIATE transaction (it takes the write lock at BEGIN, so it cannot
+ * fail to upgrade after reading), queued behind this process's other such transactions; on MySQL a plain one.
+ */
+export function writeTransaction<T>(sequelize: Sequelize, work: (transaction: Transaction) => Promise<T>): Promise<T> {
+  if (sequelize.getDialect() !== 'sqlite') return sequelize.transaction(work);
+  const start = () => sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, work);
+  const previous = sqliteWriters.get(sequelize) ?? Promise.resolve();
+  const run = previous.then(start, start);
+  sqliteWriters.set(sequelize, run.catch(() => undefined));
+  return run;
 }

@@ -3,9 +3,15 @@ import type { Sequelize } from 'sequelize';
 import { defineAccount } from './Account.ts';
 import { defineApiKey } from './ApiKey.ts';
 import { defineConfirmationToken } from './ConfirmationToken.ts';
+import { defineCustomField } from './CustomField.ts';
+import { defineDepartment } from './Department.ts';
 import { defineEcard } from './Ecard.ts';
 import { defineMediaFile } from './MediaFile.ts';
+import { defineMemberCustomValue } from './MemberCustomValue.ts';
+import { defineMemberDepartment } from './MemberDepartment.ts';
+import { defineOutboxEvent } from './OutboxEvent.ts';
 import { defineOwner } from './Owner.ts';
+import { defineTeamMember } from './TeamMember.ts';
 import { defineWidget } from './Widget.ts';
 
 export function createModels(sequelize: Sequelize) {
@@ -16,13 +22,34 @@ export function createModels(sequelize: Sequelize) {
   const Ecard = defineEcard(sequelize);
   const MediaFile = defineMediaFile(sequelize);
   const ConfirmationToken = defineConfirmationToken(sequelize);
+  const TeamMember = defineTeamMember(sequelize);
+  const Department = defineDepartment(sequelize);
+  const MemberDepartment = defineMemberDepartment(sequelize);
+  const CustomField = defineCustomField(sequelize);
+  const MemberCustomValue = defineMemberCustomValue(sequelize);
+  const OutboxEvent = defineOutboxEvent(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
   ApiKey.belongsTo(Account, { foreignKey: 'account_id' });
   Owner.belongsTo(Account, { foreignKey: 'account_id' });
   Widget.hasMany(Ecard, { foreignKey: 'widget_id' });
   Ecard.belongsTo(Widget, { foreignKey: 'widget_id' });
-  return { sequelize, Account, Owner, ApiKey, Widget, Ecard, MediaFile, ConfirmationToken };
+  return {
+    sequelize,
+    Account,
+    Owner,
+    ApiKey,
+    Widget,
+    Ecard,
+    MediaFile,
+    ConfirmationToken,
+    TeamMember,
+    Department,
+    MemberDepartment,
+    CustomField,
+    MemberCustomValue,
+    OutboxEvent,
+  };
 }
 
 export type Models = ReturnType<typeof createModels>;

@@ -1,0 +1,165 @@
+// Directory endpoints: upsert, find, list, deactivate, reactivate, delete (erasure), fields, departments, sample.
+import { listDepartments } from '../../services/directory/departments.ts';
+import { settableFields } from '../../services/directory/custom-fields.ts';
+import { eraseMember, findMember, listMembers, setMemberDisabled, type MemberKey } from '../../services/directory/members.ts';
+import { sampleMemberEvent } from '../../services/directory/sample.ts';
+import type { DirectoryDeps } from '../../services/directory/transaction.ts';
+import { upsertMember, type MemberFieldsInput } from '../../services/directory/upsert.ts';
+import type { ApiServices } from '../context.ts';
+import { defineRoute } from '../route.ts';
+import { presentMember, saved } from './present.ts';
+import {
+  CursorMeta,
+  Deleted,
+  DepartmentList,
+  FieldList,
+  FindAnswer,
+  KNOWN_UPSERT_FIELDS,
+  ListQuery,
+  Member,
+  MemberEvent,
+  MemberKeyBody,
+  MemberKeyQuery,
+  MemberList,
+  SampleQuery,
+  UpsertAnswer,
+  UpsertBody,
+} from './schema.ts';
+
+const tags = ['directory'];
+const view = { area: 'directory', level: 'view' } as const;
+const manage = { area: 'directory', level: 'manage' } as const;
+const base = '/pub/team-member-actions';
+
+function directoryDeps(services: ApiServices): DirectoryDeps {
+  return { models: services.models, seats: services.config.seats, now: services.now };
+}
+
+const memberKey = (input: { email?: string | undefined; employee_id?: string | undefined }): MemberKey =>
+  input.email !== undefined ? { field: 'email', value: input.email } : { field: 'employee_id', value: input.employee_id! };
+
+export const directoryRoutes = [
+  defineRoute({
+    method: 'post',
+    path: `${base}/upsert`,
+    summary: 'Creates or updates a member (matched by email, or by employee_id); only the fields sent change',
+    tags,
+    access: manage,
+    body: UpsertBody,
+    response: UpsertAnswer,
+    async handler({ body }, { services, caller }) {
+      const { match_field, dry_run, source, ...rest } = body;
+      const fields: MemberFieldsInput = {};
+      const ignored: string[] = [];
+      for (const [key, value] of Object.entries(rest)) {
+        if (KNOWN_UPSERT_FIELDS.has(key)) Object.assign(fields, { [key]: value });
+        else ignored.push(key);
+      }
+      const result = await upsertMember(directoryDeps(services), caller.account.id, { fields, matchField: match_field, dryRun: dry_run, source, ignored });
+      return { ...result, member: presentMember(result.member) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/find`,
+    summary: 'One member by email or employee_id (deactivated ones included); `data` is {} when none matches',
+    tags,
+    access: view,
+    query: MemberKeyQuery,
+    response: FindAnswer,
+    async handler({ query }, { services, caller }) {
+      const member = await findMember(services.models, caller.account.id, memberKey(query));
+      return member ? saved(member) : {};
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/list`,
+    summary: 'Members in id order, cursor-paged for reconciliation (after_id = the previous meta.next_after_id)',
+    tags,
+    access: view,
+    query: ListQuery,
+    response: MemberList,
+    meta: CursorMeta,
+    async handler({ query }, { services, caller }) {
+      const page = await listMembers(services.models, caller.account.id, {
+        status: query.status,
+        perPage: query.perPage,
+        afterId: query.after_id,
+        updatedSince: query.updated_since,
+      });
+      return { data: page.members.map(saved), meta: { next_after_id: page.nextAfterId, has_more: page.hasMore } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${base}/deactivate`,
+    summary: 'Deactivates a member (frees its seat, stops its automated cards); repeating it changes nothing',
+    tags,
+    access: manage,
+    body: MemberKeyBody,
+    response: Member,
+    async handler({ body }, { services, caller }) {
+      return saved(await setMemberDisabled(directoryDeps(services), caller.account.id, { key: memberKey(body), source: body.source }, true));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${base}/reactivate`,
+    summary: 'Reactivates a deactivated member; needs a free seat',
+    tags,
+    access: manage,
+    body: MemberKeyBody,
+    response: Member,
+    async handler({ body }, { services, caller }) {
+      return saved(await setMemberDisabled(directoryDeps(services), caller.account.id, { key: memberKey(body), source: body.source }, false));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${base}/delete`,
+    summary: 'Erases a member for good (GDPR erasure): personal data leaves every table',
+    tags,
+    access: manage,
+    body: MemberKeyBody,
+    response: Deleted,
+    async handler({ body }, { services, caller }) {
+      return { deleted: [await eraseMember(directoryDeps(services), caller.account.id, { key: memberKey(body), source: body.source })] };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/fields`,
+    summary: 'Every field an upsert can set, with the account\'s active custom date fields',
+    tags,
+    access: view,
+    response: FieldList,
+    async handler(_input, { services, caller }) {
+      return settableFields(services.models, caller.account.id);
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/departments`,
+    summary: 'The account\'s departments, by name',
+    tags,
+    access: view,
+    response: DepartmentList,
+    async handler(_input, { services, caller }) {
+      const departments = await listDepartments(services.models, caller.account.id);
+      return departments.map(({ department, members }) => ({ id: department.id, name: department.name, members, createdat: department.created_at.toISOString() }));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: `${base}/sample`,
+    summary: 'One representative member-change event of a type, made of invented data',
+    tags,
+    access: view,
+    query: SampleQuery,
+    response: MemberEvent,
+    async handler({ query }, { services }) {
+      return sampleMemberEvent(query.event_type, services.now());
+    },
+  }),
+];

@@ -1,0 +1,126 @@
+// Member-change events (webhook family 2): their payloads, recorded in the outbox with the change, and their
+// redaction when a member is erased.
+import { Op, type Transaction } from 'sequelize';
+import type { Models } from '../../models/index.ts';
+import { recordEvent } from '../outbox.ts';
+import type { MemberView } from './view.ts';
+
+export const MEMBER_EVENT_TYPES = ['team_member_created', 'team_member_updated', 'team_member_deactivated', 'team_member_deleted'] as const;
+export type MemberEventType = (typeof MEMBER_EVENT_TYPES)[number];
+
+/** `api` (a key call), `zapier` (an integration platform's writes), `ui` (the console), `import` (bulk imports). */
+export const EVENT_SOURCES = ['api', 'zapier', 'ui', 'import'] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
+
+export interface EventMember {
+  id: number;
+  email: string;
+  employee_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  job_position: string | null;
+  departments: string[];
+  date_of_birth: string | null;
+  hire_date: string | null;
+  profile_image_url: string | null;
+  disabled: 0 | 1;
+  updatedat: string;
+}
+
+/** What the delete event carries, so subscribers can erase the person too. */
+export interface DeletedMember {
+  id: number;
+  email: string;
+  employee_id: string | null;
+}
+
+export interface MemberEvent {
+  event_id: string;
+  event_type: MemberEventType;
+  timestamp: string;
+  source: EventSource;
+  changed_fields?: string[];
+  member: EventMember | DeletedMember;
+}
+
+/** The year of a birth date is never sent: `1990-04-12` → `1800-04-12`. */
+export function maskBirthYear(date: string | null): string | null {
+  return date === null ? null : `1800${date.slice(4)}`;
+}
+
+export function eventMember(view: MemberView & { id: number }): EventMember {
+  return {
+    id: view.id,
+    email: view.email,
+    employee_id: view.employee_id,
+    first_name: view.first_name,
+    last_name: view.last_name,
+    job_position: view.job_position,
+    departments: view.departments,
+    date_of_birth: maskBirthYear(view.date_of_birth),
+    hire_date: view.hire_date,
+    profile_image_url: view.profile_image_url,
+    disabled: view.disabled ? 1 : 0,
+    updatedat: view.updated_at.toISOString(),
+  };
+}
+
+export function memberEventBody(input: {
+  eventId: string;
+  type: MemberEventType;
+  at: Date;
+  source: EventSource;
+  member: MemberEvent['member'];
+  changedFields?: string[] | undefined;
+}): MemberEvent {
+  return {
+    event_id: input.eventId,
+    event_type: input.type,
+    timestamp: input.at.toISOString(),
+    source: input.source,
+    ...(input.type === 'team_member_updated' ? { changed_fields: input.changedFields ?? [] } : {}),
+    member: input.member,
+  };
+}
+
+export interface MemberChange {
+  accountId: number;
+  type: MemberEventType;
+  source: EventSource;
+  at: Date;
+  member: MemberEvent['member'];
+  changedFields?: string[];
+}
+
+/** Writes the event of a change, in the change's transaction. */
+export async function recordMemberEvent(models: Models, change: MemberChange, transaction: Transaction): Promise<void> {
+  const eventId = crypto.randomUUID();
+  await recordEvent(
+    models,
+    {
+      accountId: change.accountId,
+      eventId,
+      eventType: change.type,
+      source: change.source,
+      memberId: change.member.id,
+      occurredAt: change.at,
+      body: memberEventBody({ eventId, ...change }),
+    },
+    transaction,
+  );
+}
+
+/**
+ * Strips the personal data from a member's earlier events, keeping only the member id. Until the webhook
+ * engine tracks deliveries none is pending, so every earlier event is redacted at once.
+ */
+export async function redactMemberEvents(models: Models, accountId: number, memberId: number, at: Date, transaction: Transaction): Promise<void> {
+  const events = await models.OutboxEvent.findAll({
+    where: { account_id: accountId, member_id: memberId, redacted_at: { [Op.is]: null } },
+    transaction,
+  });
+  for (const event of events) {
+    const body = JSON.parse(event.payload) as Record<string, unknown>;
+    await event.update({ payload: JSON.stringify({ ...body, member: { id: memberId } }), redacted_at: at }, { transaction });
+  }
+}

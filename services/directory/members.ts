@@ -1,0 +1,111 @@
+// Finding, deactivating, reactivating and erasing one member, and the cursor-paged list for reconciliation.
+import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { ApiError } from '../../lib/errors.ts';
+import type { Account } from '../../models/Account.ts';
+import type { Models } from '../../models/index.ts';
+import type { TeamMember } from '../../models/TeamMember.ts';
+import { eventMember, recordMemberEvent, redactMemberEvents, type EventSource } from './events.ts';
+import { assertSeatFree, directoryTransaction, type DirectoryDeps } from './transaction.ts';
+import { findMemberBy, type MatchField } from './upsert.ts';
+import { loadView, loadViews, type MemberView } from './view.ts';
+
+/** Exactly one of `email` / `employee_id`, normalized. */
+export interface MemberKey {
+  field: MatchField;
+  value: string;
+}
+
+async function mustFind(models: Models, accountId: number, key: MemberKey, transaction: Transaction): Promise<TeamMember> {
+  const member = await findMemberBy(models, accountId, key.field, key.value, transaction);
+  if (!member) throw new ApiError(404, 'not_found', `No team member with ${key.field} ${key.value}`);
+  return member;
+}
+
+/** The member (deactivated ones included), or null. */
+export async function findMember(models: Models, accountId: number, key: MemberKey): Promise<MemberView | null> {
+  const member = await findMemberBy(models, accountId, key.field, key.value);
+  return member ? loadView(models, member) : null;
+}
+
+export interface StatusChange {
+  key: MemberKey;
+  source: EventSource;
+}
+
+/**
+ * Sets the member's `disabled` flag. A real change is recorded (`team_member_deactivated`, or
+ * `team_member_updated` with `changed_fields: ["disabled"]` on reactivation); a repeat is a no-op without event.
+ */
+export async function setMemberDisabled(deps: DirectoryDeps, accountId: number, change: StatusChange, disabled: boolean): Promise<MemberView> {
+  return directoryTransaction(deps.models, accountId, async (transaction, account: Account) => {
+    const member = await mustFind(deps.models, accountId, change.key, transaction);
+    if (member.disabled === disabled) return loadView(deps.models, member, transaction);
+    if (!disabled) await assertSeatFree(deps, account, transaction);
+    const now = deps.now();
+    member.set({ disabled, updated_at: now });
+    await member.save({ transaction, silent: true });
+    const view = await loadView(deps.models, member, transaction);
+    await recordMemberEvent(
+      deps.models,
+      {
+        accountId,
+        type: disabled ? 'team_member_deactivated' : 'team_member_updated',
+        source: change.source,
+        at: now,
+        member: eventMember({ ...view, id: member.id }),
+        ...(disabled ? {} : { changedFields: ['disabled'] }),
+      },
+      transaction,
+    );
+    return view;
+  });
+}
+
+/**
+ * Erases a member for good: the row, its departments and custom dates go; reports lose the manager link; its
+ * earlier events keep only its id. The delete event carries id, email and employee_id so subscribers can erase too.
+ */
+export async function eraseMember(deps: DirectoryDeps, accountId: number, change: StatusChange): Promise<number> {
+  const { models } = deps;
+  return directoryTransaction(models, accountId, async (transaction) => {
+    const member = await mustFind(models, accountId, change.key, transaction);
+    const now = deps.now();
+    await models.TeamMember.update({ manager_id: null, updated_at: now }, { where: { account_id: accountId, manager_id: member.id }, transaction, silent: true });
+    await models.MemberDepartment.destroy({ where: { member_id: member.id }, transaction });
+    await models.MemberCustomValue.destroy({ where: { member_id: member.id }, transaction });
+    await redactMemberEvents(models, accountId, member.id, now, transaction);
+    await member.destroy({ transaction });
+    await recordMemberEvent(
+      models,
+      {
+        accountId,
+        type: 'team_member_deleted',
+        source: change.source,
+        at: now,
+        member: { id: member.id, email: member.email, employee_id: member.employee_id },
+      },
+      transaction,
+    );
+    return member.id;
+  });
+}
+
+export type ListStatus = 'active' | 'deactivated' | 'all';
+
+export interface ListQuery {
+  status: ListStatus;
+  perPage: number;
+  afterId: number;
+  updatedSince: Date | undefined;
+}
+
+/** Members in id order after `afterId` (keyset paging: every page costs the same, wherever it is). */
+export async function listMembers(models: Models, accountId: number, query: ListQuery): Promise<{ members: MemberView[]; nextAfterId: number | null; hasMore: boolean }> {
+  const where: WhereOptions = { account_id: accountId, id: { [Op.gt]: query.afterId } };
+  if (query.status !== 'all') Object.assign(where, { disabled: query.status === 'deactivated' });
+  if (query.updatedSince) Object.assign(where, { updated_at: { [Op.gte]: query.updatedSince } });
+  const rows = await models.TeamMember.findAll({ where, order: [['id', 'ASC']], limit: query.perPage + 1 });
+  const hasMore = rows.length > query.perPage;
+  const page = rows.slice(0, query.perPage);
+  return { members: await loadViews(models, accountId, page), nextAfterId: hasMore ? page.at(-1)!.id : null, hasMore };
+}

@@ -1,0 +1,243 @@
+// Upserting a member: match by email or employee_id, change only the fields sent, create departments by name,
+// link the manager by email (now or when the manager arrives), and record the event of a real change.
+// A dry run runs every rule and answers as the real call would, writing nothing.
+import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import { ApiError, requireFields } from '../../lib/errors.ts';
+import type { Account } from '../../models/Account.ts';
+import type { Models } from '../../models/index.ts';
+import type { TeamMember } from '../../models/TeamMember.ts';
+import { eventMember, recordMemberEvent, type EventSource } from './events.ts';
+import { assertSeatFree, directoryTransaction, type DirectoryDeps } from './transaction.ts';
+import { loadView, sortKeys, sortNames, type MemberState, type MemberView } from './view.ts';
+
+/** The fields an upsert sets, in the order changes are reported; a field sent as null clears it. */
+export const SCALAR_FIELDS = ['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'date_of_birth', 'hire_date', 'profile_image_url'] as const;
+type ScalarField = (typeof SCALAR_FIELDS)[number];
+const FIELD_ORDER = ['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email'] as const;
+
+export type MatchField = 'email' | 'employee_id';
+
+/** Normalized input: emails lower-cased, strings trimmed, `""` already turned into null, departments deduplicated. */
+export type MemberFieldsInput = Partial<Record<ScalarField | 'manager_email', string | null>> & {
+  departments?: string[];
+  custom_fields?: Record<string, string | null>;
+};
+
+export interface UpsertRequest {
+  fields: MemberFieldsInput;
+  matchField: MatchField;
+  dryRun: boolean;
+  source: EventSource;
+  /** Body fields the endpoint does not know, reported back. */
+  ignored: string[];
+}
+
+export interface UpsertResult {
+  action: 'created' | 'updated' | 'unchanged';
+  member: MemberView;
+  changed_fields: string[];
+  ignored_fields: string[];
+  dry_run: boolean;
+}
+
+const conflict = (field: string, value: string) =>
+  new ApiError(422, 'member_conflict', `${field}: another member of this account already has ${JSON.stringify(value)}`);
+
+export async function findMemberBy(models: Models, accountId: number, field: MatchField, value: string, transaction?: Transaction): Promise<TeamMember | null> {
+  return models.TeamMember.findOne({ where: { account_id: accountId, [field]: value }, ...(transaction ? { transaction } : {}) });
+}
+
+// With match_field=employee_id and no member holding that id, a member with the same email and no employee_id
+// yet is the same person (added before the integration sent ids): it is adopted instead of a conflict.
+async function findMatch(models: Models, accountId: number, request: UpsertRequest, transaction: Transaction): Promise<TeamMember | null> {
+  const { fields, matchField } = request;
+  const found = await findMemberBy(models, accountId, matchField, fields[matchField]!, transaction);
+  if (found || matchField === 'email' || !fields.email) return found;
+  const byEmail = await findMemberBy(models, accountId, 'email', fields.email, transaction);
+  return byEmail && byEmail.employee_id === null ? byEmail : null;
+}
+
+/** Department names as the directory spells them (an existing department keeps its name's case). */
+async function departmentNames(models: Models, accountId: number, names: string[], transaction: Transaction): Promise<string[]> {
+  if (names.length === 0) return [];
+  const existing = await models.Department.findAll({ where: { account_id: accountId, name_key: names.map((n) => n.toLowerCase()) }, transaction });
+  const byKey = new Map(existing.map((d) => [d.name_key, d.name]));
+  return sortNames(names.map((n) => byKey.get(n.toLowerCase()) ?? n));
+}
+
+const sameSet = (a: string[], b: string[]) => a.map((n) => n.toLowerCase()).join('\n') === b.map((n) => n.toLowerCase()).join('\n');
+
+/** Field names whose value differs (`custom_fields.<key>` for custom dates); on create, the fields given a value. */
+function changedFields(current: MemberState | null, next: MemberState): string[] {
+  const empty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0);
+  const changed: string[] = FIELD_ORDER.filter((field) => {
+    if (!current) return !empty(next[field]);
+    if (field === 'departments') return !sameSet(current.departments, next.departments);
+    return current[field] !== next[field];
+  });
+  const keys = [...new Set([...Object.keys(current?.custom_fields ?? {}), ...Object.keys(next.custom_fields)])].sort();
+  for (const key of keys) if (current?.custom_fields[key] !== next.custom_fields[key]) changed.push(`custom_fields.${key}`);
+  return changed;
+}
+
+const EMPTY_STATE: MemberState = {
+  email: '',
+  employee_id: null,
+  first_name: null,
+  last_name: null,
+  job_position: null,
+  departments: [],
+  date_of_birth: null,
+  hire_date: null,
+  profile_image_url: null,
+  manager_email: null,
+  custom_fields: {},
+};
+
+interface Plan {
+  member: TeamMember | null;
+  current: MemberView | null;
+  next: MemberState;
+  changed: string[];
+  ignored: string[];
+}
+
+// Every rule, reading only: the match, the next state, conflicts, required fields, the manager and the seat.
+async function planUpsert(deps: DirectoryDeps, account: Account, request: UpsertRequest, transaction: Transaction): Promise<Plan> {
+  const { models } = deps;
+  const { fields } = request;
+  const member = await findMatch(models, account.id, request, transaction);
+  const current = member ? await loadView(models, member, transaction) : null;
+
+  const ignored = [...request.ignored];
+  const customFields = await models.CustomField.findAll({ where: { account_id: account.id, active: true }, transaction });
+  const custom = { ...current?.custom_fields };
+  for (const [key, value] of Object.entries(fields.custom_fields ?? {})) {
+    if (!customFields.some((f) => f.field_key === key)) ignored.push(`custom_fields.${key}`);
+    else if (value === null) delete custom[key];
+    else custom[key] = value;
+  }
+  const next: MemberState = { ...(current ?? EMPTY_STATE), custom_fields: sortKeys(custom) };
+  for (const field of [...SCALAR_FIELDS, 'manager_email'] as const) if (fields[field] !== undefined) Object.assign(next, { [field]: fields[field] });
+  if (fields.departments !== undefined) next.departments = await departmentNames(models, account.id, fields.departments, transaction);
+
+  const required: Record<string, unknown> = { email: next.email };
+  for (const f of customFields) {
+    // A required custom date is needed on create; an update may leave it unset but not clear it.
+    if (f.required && (!current || fields.custom_fields?.[f.field_key] !== undefined)) required[`custom_fields.${f.field_key}`] = next.custom_fields[f.field_key];
+  }
+  requireFields(required);
+
+  for (const field of ['email', 'employee_id'] as const) {
+    const value = next[field];
+    if (value === null || value === current?.[field]) continue;
+    const holder = await findMemberBy(models, account.id, field, value, transaction);
+    if (holder && holder.id !== member?.id) throw conflict(field, value);
+  }
+  if (next.manager_email !== null && next.manager_email === next.email) {
+    throw new ApiError(422, 'invalid_manager', 'manager_email: a member cannot be its own manager');
+  }
+  if (!current) await assertSeatFree(deps, account, transaction);
+  return { member, current, next, changed: changedFields(current, next), ignored };
+}
+
+async function saveDepartments(models: Models, account: Account, member: TeamMember, names: string[], transaction: Transaction) {
+  await models.MemberDepartment.destroy({ where: { member_id: member.id }, transaction });
+  for (const name of names) {
+    const key = name.toLowerCase();
+    const department =
+      (await models.Department.findOne({ where: { account_id: account.id, name_key: key }, transaction })) ??
+      (await models.Department.create({ account_id: account.id, name, name_key: key }, { transaction }));
+    await models.MemberDepartment.create({ member_id: member.id, department_id: department.id }, { transaction });
+  }
+}
+
+async function saveCustomValues(models: Models, account: Account, member: TeamMember, values: Record<string, string>, transaction: Transaction) {
+  const fields = await models.CustomField.findAll({ where: { account_id: account.id, active: true }, transaction });
+  for (const field of fields) {
+    const value = values[field.field_key];
+    if (value === undefined) await models.MemberCustomValue.destroy({ where: { member_id: member.id, field_id: field.id }, transaction });
+    else await models.MemberCustomValue.upsert({ member_id: member.id, field_id: field.id, value }, { transaction });
+  }
+}
+
+// The manager named by email: linked now when in the directory, else remembered until that member arrives.
+async function managerLink(models: Models, accountId: number, email: string | null, transaction: Transaction) {
+  if (email === null) return { manager_id: null, pending_manager_email: null };
+  const manager = await findMemberBy(models, accountId, 'email', email, transaction);
+  return manager ? { manager_id: manager.id, pending_manager_email: null } : { manager_id: null, pending_manager_email: email };
+}
+
+async function applyPlan(deps: DirectoryDeps, account: Account, request: UpsertRequest, plan: Plan, transaction: Transaction): Promise<MemberView> {
+  const { models } = deps;
+  const { next, changed } = plan;
+  const now = deps.now();
+  const row = Object.fromEntries(SCALAR_FIELDS.map((f) => [f, next[f]])) as Record<ScalarField, string | null> & { email: string };
+  const manager = changed.includes('manager_email') ? await managerLink(models, account.id, next.manager_email, transaction) : {};
+  let member = plan.member;
+  if (!member) {
+    member = await models.TeamMember.create(
+      { account_id: account.id, ...row, manager_id: null, pending_manager_email: null, ...manager, disabled: false, created_at: now, updated_at: now },
+      { transaction, silent: true },
+    );
+  } else {
+    member.set({ ...row, ...manager, updated_at: now });
+    await member.save({ transaction, silent: true });
+  }
+  if (changed.includes('departments')) await saveDepartments(models, account, member, next.departments, transaction);
+  if (changed.some((f) => f.startsWith('custom_fields.'))) await saveCustomValues(models, account, member, next.custom_fields, transaction);
+  if (changed.includes('email')) {
+    // Members who named this email as their manager before it was in the directory are linked now (no event).
+    await models.TeamMember.update(
+      { manager_id: member.id, pending_manager_email: null },
+      { where: { account_id: account.id, pending_manager_email: member.email, id: { [Op.ne]: member.id } }, transaction, silent: true },
+    );
+  }
+  const view = await loadView(models, member, transaction);
+  await recordMemberEvent(
+    models,
+    {
+      accountId: account.id,
+      type: plan.current ? 'team_member_updated' : 'team_member_created',
+      source: request.source,
+      at: now,
+      member: eventMember({ ...view, id: member.id }),
+      ...(plan.current ? { changedFields: changed } : {}),
+    },
+    transaction,
+  );
+  return view;
+}
+
+function wouldBe(plan: Plan, now: Date): MemberView {
+  const { current, next, changed } = plan;
+  return {
+    ...next,
+    id: current?.id ?? null,
+    manager_id: current?.manager_id ?? null,
+    disabled: current?.disabled ?? false,
+    created_at: current?.created_at ?? now,
+    updated_at: current && changed.length === 0 ? current.updated_at : now,
+  };
+}
+
+export async function upsertMember(deps: DirectoryDeps, accountId: number, request: UpsertRequest): Promise<UpsertResult> {
+  const matchValue = request.fields[request.matchField];
+  if (!matchValue) throw new ApiError(422, 'missing_field', `${request.matchField} is required (match_field is ${request.matchField})`);
+  try {
+    return await directoryTransaction(deps.models, accountId, async (transaction, account) => {
+      const plan = await planUpsert(deps, account, request, transaction);
+      const action = !plan.current ? 'created' : plan.changed.length ? 'updated' : 'unchanged';
+      const answer = { action, changed_fields: plan.changed, ignored_fields: plan.ignored, dry_run: request.dryRun } as const;
+      if (request.dryRun || action === 'unchanged') return { ...answer, member: plan.current && action === 'unchanged' ? plan.current : wouldBe(plan, deps.now()) };
+      return { ...answer, member: await applyPlan(deps, account, request, plan, transaction) };
+    });
+  } catch (err) {
+    // The account lock makes this unreachable for writes through this service; a write from elsewhere still gets a 422.
+    if (err instanceof UniqueConstraintError) {
+      const field = Object.keys(err.fields ?? {}).find((f) => f === 'email' || f === 'employee_id') ?? 'email';
+      throw conflict(field, String(request.fields[field] ?? ''));
+    }
+    throw err;
+  }
+}

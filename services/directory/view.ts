@@ -1,0 +1,88 @@
+// A member as the directory shows it: its row plus department names, manager email and custom dates,
+// read for a whole page of members at once.
+import { Op, type Transaction } from 'sequelize';
+import type { Models } from '../../models/index.ts';
+import type { TeamMember } from '../../models/TeamMember.ts';
+
+/** Everything about a member that an upsert can change (the fields a diff compares). */
+export interface MemberState {
+  email: string;
+  employee_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  job_position: string | null;
+  departments: string[];
+  date_of_birth: string | null;
+  hire_date: string | null;
+  profile_image_url: string | null;
+  manager_email: string | null;
+  custom_fields: Record<string, string>;
+}
+
+export interface MemberView extends MemberState {
+  /** null only for the would-be member of a dry run that would create one. */
+  id: number | null;
+  manager_id: number | null;
+  disabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Department names in one order, so sets compare and print the same way every time. */
+export function sortNames(names: string[]): string[] {
+  return [...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || a.localeCompare(b));
+}
+
+const opt = (transaction: Transaction | undefined) => (transaction ? { transaction } : {});
+
+/** Views of members of one account, in the order given; department, manager and custom values in 3 queries. */
+export async function loadViews(models: Models, accountId: number, members: TeamMember[], transaction?: Transaction): Promise<MemberView[]> {
+  if (members.length === 0) return [];
+  const ids = members.map((m) => m.id);
+  const links = await models.MemberDepartment.findAll({ where: { member_id: ids }, ...opt(transaction) });
+  const departments = links.length
+    ? await models.Department.findAll({ where: { account_id: accountId, id: [...new Set(links.map((l) => l.department_id))] }, ...opt(transaction) })
+    : [];
+  const departmentName = new Map(departments.map((d) => [d.id, d.name]));
+  const managerIds = [...new Set(members.map((m) => m.manager_id).filter((id): id is number => id !== null))];
+  const managers = managerIds.length
+    ? await models.TeamMember.findAll({ where: { account_id: accountId, id: managerIds }, attributes: ['id', 'email'], ...opt(transaction) })
+    : [];
+  const managerEmail = new Map(managers.map((m) => [m.id, m.email]));
+  const fields = await models.CustomField.findAll({ where: { account_id: accountId, active: true }, ...opt(transaction) });
+  const values = fields.length
+    ? await models.MemberCustomValue.findAll({ where: { member_id: ids, field_id: { [Op.in]: fields.map((f) => f.id) } }, ...opt(transaction) })
+    : [];
+  const fieldKey = new Map(fields.map((f) => [f.id, f.field_key]));
+
+  return members.map((m) => {
+    const custom: Record<string, string> = {};
+    for (const v of values) if (v.member_id === m.id) custom[fieldKey.get(v.field_id)!] = v.value;
+    return {
+      id: m.id,
+      email: m.email,
+      employee_id: m.employee_id,
+      first_name: m.first_name,
+      last_name: m.last_name,
+      job_position: m.job_position,
+      departments: sortNames(links.filter((l) => l.member_id === m.id).map((l) => departmentName.get(l.department_id)!)),
+      date_of_birth: m.date_of_birth,
+      hire_date: m.hire_date,
+      profile_image_url: m.profile_image_url,
+      manager_id: m.manager_id,
+      manager_email: m.manager_id !== null ? (managerEmail.get(m.manager_id) ?? null) : m.pending_manager_email,
+      custom_fields: sortKeys(custom),
+      disabled: m.disabled,
+      created_at: m.created_at,
+      updated_at: m.updated_at,
+    };
+  });
+}
+
+export function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export async function loadView(models: Models, member: TeamMember, transaction?: Transaction): Promise<MemberView> {
+  return (await loadViews(models, member.account_id, [member], transaction))[0]!;
+}
