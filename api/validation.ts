@@ -7,7 +7,8 @@ export type InputPlace = 'body' | 'query' | 'path';
 
 function isMissing(issue: z.core.$ZodIssue): boolean {
   const input = (issue as { input?: unknown }).input;
-  if (issue.code === 'invalid_type') return input === undefined || input === null;
+  // An enum reports a missing value as invalid_value; any rule on an absent value means it is missing.
+  if (issue.code === 'invalid_type' || issue.code === 'invalid_value') return input === undefined || input === null;
   if (issue.code === 'too_small') return input === '' || (Array.isArray(input) && input.length === 0);
   return false;
 }

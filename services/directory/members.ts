@@ -5,7 +5,7 @@ import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, redactMemberEvents, type EventSource } from './events.ts';
-import { assertSeatFree, directoryTransaction, type DirectoryDeps } from './transaction.ts';
+import { assertSeatFree, directoryTransaction, saveMember, type DirectoryDeps } from './transaction.ts';
 import { findMemberBy, type MatchField } from './upsert.ts';
 import { loadView, loadViews, type MemberView } from './view.ts';
 
@@ -42,8 +42,7 @@ export async function setMemberDisabled(deps: DirectoryDeps, accountId: number, 
     if (member.disabled === disabled) return loadView(deps.models, member, transaction);
     if (!disabled) await assertSeatFree(deps, account, transaction);
     const now = deps.now();
-    member.set({ disabled, updated_at: now });
-    await member.save({ transaction, silent: true });
+    await saveMember(deps.models, member, { disabled }, now, transaction);
     const view = await loadView(deps.models, member, transaction);
     await recordMemberEvent(
       deps.models,

@@ -6,6 +6,7 @@ import { writeTransaction } from '../../lib/db.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
+import type { TeamMember } from '../../models/TeamMember.ts';
 
 export interface DirectoryDeps {
   models: Models;
@@ -35,4 +36,11 @@ export async function assertSeatFree(deps: DirectoryDeps, account: Account, tran
   if (active >= limit) {
     throw new ApiError(403, 'seat_limit_reached', `All ${limit} seats of the ${account.plan} plan are taken by active members; deactivate one or upgrade the plan`);
   }
+}
+
+/** Writes a member's changed columns with `updated_at` from the service's clock (Sequelize's own would ignore it). */
+export async function saveMember(models: Models, member: TeamMember, values: Partial<TeamMember['_creationAttributes']>, at: Date, transaction: Transaction): Promise<void> {
+  const changes = { ...values, updated_at: at };
+  await models.TeamMember.update(changes, { where: { id: member.id }, transaction, silent: true });
+  member.set(changes, { raw: true });
 }

@@ -7,7 +7,7 @@ import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, type EventSource } from './events.ts';
-import { assertSeatFree, directoryTransaction, type DirectoryDeps } from './transaction.ts';
+import { assertSeatFree, directoryTransaction, saveMember, type DirectoryDeps } from './transaction.ts';
 import { loadView, sortKeys, sortNames, type MemberState, type MemberView } from './view.ts';
 
 /** The fields an upsert sets, in the order changes are reported; a field sent as null clears it. */
@@ -181,8 +181,7 @@ async function applyPlan(deps: DirectoryDeps, account: Account, request: UpsertR
       { transaction, silent: true },
     );
   } else {
-    member.set({ ...row, ...manager, updated_at: now });
-    await member.save({ transaction, silent: true });
+    await saveMember(models, member, { ...row, ...manager }, now, transaction);
   }
   if (changed.includes('departments')) await saveDepartments(models, account, member, next.departments, transaction);
   if (changed.some((f) => f.startsWith('custom_fields.'))) await saveCustomValues(models, account, member, next.custom_fields, transaction);

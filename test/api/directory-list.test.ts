@@ -1,0 +1,189 @@
+import { expect } from 'chai';
+import { addCustomField, deactivateCustomField } from '../../services/directory/custom-fields.ts';
+import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { seedMembers } from '../helpers/directory.ts';
+import { extraApp, testStack, type TestStack } from '../helpers/stack.ts';
+
+type Member = Record<string, unknown> & { id: number; email: string; disabled: number; updatedat: string };
+type Page = { data: Member[]; meta: { next_after_id: number | null; has_more: boolean } };
+
+describe('directory: list, fields, departments, sample', function () {
+  this.timeout(120_000);
+  let stack: TestStack;
+  let account: TestAccount;
+  before(async () => {
+    stack = await testStack();
+    account = await newAccount(stack.models);
+  });
+  const api = (method: string, path: string, body?: unknown, key = account.liveKey, url = stack.url) =>
+    call(url, method, `/v2/api/pub/team-member-actions${path}`, { key, ...(body === undefined ? {} : { body }) });
+  const page = async (query: string, key = account.liveKey, url = stack.url): Promise<Page> => {
+    const res = await api('GET', `/list?${query}`, undefined, key, url);
+    expectSuccess(res);
+    return { data: res.body.data as Member[], meta: res.body.meta as Page['meta'] };
+  };
+  async function pullAll(query: string, url = stack.url): Promise<{ members: Member[]; pages: number }> {
+    const members: Member[] = [];
+    let after = 0;
+    let pages = 0;
+    for (;;) {
+      const { data, meta } = await page(`${query}&after_id=${after}`, account.liveKey, url);
+      pages += 1;
+      members.push(...data);
+      if (!meta.has_more) {
+        expect(meta.next_after_id).to.equal(null);
+        return { members, pages };
+      }
+      expect(meta.next_after_id).to.equal(data.at(-1)!.id);
+      after = meta.next_after_id!;
+    }
+  }
+
+  describe('list', () => {
+    let seeded: TestAccount;
+    const seededAt = new Date('2026-01-01T00:00:00.000Z');
+    before(async () => {
+      seeded = await newAccount(stack.models, 'enterprise');
+      await seedMembers(stack.models, seeded.accountId, 2500, { at: seededAt, disabledEvery: 10 });
+    });
+
+    it('pages a few thousand members in id order with after_id until has_more is false, each once', async () => {
+      account = seeded;
+      const { members, pages } = await pullAll('status=all&perPage=500');
+      expect(pages).to.equal(5);
+      expect(members).to.have.length(2500);
+      const ids = members.map((m) => m.id);
+      expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
+      expect(new Set(ids).size).to.equal(2500);
+      const active = await pullAll('perPage=300');
+      expect(active.members).to.have.length(2250);
+      expect(active.members.every((m) => m.disabled === 0)).to.equal(true);
+      const deactivated = await pullAll('status=deactivated&perPage=500');
+      expect(deactivated.members).to.have.length(250);
+      expect(deactivated.members.every((m) => m.disabled === 1)).to.equal(true);
+    });
+
+    it('perPage defaults to 100; the last page has has_more false and next_after_id null', async () => {
+      account = seeded;
+      const first = await page('status=all');
+      expect(first.data).to.have.length(100);
+      expect(first.meta).to.deep.equal({ next_after_id: first.data[99]!.id, has_more: true });
+      const maxId = (await stack.models.TeamMember.max<number, InstanceType<typeof stack.models.TeamMember>>('id', { where: { account_id: seeded.accountId } }));
+      const last = await page(`status=all&after_id=${maxId - 1}`);
+      expect(last.data.map((m) => m.id)).to.deep.equal([maxId]);
+      expect(last.meta).to.deep.equal({ next_after_id: null, has_more: false });
+      expect((await page(`status=all&after_id=${maxId}`)).data).to.deep.equal([]);
+    });
+
+    it('updated_since pulls the delta (inclusive, to the millisecond), deactivations included with status=all', async () => {
+      let clock = new Date('2026-03-01T10:00:00.000Z');
+      const app = await extraApp({ now: () => clock });
+      account = seeded;
+      const changed = expectSuccess(await api('POST', '/upsert', { email: 'm7@seed.example.com', first_name: 'Changed' }, seeded.liveKey, app.url)) as { member: Member };
+      expect(changed.member.updatedat).to.equal('2026-03-01T10:00:00.000Z');
+      clock = new Date('2026-03-01T10:00:00.001Z');
+      expectSuccess(await api('POST', '/deactivate', { email: 'm8@seed.example.com' }, seeded.liveKey, app.url));
+      const created = expectSuccess(await api('POST', '/upsert', { email: 'new-one@seed.example.com' }, seeded.liveKey, app.url)) as { member: Member };
+
+      const delta = await pullAll('status=all&perPage=2&updated_since=2026-03-01T10:00:00.000Z', app.url);
+      expect(delta.members.map((m) => m.email)).to.deep.equal(['m7@seed.example.com', 'm8@seed.example.com', 'new-one@seed.example.com']);
+      expect(delta.pages).to.equal(2);
+      const later = await pullAll('status=all&updated_since=2026-03-01T10:00:00.001Z');
+      expect(later.members.map((m) => m.id)).to.deep.equal([delta.members[1]!.id, created.member.id]);
+      // Without status=all a delta pull shows only active members.
+      expect((await pullAll('updated_since=2026-03-01T12:00:00.001%2B02:00')).members.map((m) => m.email)).to.deep.equal(['new-one@seed.example.com']);
+    });
+
+    it('never shows another account\'s members or erased ones', async () => {
+      account = await newAccount(stack.models);
+      await api('POST', '/upsert', { email: 'keep@example.com' });
+      await api('POST', '/upsert', { email: 'erase@example.com' });
+      await api('POST', '/delete', { email: 'erase@example.com' });
+      const all = await pullAll('status=all');
+      expect(all.members.map((m) => m.email)).to.deep.equal(['keep@example.com']);
+    });
+
+    it('bad input → 400: perPage 501 or 0, a bad status, after_id or updated_since', async () => {
+      account = seeded;
+      for (const query of ['perPage=501', 'perPage=0', 'status=enabled', 'after_id=-1', 'after_id=abc', 'updated_since=yesterday', 'updated_since=2026-02-30T00:00:00Z']) {
+        const messages = expectFailure(await api('GET', `/list?${query}`), 400, 'invalid_parameter');
+        expect(messages[0]).to.match(new RegExp(`^${query.split('=')[0]}`));
+      }
+      expect((await page('perPage=500')).data).to.have.length(500);
+    });
+
+    it('reads each page with the same indexed range scan, first page or last (the plan names the account and id)', async () => {
+      const { sequelize } = stack.models;
+      const sql = (status: string) =>
+        `SELECT id FROM team_members WHERE account_id = ${seeded.accountId} AND id > 100000 ${status} ORDER BY id ASC LIMIT 101`;
+      if (sequelize.getDialect() === 'sqlite') {
+        for (const status of ['', 'AND disabled = 0']) {
+          const [plan] = (await sequelize.query(`EXPLAIN QUERY PLAN ${sql(status)}`)) as [Array<{ detail: string }>, unknown];
+          const detail = plan.map((p) => p.detail).join(' | ');
+          expect(detail).to.match(/SEARCH team_members USING (COVERING )?INDEX team_members_account_(status_)?id \(account_id=\? (AND disabled=\? )?AND id>\?\)/);
+          expect(detail).not.to.match(/TEMP B-TREE/);
+        }
+      } else {
+        for (const status of ['', 'AND disabled = 0']) {
+          const [plan] = (await sequelize.query(`EXPLAIN ${sql(status)}`)) as [Array<{ type: string; key: string | null; Extra: string | null }>, unknown];
+          expect(plan[0]!.type).to.equal('range');
+          expect(plan[0]!.key).to.match(/^(team_members_account_(status_)?id|PRIMARY)$/);
+          expect(plan[0]!.Extra ?? '').not.to.match(/filesort/);
+        }
+      }
+    });
+  });
+
+  describe('fields', () => {
+    it('lists every settable field with label, type, required and format, then the active custom date fields', async () => {
+      account = await newAccount(stack.models);
+      const builtIn = expectSuccess(await api('GET', '/fields')) as Array<Record<string, unknown>>;
+      expect(builtIn.map((f) => f.key)).to.deep.equal(['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email']);
+      expect(builtIn[0]).to.deep.equal({ key: 'email', label: 'Email', type: 'string', required: true, format: 'email' });
+      expect(builtIn.find((f) => f.key === 'hire_date')).to.deep.equal({ key: 'hire_date', label: 'Hire date', type: 'date', required: false, format: 'YYYY-MM-DD' });
+      await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: true });
+      await addCustomField(stack.models, { accountId: account.accountId, key: 'badge_date', label: 'Badge date', required: false });
+      await deactivateCustomField(stack.models, account.accountId, 'badge_date');
+      const withCustom = expectSuccess(await api('GET', '/fields')) as Array<Record<string, unknown>>;
+      expect(withCustom.slice(builtIn.length)).to.deep.equal([{ key: 'custom_fields.visa_expiry', label: 'Visa expiry', type: 'date', required: true, format: 'YYYY-MM-DD' }]);
+      // Another account sees only the built-in fields.
+      const other = await newAccount(stack.models);
+      expect(expectSuccess(await api('GET', '/fields', undefined, other.liveKey))).to.deep.equal(builtIn);
+    });
+  });
+
+  describe('departments', () => {
+    it('lists the account\'s departments by name with their member counts, never another account\'s', async () => {
+      account = await newAccount(stack.models);
+      await api('POST', '/upsert', { email: 'a@example.com', departments: ['Zeta', 'alpha'] });
+      await api('POST', '/upsert', { email: 'b@example.com', departments: ['Alpha'] });
+      const list = expectSuccess(await api('GET', '/departments')) as Array<{ id: number; name: string; members: number; createdat: string }>;
+      expect(list.map((d) => [d.name, d.members])).to.deep.equal([
+        ['alpha', 2],
+        ['Zeta', 1],
+      ]);
+      const other = await newAccount(stack.models);
+      expect(expectSuccess(await api('GET', '/departments', undefined, other.liveKey))).to.deep.equal([]);
+    });
+  });
+
+  describe('sample', () => {
+    it('returns one invented event of each type, shaped like a delivery', async () => {
+      for (const type of ['team_member_created', 'team_member_updated', 'team_member_deactivated', 'team_member_deleted']) {
+        const event = expectSuccess(await api('GET', `/sample?event_type=${type}`)) as Record<string, unknown> & { member: Record<string, unknown> };
+        expect(event.event_type).to.equal(type);
+        expect(event.event_id).to.match(/^[0-9a-f-]{36}$/);
+        expect(event.source).to.equal('api');
+        expect('changed_fields' in event).to.equal(type === 'team_member_updated');
+        if (type === 'team_member_deleted') expect(Object.keys(event.member)).to.deep.equal(['id', 'email', 'employee_id']);
+        else expect(String(event.member.date_of_birth)).to.match(/^1800-/);
+        expect(event.member.email).to.match(/@example\.com$/);
+      }
+    });
+
+    it('requires a known event_type', async () => {
+      expectFailure(await api('GET', '/sample?event_type=member_renamed'), 400, 'invalid_parameter');
+      expectFailure(await api('GET', '/sample'), 422, 'missing_field');
+    });
+  });
+});
