@@ -1,5 +1,5 @@
 // Finding, deactivating, reactivating and erasing one member, and the cursor-paged list for reconciliation.
-import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { IndexHints, Op, type Transaction, type WhereOptions } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
@@ -103,7 +103,16 @@ export async function listMembers(models: Models, accountId: number, query: List
   const where: WhereOptions = { account_id: accountId, id: { [Op.gt]: query.afterId } };
   if (query.status !== 'all') Object.assign(where, { disabled: query.status === 'deactivated' });
   if (query.updatedSince) Object.assign(where, { updated_at: { [Op.gte]: query.updatedSince } });
-  const rows = await models.TeamMember.findAll({ where, order: [['id', 'ASC']], limit: query.perPage + 1 });
+  // MariaDB otherwise reads the index by account alone and skips the entries before the cursor one by one
+  // (measured by `npm run bench`: the last pages of 100,000 members cost 1.6× the first). A delta pull keeps
+  // the optimizer's choice: the updated_at index serves a small delta better than a scan of the account.
+  const keyset = query.status === 'all' ? 'team_members_account_id' : 'team_members_account_status_id';
+  const rows = await models.TeamMember.findAll({
+    where,
+    order: [['id', 'ASC']],
+    limit: query.perPage + 1,
+    ...(query.updatedSince ? {} : { indexHints: [{ type: IndexHints.FORCE, values: [keyset] }] }),
+  });
   const hasMore = rows.length > query.perPage;
   const page = rows.slice(0, query.perPage);
   return { members: await loadViews(models, accountId, page), nextAfterId: hasMore ? page.at(-1)!.id : null, hasMore };

@@ -54,10 +54,12 @@ export async function loadViews(models: Models, accountId: number, members: Team
     ? await models.MemberCustomValue.findAll({ where: { member_id: ids, field_id: { [Op.in]: fields.map((f) => f.id) } }, ...opt(transaction) })
     : [];
   const fieldKey = new Map(fields.map((f) => [f.id, f.field_key]));
+  const namesOf = groupBy(links, (l) => l.member_id);
+  const valuesOf = groupBy(values, (v) => v.member_id);
 
   return members.map((m) => {
     const custom: Record<string, string> = {};
-    for (const v of values) if (v.member_id === m.id) custom[fieldKey.get(v.field_id)!] = v.value;
+    for (const v of valuesOf.get(m.id) ?? []) custom[fieldKey.get(v.field_id)!] = v.value;
     return {
       id: m.id,
       email: m.email,
@@ -65,7 +67,7 @@ export async function loadViews(models: Models, accountId: number, members: Team
       first_name: m.first_name,
       last_name: m.last_name,
       job_position: m.job_position,
-      departments: sortNames(links.filter((l) => l.member_id === m.id).map((l) => departmentName.get(l.department_id)!)),
+      departments: sortNames((namesOf.get(m.id) ?? []).map((l) => departmentName.get(l.department_id)!)),
       date_of_birth: m.date_of_birth,
       hire_date: m.hire_date,
       profile_image_url: m.profile_image_url,
@@ -77,6 +79,16 @@ export async function loadViews(models: Models, accountId: number, members: Team
       updated_at: m.updated_at,
     };
   });
+}
+
+function groupBy<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
 }
 
 export function sortKeys<T>(record: Record<string, T>): Record<string, T> {
