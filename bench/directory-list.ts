@@ -32,8 +32,8 @@ for (let i = 0; i < memberCount; i += 1000) {
   }
   await models.TeamMember.bulkCreate(rows);
 }
-const firstId = (await models.TeamMember.min<number, InstanceType<typeof models.TeamMember>>('id', { where: { account_id: accountId } }))!;
-const lastId = (await models.TeamMember.max<number, InstanceType<typeof models.TeamMember>>('id', { where: { account_id: accountId } }))!;
+const firstId = (await models.TeamMember.min<number, InstanceType<typeof models.TeamMember>>('id', { where: { account_id: accountId } }));
+const lastId = (await models.TeamMember.max<number, InstanceType<typeof models.TeamMember>>('id', { where: { account_id: accountId } }));
 
 // Reads `pagesPerSample` consecutive pages starting after `afterId`; milliseconds per page.
 async function sample(afterId: number): Promise<number> {

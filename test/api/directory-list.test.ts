@@ -119,12 +119,14 @@ describe('directory: list, fields, departments, sample', function () {
       // The SELECT the service itself issues, captured from Sequelize's log.
       const issued = async (status: 'all' | 'active') => {
         const logged: string[] = [];
-        const logging = sequelize.options.logging;
-        sequelize.options.logging = (sql: string) => logged.push(sql);
+        // Sequelize reads its logging option on every query (the option is not in its typings).
+        const options = (sequelize as unknown as { options: { logging: unknown } }).options;
+        const logging = options.logging;
+        options.logging = (sql: string) => logged.push(sql);
         try {
           await listMembers(stack.models, seeded.accountId, { status, perPage: 100, afterId: 100_000, updatedSince: undefined });
         } finally {
-          sequelize.options.logging = logging;
+          options.logging = logging;
         }
         return logged.find((sql) => sql.includes('FROM `team_members`'))!.replace(/^Executing \([^)]*\): /, '');
       };
