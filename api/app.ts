@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { localDiskStore, type MediaStore } from '../lib/media-store.ts';
 import { createRateLimiter, type RateLimiter } from '../services/rate-limits.ts';
 import type { UsageCheck } from '../services/usage.ts';
+import type { WorkflowTarget } from '../workflows/webhook-delivery/lifecycle.ts';
 import { mediaRouter } from './media.ts';
 import type { ApiServices, ApiState } from './context.ts';
 import { docsRouter } from './docs.ts';
@@ -30,6 +31,8 @@ export interface AppDeps {
   logger: Logger;
   models: Models;
   temporal: { connection: Connection; namespace: string };
+  /** Where replays and test sends start their workflows (absent: those endpoints answer 503). */
+  workflows?: WorkflowTarget;
   /** The clock (tests move it); real time by default. */
   now?: () => Date;
   /** Routes mounted besides the API's own (test fixtures); never in the OpenAPI document. */
@@ -63,6 +66,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
       publicBaseUrl: deps.config.publicBaseUrl,
     },
     usageChecks: [...USAGE_CHECKS, ...(deps.usageChecks ?? [])],
+    workflows: deps.workflows,
   };
   const api = mountRoutes([...apiRoutes, ...(deps.extraRoutes ?? [])], services);
   const publicRouters: Router<ApiState>[] = [

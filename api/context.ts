@@ -8,6 +8,7 @@ import type { AuthenticatedKey, KeyAuthenticator } from '../services/api-keys.ts
 import type { MediaDeps } from '../services/media.ts';
 import type { RateDecision, RateLimiter } from '../services/rate-limits.ts';
 import type { UsageCheck } from '../services/usage.ts';
+import type { WorkflowTarget } from '../workflows/webhook-delivery/lifecycle.ts';
 
 export interface ApiServices {
   config: Config;
@@ -20,6 +21,8 @@ export interface ApiServices {
   media: MediaDeps;
   /** What makes widgets and eCards "in use" (sends, campaigns, automations register theirs). */
   usageChecks: readonly UsageCheck[];
+  /** Starts workflows from the API (webhook replays and test sends); undefined without Temporal. */
+  workflows: WorkflowTarget | undefined;
 }
 
 export interface Caller {

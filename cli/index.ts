@@ -4,6 +4,7 @@ import { openDatabase } from '../lib/runtime.ts';
 import type { Models } from '../models/index.ts';
 import { accountCreate } from './account.ts';
 import { fieldCommands } from './field.ts';
+import { webhookCommands } from './webhook.ts';
 import { keyCommands } from './key.ts';
 import { otpCommands } from './otp.ts';
 import type { CommandContext } from './context.ts';
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   ...keyCommands,
   ...otpCommands,
   ...fieldCommands,
+  ...webhookCommands,
 };
 
 const USAGE = `Usage: cardsvc <command> [options] [--json]
@@ -28,7 +30,10 @@ Commands:
   otp issue --account ID [--sandbox] --purpose PURPOSE [--resource ID]
   field add --account ID [--sandbox] --key KEY --label LABEL [--required]
   field list --account ID [--sandbox]
-  field remove --account ID [--sandbox] --key KEY`;
+  field remove --account ID [--sandbox] --key KEY
+  webhook set-url --account ID [--sandbox] --url URL          ("" disables the ecard_shared webhook)
+  webhook enable --account ID [--sandbox] --endpoint-id ID
+  webhook secret --account ID [--sandbox] [--rotate]`;
 
 export async function runCli(argv: string[]): Promise<void> {
   const out = createOutput(argv.includes('--json'));

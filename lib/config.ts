@@ -36,6 +36,16 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\s*\w+=\d+\s*(,\s*\w+=\d+\s*)*$/, 'expected plan=seats,... e.g. free=25')
     .default('free=25,pro=250,enterprise=5000'),
+  // Seconds between webhook attempts: one retry per value (fractions allowed, so tests can shrink them).
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?\s*(,\s*\d+(\.\d+)?\s*)*$/, 'expected seconds separated by commas, e.g. 60,120,240,480,960')
+    .default('60,120,240,480,960'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number({ error: 'expected milliseconds' }).int().positive().default(15_000),
+  // Lets webhooks reach loopback and private addresses (local development and tests only).
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
+  // How often the worker looks for undelivered events besides being nudged after each commit.
+  OUTBOX_SWEEP_MS: z.coerce.number({ error: 'expected milliseconds' }).int().positive().default(2000),
   BODY_LIMIT_BYTES: z.coerce.number({ error: 'expected a number of bytes' }).int().positive().default(1024 * 1024),
   // Checks every API response against its declared schema made strict (tests, staging): a leaked field is a 500.
   STRICT_RESPONSES: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
@@ -70,6 +80,12 @@ export interface Config {
   mailFrom: string;
   rateLimits: Record<Plan, RateLimit>;
   seats: Record<Plan, number>;
+  webhooks: {
+    retryDelaysSeconds: number[];
+    timeoutMs: number;
+    allowPrivateTargets: boolean;
+    outboxSweepMs: number;
+  };
   bodyLimitBytes: number;
   strictResponses: boolean;
 }
@@ -95,6 +111,8 @@ function parseRateLimit(text: string): RateLimit {
   const [minute = '', hour = ''] = text.split('/');
   return { perMinute: Number(minute), perHour: Number(hour) };
 }
+
+const isTrue = (flag: string) => flag === 'true' || flag === '1';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -154,8 +172,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     rateLimits,
     seats,
+    webhooks: {
+      retryDelaysSeconds: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      allowPrivateTargets: isTrue(e.WEBHOOK_ALLOW_PRIVATE_TARGETS),
+      outboxSweepMs: e.OUTBOX_SWEEP_MS,
+    },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    strictResponses: e.STRICT_RESPONSES === 'true' || e.STRICT_RESPONSES === '1',
+    strictResponses: isTrue(e.STRICT_RESPONSES),
   };
 }
 

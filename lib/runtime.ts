@@ -9,6 +9,8 @@ import { connectDatabase } from './db.ts';
 import type { Logger } from './logger.ts';
 import { probeConnection } from './temporal.ts';
 import { createWorker, workerIdentity } from './worker.ts';
+import { Client, Connection } from '@temporalio/client';
+import { startOutboxDrainer } from '../services/webhooks/drain.ts';
 
 /** `npm run api` and `npm run worker` run against an external Temporal server; only `npm start` embeds one. */
 export function externalTemporalAddress(config: Config, part: 'API' | 'worker'): string {
@@ -55,11 +57,14 @@ export interface ApiOptions {
 
 export async function startApi(config: Config, logger: Logger, models: Models, temporalAddress: string, options: ApiOptions = {}): Promise<RunningApi> {
   const connection = probeConnection(temporalAddress);
+  // Starts replays and test sends; dials on first use, so the API starts while Temporal is down.
+  const clientConnection = Connection.lazy({ address: temporalAddress });
   const app = createApp({
     config,
     logger,
     models,
     temporal: { connection, namespace: config.temporal.namespace },
+    workflows: { client: new Client({ connection: clientConnection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue },
     ...(options.now ? { now: options.now } : {}),
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
     ...(options.usageChecks ? { usageChecks: options.usageChecks } : {}),
@@ -70,6 +75,7 @@ export async function startApi(config: Config, logger: Logger, models: Models, t
     stop: async () => {
       await server.close();
       await connection.close();
+      await clientConnection.close();
     },
   };
 }
@@ -80,18 +86,38 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-export async function startWorker(config: Config, logger: Logger, models: Models, temporalAddress: string): Promise<RunningWorker> {
+export interface WorkerRunOptions {
+  /** Run the outbox drainer beside the worker (default true); a test's extra worker may not. */
+  drainOutbox?: boolean;
+  now?: () => Date;
+}
+
+/** The worker, and the outbox drainer that starts the delivery workflows it runs. */
+export async function startWorker(config: Config, logger: Logger, models: Models, temporalAddress: string, options: WorkerRunOptions = {}): Promise<RunningWorker> {
+  const now = options.now ?? (() => new Date());
   const { worker, close } = await createWorker({
     address: temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: createActivities({ models, logger, workerIdentity }),
+    activities: createActivities({ models, logger, workerIdentity, webhooks: config.webhooks, now }),
     logger,
   });
+  const clientConnection = options.drainOutbox === false ? undefined : await Connection.connect({ address: temporalAddress });
+  const drainer = clientConnection
+    ? startOutboxDrainer({
+        models,
+        logger,
+        webhooks: config.webhooks,
+        now,
+        target: { client: new Client({ connection: clientConnection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue },
+      })
+    : undefined;
   const done = worker.run().finally(close);
   return {
     done,
     stop: async () => {
+      await drainer?.stop();
+      await clientConnection?.close();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
     },

@@ -14,6 +14,8 @@ export function defineOutboxEvent(sequelize: Sequelize) {
     declare payload: string;
     declare occurred_at: Date;
     declare redacted_at: CreationOptional<Date | null>;
+    declare drained_at: CreationOptional<Date | null>;
+    declare redact_after_delivery: CreationOptional<boolean>;
   }
   OutboxEvent.init(
     {
@@ -26,6 +28,8 @@ export function defineOutboxEvent(sequelize: Sequelize) {
       payload: { type: DataTypes.TEXT, allowNull: false },
       occurred_at: { type: DataTypes.DATE(3), allowNull: false },
       redacted_at: { type: DataTypes.DATE(3), allowNull: true },
+      drained_at: { type: DataTypes.DATE(3), allowNull: true },
+      redact_after_delivery: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     },
     { sequelize, tableName: 'event_outbox', modelName: 'OutboxEvent', timestamps: false },
   );

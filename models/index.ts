@@ -6,12 +6,17 @@ import { defineConfirmationToken } from './ConfirmationToken.ts';
 import { defineCustomField } from './CustomField.ts';
 import { defineDepartment } from './Department.ts';
 import { defineEcard } from './Ecard.ts';
+import { defineMailMessage } from './MailMessage.ts';
 import { defineMediaFile } from './MediaFile.ts';
 import { defineMemberCustomValue } from './MemberCustomValue.ts';
 import { defineMemberDepartment } from './MemberDepartment.ts';
 import { defineOutboxEvent } from './OutboxEvent.ts';
 import { defineOwner } from './Owner.ts';
 import { defineTeamMember } from './TeamMember.ts';
+import { defineWebhookAttempt } from './WebhookAttempt.ts';
+import { defineWebhookDelivery } from './WebhookDelivery.ts';
+import { defineWebhookEndpoint } from './WebhookEndpoint.ts';
+import { defineWebhookSecret } from './WebhookSecret.ts';
 import { defineWidget } from './Widget.ts';
 
 export function createModels(sequelize: Sequelize) {
@@ -28,6 +33,11 @@ export function createModels(sequelize: Sequelize) {
   const CustomField = defineCustomField(sequelize);
   const MemberCustomValue = defineMemberCustomValue(sequelize);
   const OutboxEvent = defineOutboxEvent(sequelize);
+  const WebhookEndpoint = defineWebhookEndpoint(sequelize);
+  const WebhookSecret = defineWebhookSecret(sequelize);
+  const WebhookDelivery = defineWebhookDelivery(sequelize);
+  const WebhookAttempt = defineWebhookAttempt(sequelize);
+  const MailMessage = defineMailMessage(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
   ApiKey.belongsTo(Account, { foreignKey: 'account_id' });
@@ -49,6 +59,11 @@ export function createModels(sequelize: Sequelize) {
     CustomField,
     MemberCustomValue,
     OutboxEvent,
+    WebhookEndpoint,
+    WebhookSecret,
+    WebhookDelivery,
+    WebhookAttempt,
+    MailMessage,
   };
 }
 

@@ -1,6 +1,8 @@
 // The event outbox: events are written in the transaction of the change they describe, so neither exists
-// without the other; the webhook engine reads them from here.
-import type { Transaction } from 'sequelize';
+// without the other; the webhook engine drains them into deliveries. Also the redaction of an erased
+// member's events once nothing still has to deliver them.
+import { EventEmitter } from 'node:events';
+import { Op, type Transaction } from 'sequelize';
 import type { Models } from '../models/index.ts';
 import type { OutboxEvent } from '../models/OutboxEvent.ts';
 
@@ -13,10 +15,15 @@ export interface NewEvent {
   occurredAt: Date;
   /** The delivery body; serialized here once, and those bytes are what every attempt sends. */
   body: unknown;
+  /** Personal data to drop once the event's deliveries finish (an erasure's own event). */
+  redactAfterDelivery?: boolean;
 }
 
+/** Tells the drainer in this process that an event was committed (other processes find it by sweeping). */
+export const outboxNudges = new EventEmitter();
+
 export async function recordEvent(models: Models, event: NewEvent, transaction: Transaction): Promise<OutboxEvent> {
-  return models.OutboxEvent.create(
+  const row = await models.OutboxEvent.create(
     {
       event_id: event.eventId,
       account_id: event.accountId,
@@ -25,7 +32,49 @@ export async function recordEvent(models: Models, event: NewEvent, transaction: 
       member_id: event.memberId,
       payload: JSON.stringify(event.body),
       occurred_at: event.occurredAt,
+      redact_after_delivery: event.redactAfterDelivery ?? false,
     },
     { transaction },
   );
+  transaction.afterCommit(() => {
+    outboxNudges.emit('event');
+  });
+  return row;
+}
+
+/** A member event without personal data: the member is only its id. */
+export function redactedPayload(payload: string): string {
+  const body = JSON.parse(payload) as Record<string, unknown> & { member?: { id?: unknown } };
+  return JSON.stringify({ ...body, member: { id: body.member?.id ?? null } });
+}
+
+const UNFINISHED = ['Pending', 'Retrying'];
+
+/**
+ * Redacts the given events that are marked for it and have no delivery still under way. Safe to run any number
+ * of times and from any process (the update is conditional on `redacted_at` being empty).
+ */
+export async function redactFinished(models: Models, where: { ids?: number[]; accountId?: number }, at: Date, transaction?: Transaction): Promise<number> {
+  const candidates = await models.OutboxEvent.findAll({
+    where: {
+      redact_after_delivery: true,
+      redacted_at: { [Op.is]: null },
+      drained_at: { [Op.ne]: null },
+      ...(where.ids ? { id: where.ids } : {}),
+      ...(where.accountId ? { account_id: where.accountId } : {}),
+    },
+    limit: 500,
+    ...(transaction ? { transaction } : {}),
+  });
+  let redacted = 0;
+  for (const event of candidates) {
+    const busy = await models.WebhookDelivery.count({ where: { outbox_id: event.id, status: UNFINISHED }, ...(transaction ? { transaction } : {}) });
+    if (busy > 0) continue;
+    const [changed] = await models.OutboxEvent.update(
+      { payload: redactedPayload(event.payload), redacted_at: at },
+      { where: { id: event.id, redacted_at: { [Op.is]: null } }, ...(transaction ? { transaction } : {}) },
+    );
+    redacted += changed;
+  }
+  return redacted;
 }

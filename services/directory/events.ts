@@ -2,7 +2,7 @@
 // redaction when a member is erased.
 import { Op, type Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
-import { recordEvent } from '../outbox.ts';
+import { recordEvent, redactFinished } from '../outbox.ts';
 import type { MemberView } from './view.ts';
 
 export const MEMBER_EVENT_TYPES = ['team_member_created', 'team_member_updated', 'team_member_deactivated', 'team_member_deleted'] as const;
@@ -105,22 +105,24 @@ export async function recordMemberEvent(models: Models, change: MemberChange, tr
       memberId: change.member.id,
       occurredAt: change.at,
       body: memberEventBody({ eventId, ...change }),
+      redactAfterDelivery: change.type === 'team_member_deleted',
     },
     transaction,
   );
 }
 
 /**
- * Strips the personal data from a member's earlier events, keeping only the member id. Until the webhook
- * engine tracks deliveries none is pending, so every earlier event is redacted at once.
+ * Marks a member's earlier events for redaction and redacts at once those that no delivery still needs (the
+ * webhook engine redacts the rest as their deliveries finish).
  */
 export async function redactMemberEvents(models: Models, accountId: number, memberId: number, at: Date, transaction: Transaction): Promise<void> {
   const events = await models.OutboxEvent.findAll({
     where: { account_id: accountId, member_id: memberId, redacted_at: { [Op.is]: null } },
+    attributes: ['id'],
     transaction,
   });
-  for (const event of events) {
-    const body = JSON.parse(event.payload) as Record<string, unknown>;
-    await event.update({ payload: JSON.stringify({ ...body, member: { id: memberId } }), redacted_at: at }, { transaction });
-  }
+  if (events.length === 0) return;
+  const ids = events.map((e) => e.id);
+  await models.OutboxEvent.update({ redact_after_delivery: true }, { where: { id: ids }, transaction });
+  await redactFinished(models, { ids }, at, transaction);
 }

@@ -1,0 +1,56 @@
+// How endpoints, deliveries and attempts are shown.
+import type { z } from 'zod';
+import type { WebhookAttempt } from '../../models/WebhookAttempt.ts';
+import type { WebhookDelivery } from '../../models/WebhookDelivery.ts';
+import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
+import type { DeliveryDetail as Detail } from '../../services/webhooks/deliveries.ts';
+import type { Attempt, Delivery, DeliveryDetail, Endpoint } from './schema.ts';
+
+export function presentEndpoint(e: WebhookEndpoint): z.input<typeof Endpoint> {
+  return {
+    id: e.id,
+    kind: e.kind,
+    event_type: e.event_type,
+    url: e.url,
+    integration: e.integration,
+    state: e.paused_at ? 'paused' : 'active',
+    consecutive_failures: e.consecutive_failures,
+    paused_at: e.paused_at?.toISOString() ?? null,
+    createdat: e.created_at.toISOString(),
+  };
+}
+
+export function presentDelivery(d: WebhookDelivery, url: string): z.input<typeof Delivery> {
+  return {
+    id: d.id,
+    event_id: d.event_id,
+    event_type: d.event_type,
+    endpoint_id: d.endpoint_id,
+    url,
+    trigger: d.trigger,
+    status: d.status,
+    error: d.error,
+    attempts: d.attempts,
+    workflow_id: d.workflow_id,
+    createdat: d.created_at.toISOString(),
+    finishedat: d.finished_at?.toISOString() ?? null,
+  };
+}
+
+function presentAttempt(a: WebhookAttempt): z.input<typeof Attempt> {
+  return {
+    id: a.id,
+    trigger: a.trigger,
+    request_headers: JSON.parse(a.request_headers) as Record<string, string>,
+    response_status: a.response_status,
+    response_body: a.response_body,
+    error: a.error,
+    outcome: a.outcome,
+    duration_ms: a.duration_ms,
+    startedat: a.started_at.toISOString(),
+  };
+}
+
+export function presentDeliveryDetail(d: Detail): z.input<typeof DeliveryDetail> {
+  return { ...presentDelivery(d.delivery, d.endpoint.url), body: d.body, redacted: d.redacted, attempt_log: d.attempts.map(presentAttempt) };
+}

@@ -1,0 +1,163 @@
+// Webhook endpoints: member-change subscriptions, the ecard_shared URL, endpoints, the delivery log, replay, test.
+import type { EndpointDeps } from '../../services/webhooks/endpoints.ts';
+import { enableEndpoint, listEndpoints, setEcardSharedUrl, subscribe, unsubscribe } from '../../services/webhooks/endpoints.ts';
+import { findDelivery, listDeliveries, replayDelivery, sendTest, type StartDeps } from '../../services/webhooks/deliveries.ts';
+import type { ApiServices } from '../context.ts';
+import { defineRoute } from '../route.ts';
+import { pageMeta } from '../schema-helpers.ts';
+import { presentDelivery, presentDeliveryDetail, presentEndpoint } from './present.ts';
+import {
+  Delivery,
+  DeliveryDetail,
+  DeliveryIdParams,
+  DeliveryList,
+  DeliveryListQuery,
+  EcardSharedUrlAnswer,
+  EcardSharedUrlBody,
+  EnableBody,
+  Endpoint,
+  EndpointList,
+  PageMeta,
+  ReplayBody,
+  SubscribeAnswer,
+  SubscribeBody,
+  TestBody,
+  UnsubscribeAnswer,
+  UnsubscribeBody,
+} from './schema.ts';
+
+const tags = ['webhooks'];
+const view = { area: 'webhooks', level: 'view' } as const;
+const manage = { area: 'webhooks', level: 'manage' } as const;
+
+const endpointDeps = (s: ApiServices): EndpointDeps => ({ models: s.models, allowPrivateTargets: s.config.webhooks.allowPrivateTargets, now: s.now });
+const startDeps = (s: ApiServices): StartDeps => ({ models: s.models, workflows: s.workflows, webhooks: s.config.webhooks, now: s.now });
+
+async function withUrl(services: ApiServices, delivery: Parameters<typeof presentDelivery>[0]) {
+  const endpoint = await services.models.WebhookEndpoint.findByPk(delivery.endpoint_id, { rejectOnEmpty: true });
+  return presentDelivery(delivery, endpoint.url);
+}
+
+export const webhookRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/pub/team-member-actions/subscribe',
+    summary: 'Subscribes a URL to one member-change event type (the same pair again returns the same id)',
+    tags,
+    access: manage,
+    body: SubscribeBody,
+    response: SubscribeAnswer,
+    async handler({ body }, { services, caller }) {
+      const endpoint = await subscribe(endpointDeps(services), caller.account.id, { eventType: body.event_type, hookUrl: body.hookUrl, integration: body.integration });
+      return { id: endpoint.id };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/pub/team-member-actions/unsubscribe',
+    summary: 'Removes a member-change subscription',
+    tags,
+    access: manage,
+    body: UnsubscribeBody,
+    response: UnsubscribeAnswer,
+    async handler({ body }, { services, caller }) {
+      return { id: await unsubscribe(endpointDeps(services), caller.account.id, body.id), removed: true as const };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/webhook/ecard-shared-url',
+    summary: 'Sets the account\'s ecard_shared webhook URL (blank disables it)',
+    tags,
+    access: manage,
+    body: EcardSharedUrlBody,
+    response: EcardSharedUrlAnswer,
+    async handler({ body }, { services, caller }) {
+      const endpoint = await setEcardSharedUrl(endpointDeps(services), caller.account.id, body.url);
+      return { endpoint: endpoint ? presentEndpoint(endpoint) : null };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/webhook/endpoints',
+    summary: 'The account\'s webhook endpoints with their state',
+    tags,
+    access: view,
+    response: EndpointList,
+    async handler(_input, { services, caller }) {
+      return (await listEndpoints(services.models, caller.account.id)).map(presentEndpoint);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/webhook/endpoints/enable',
+    summary: 'Re-enables a paused endpoint and resets its count of failed deliveries',
+    tags,
+    access: manage,
+    body: EnableBody,
+    response: Endpoint,
+    async handler({ body }, { services, caller }) {
+      return presentEndpoint(await enableEndpoint(endpointDeps(services), caller.account.id, body.endpoint_id));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/webhook/deliveries',
+    summary: 'The delivery log, newest first',
+    tags,
+    access: view,
+    query: DeliveryListQuery,
+    response: DeliveryList,
+    meta: PageMeta,
+    async handler({ query }, { services, caller }) {
+      const { rows, count } = await listDeliveries(services.models, caller.account.id, {
+        page: query.page,
+        perPage: query.perPage,
+        status: query.status,
+        eventType: query.event_type,
+        endpointId: query.endpoint_id,
+        dateFrom: query.dateFrom,
+        dateTo: query.dateTo,
+      });
+      const endpoints = await services.models.WebhookEndpoint.findAll({ where: { id: [...new Set(rows.map((d) => d.endpoint_id))] } });
+      const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
+      return { data: rows.map((d) => presentDelivery(d, urlOf.get(d.endpoint_id)!)), meta: pageMeta(query.page, query.perPage, count) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/webhook/deliveries/findOne/id/:id',
+    summary: 'One delivery with the exact body and every attempt (headers, response, error, duration)',
+    tags,
+    access: view,
+    params: DeliveryIdParams,
+    response: DeliveryDetail,
+    async handler({ params }, { services, caller }) {
+      return presentDeliveryDetail(await findDelivery(services.models, caller.account.id, params.id));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/webhook/deliveries/replay',
+    summary: 'Sends a finished delivery again (same body and event id) as a new attempt',
+    tags,
+    access: manage,
+    body: ReplayBody,
+    response: Delivery,
+    async handler({ body }, { services, caller }) {
+      return withUrl(services, await replayDelivery(startDeps(services), caller.account.id, body.id));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/webhook/test',
+    summary: 'Fires a sample event, signed and logged, at an endpoint (default: the ecard_shared URL), even while paused',
+    tags,
+    access: manage,
+    body: TestBody,
+    response: Delivery,
+    async handler({ body }, { services, caller }) {
+      return withUrl(services, await sendTest(startDeps(services), caller.account.id, body.endpoint_id));
+    },
+  }),
+];

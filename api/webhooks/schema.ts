@@ -1,0 +1,85 @@
+// Contracts of the webhook endpoints: member-change subscriptions, the ecard_shared URL, endpoints, the delivery log.
+import { z } from 'zod';
+import { DELIVERY_STATUSES } from '../../models/WebhookDelivery.ts';
+import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
+import { flag, pageQuery, PageMeta } from '../schema-helpers.ts';
+
+const id = z.coerce.number().int().positive();
+const url = z.string().trim().max(2048);
+
+export const SubscribeBody = z.object({
+  event_type: z.enum(MEMBER_EVENT_TYPES),
+  hookUrl: url.min(1).describe('https (http only where private targets are allowed); checked against private addresses'),
+  integration: flag.default(false).describe('an integration platform\'s hook (never paused; a 410 removes it); zapier.com, make.com and n8n.cloud hosts count as such'),
+});
+export const SubscribeAnswer = z.object({ id: z.number().int() });
+
+export const UnsubscribeBody = z.object({ id: z.number().int().positive() });
+export const UnsubscribeAnswer = z.object({ id: z.number().int(), removed: z.literal(true) });
+
+export const Endpoint = z.object({
+  id: z.number().int(),
+  kind: z.enum(['ecard_shared', 'member_change']),
+  event_type: z.string().nullable(),
+  url: z.string(),
+  integration: z.boolean(),
+  state: z.enum(['active', 'paused']),
+  consecutive_failures: z.number().int().describe('consecutive deliveries that failed after every retry (3 pause a custom endpoint)'),
+  paused_at: z.string().nullable(),
+  createdat: z.string(),
+});
+export const EndpointList = z.array(Endpoint);
+
+export const EcardSharedUrlBody = z.object({ url: z.string().max(2048).describe('blank disables the ecard_shared webhook') });
+export const EcardSharedUrlAnswer = z.object({ endpoint: Endpoint.nullable() });
+
+export const EnableBody = z.object({ endpoint_id: z.number().int().positive() });
+
+const isoDate = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' }).transform((s) => new Date(s));
+
+export const DeliveryListQuery = pageQuery().extend({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  event_type: z.string().max(64).optional(),
+  endpoint_id: id.optional(),
+  dateFrom: isoDate.optional(),
+  dateTo: isoDate.optional(),
+});
+
+export const Delivery = z.object({
+  id: z.number().int(),
+  event_id: z.string(),
+  event_type: z.string(),
+  endpoint_id: z.number().int(),
+  url: z.string(),
+  trigger: z.enum(['auto', 'test']),
+  status: z.enum(DELIVERY_STATUSES),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  workflow_id: z.string().describe('the Temporal workflow of the automatic attempts (replays have their own)'),
+  createdat: z.string(),
+  finishedat: z.string().nullable(),
+});
+export const DeliveryList = z.array(Delivery);
+export { PageMeta };
+
+export const Attempt = z.object({
+  id: z.number().int(),
+  trigger: z.enum(['auto', 'replay', 'test']),
+  request_headers: z.record(z.string(), z.string()),
+  response_status: z.number().int().nullable(),
+  response_body: z.string().nullable().describe('at most 8 KB'),
+  error: z.string().nullable(),
+  outcome: z.enum(['delivered', 'failed', 'gone', 'stopped']),
+  duration_ms: z.number().int(),
+  startedat: z.string(),
+});
+
+export const DeliveryDetail = Delivery.extend({
+  body: z.string().describe('the exact bytes sent on every attempt'),
+  redacted: z.boolean().describe('the personal data of an erased member was removed; such a delivery cannot be replayed'),
+  attempt_log: z.array(Attempt),
+});
+
+export const DeliveryIdParams = z.object({ id });
+export const ReplayBody = z.object({ id: z.number().int().positive() });
+export const TestBody = z.object({ endpoint_id: z.number().int().positive().optional().describe('default: the ecard_shared URL') });

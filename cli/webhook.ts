@@ -1,0 +1,53 @@
+// `cardsvc webhook set-url | enable | secret`: an account's webhooks, until the console exists.
+import { parseArgs } from 'node:util';
+import { resolveAccount } from '../services/api-keys.ts';
+import { enableEndpoint, setEcardSharedUrl, type EndpointDeps } from '../services/webhooks/endpoints.ts';
+import { accountSecret, previousSecret, rotateSecret } from '../services/webhooks/secrets.ts';
+import type { WebhookEndpoint } from '../models/WebhookEndpoint.ts';
+import type { CommandContext } from './context.ts';
+import { positiveId, UsageError } from './output.ts';
+
+const accountOptions = {
+  account: { type: 'string' },
+  sandbox: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+} as const;
+
+const shown = (e: WebhookEndpoint) => ({ id: e.id, kind: e.kind, url: e.url, state: e.paused_at ? 'paused' : 'active', consecutive_failures: e.consecutive_failures });
+
+async function context(ctx: CommandContext, values: { account?: string | undefined; sandbox: boolean }) {
+  const accountId = positiveId(values.account, '--account');
+  const models = await ctx.models();
+  const account = await resolveAccount(models, accountId, values.sandbox);
+  const deps: EndpointDeps = { models, allowPrivateTargets: ctx.config.webhooks.allowPrivateTargets, now: () => new Date() };
+  return { account, deps };
+}
+
+async function setUrl(args: string[], ctx: CommandContext) {
+  const { values } = parseArgs({ args, options: { ...accountOptions, url: { type: 'string' } } });
+  if (values.url === undefined) throw new UsageError('--url is required ("" disables the ecard_shared webhook)');
+  const { account, deps } = await context(ctx, values);
+  const endpoint = await setEcardSharedUrl(deps, account.id, values.url);
+  ctx.out.message(endpoint ? `ecard_shared events of account ${account.id} go to ${endpoint.url}.` : `The ecard_shared webhook of account ${account.id} is off.`);
+  ctx.out.result({ endpoint: endpoint ? shown(endpoint) : null }, endpoint ? `endpoint ${endpoint.id}: ${endpoint.url}` : 'disabled');
+}
+
+async function enable(args: string[], ctx: CommandContext) {
+  const { values } = parseArgs({ args, options: { ...accountOptions, 'endpoint-id': { type: 'string' } } });
+  const endpointId = positiveId(values['endpoint-id'], '--endpoint-id');
+  const { account, deps } = await context(ctx, values);
+  const endpoint = await enableEndpoint(deps, account.id, endpointId);
+  ctx.out.message(`Endpoint ${endpoint.id} (${endpoint.url}) is active again; its failure count is reset.`);
+  ctx.out.result(shown(endpoint));
+}
+
+async function secret(args: string[], ctx: CommandContext) {
+  const { values } = parseArgs({ args, options: { ...accountOptions, rotate: { type: 'boolean', default: false } } });
+  const { account, deps } = await context(ctx, values);
+  const now = new Date();
+  const current = values.rotate ? await rotateSecret(deps.models, account.id, now) : await accountSecret(deps.models, account.id);
+  if (values.rotate) ctx.out.message(`Rotated the signing secret of account ${account.id}; the previous one also signs for 24 hours.`);
+  ctx.out.result({ secret: current.secret, previous: previousSecret(current, now) });
+}
+
+export const webhookCommands = { 'webhook set-url': setUrl, 'webhook enable': enable, 'webhook secret': secret };

@@ -1,0 +1,101 @@
+// The delivery log (list, one delivery with its attempts), replays of a delivery and test sends to an endpoint.
+import { Op, type WhereOptions } from 'sequelize';
+import type { Config } from '../../lib/config.ts';
+import { ApiError } from '../../lib/errors.ts';
+import type { Models } from '../../models/index.ts';
+import type { WebhookAttempt } from '../../models/WebhookAttempt.ts';
+import type { DeliveryStatus, WebhookDelivery } from '../../models/WebhookDelivery.ts';
+import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
+import { replayWorkflowId, startDeliveryWorkflow, testWorkflowId, type WorkflowTarget } from '../../workflows/webhook-delivery/lifecycle.ts';
+import { sampleMemberEvent } from '../directory/sample.ts';
+import { recordEvent } from '../outbox.ts';
+import { ecardSharedEndpoint, findEndpoint } from './endpoints.ts';
+import { sampleEcardShared } from './samples.ts';
+
+export interface DeliveryQuery {
+  page: number;
+  perPage: number;
+  status: DeliveryStatus | undefined;
+  eventType: string | undefined;
+  endpointId: number | undefined;
+  dateFrom: Date | undefined;
+  dateTo: Date | undefined;
+}
+
+export async function listDeliveries(models: Models, accountId: number, query: DeliveryQuery): Promise<{ rows: WebhookDelivery[]; count: number }> {
+  const where: WhereOptions = { account_id: accountId };
+  if (query.status) Object.assign(where, { status: query.status });
+  if (query.eventType) Object.assign(where, { event_type: query.eventType });
+  if (query.endpointId) Object.assign(where, { endpoint_id: query.endpointId });
+  if (query.dateFrom || query.dateTo) {
+    Object.assign(where, { created_at: { ...(query.dateFrom ? { [Op.gte]: query.dateFrom } : {}), ...(query.dateTo ? { [Op.lte]: query.dateTo } : {}) } });
+  }
+  return models.WebhookDelivery.findAndCountAll({ where, order: [['id', 'DESC']], limit: query.perPage, offset: (query.page - 1) * query.perPage });
+}
+
+export interface DeliveryDetail {
+  delivery: WebhookDelivery;
+  endpoint: WebhookEndpoint;
+  body: string;
+  redacted: boolean;
+  attempts: WebhookAttempt[];
+}
+
+export async function findDelivery(models: Models, accountId: number, id: number): Promise<DeliveryDetail> {
+  const delivery = await models.WebhookDelivery.findOne({ where: { id, account_id: accountId } });
+  if (!delivery) throw new ApiError(404, 'not_found', `No webhook delivery with id ${id}`);
+  const endpoint = await models.WebhookEndpoint.findByPk(delivery.endpoint_id, { rejectOnEmpty: true });
+  const event = await models.OutboxEvent.findByPk(delivery.outbox_id, { rejectOnEmpty: true });
+  const attempts = await models.WebhookAttempt.findAll({ where: { delivery_id: delivery.id }, order: [['id', 'ASC']] });
+  return { delivery, endpoint, body: event.payload, redacted: event.redacted_at !== null, attempts };
+}
+
+export interface StartDeps {
+  models: Models;
+  workflows: WorkflowTarget | undefined;
+  webhooks: Config['webhooks'];
+  now: () => Date;
+}
+
+function target(deps: StartDeps): WorkflowTarget {
+  if (!deps.workflows) throw new ApiError(503, 'service_unavailable', 'Workflows cannot be started right now', { headers: { 'Retry-After': '5' } });
+  return deps.workflows;
+}
+
+/** Sends the same body (and event id) again, as a new attempt of the same delivery; the earlier attempts stay. */
+export async function replayDelivery(deps: StartDeps, accountId: number, id: number): Promise<WebhookDelivery> {
+  const { delivery, endpoint, redacted } = await findDelivery(deps.models, accountId, id);
+  if (redacted) throw new ApiError(422, 'delivery_redacted', `Delivery ${id} carried personal data of an erased member; it was redacted and cannot be replayed`);
+  if (endpoint.removed_at) throw new ApiError(422, 'endpoint_removed', `The endpoint of delivery ${id} was removed`);
+  if (delivery.status === 'Pending' || delivery.status === 'Retrying') {
+    throw new ApiError(422, 'delivery_in_progress', `Delivery ${id} is still ${delivery.status}; replay it once it has ended`);
+  }
+  await startDeliveryWorkflow(target(deps), replayWorkflowId(accountId, delivery.id, crypto.randomUUID()), accountId, {
+    deliveryId: delivery.id,
+    trigger: 'replay',
+    retryDelaysSeconds: [],
+  });
+  return delivery;
+}
+
+/** Fires a sample event at an endpoint (the ecard_shared URL by default), signed and logged, even while it is paused. */
+export async function sendTest(deps: StartDeps, accountId: number, endpointId: number | undefined): Promise<WebhookDelivery> {
+  const endpoint = endpointId === undefined ? await ecardSharedEndpoint(deps.models, accountId) : await findEndpoint(deps.models, accountId, endpointId);
+  if (!endpoint) throw new ApiError(422, 'no_endpoint', 'No ecard_shared URL is set; set one or name an endpoint_id');
+  const now = deps.now();
+  const eventType = endpoint.kind === 'ecard_shared' ? 'ecard_shared' : endpoint.event_type!;
+  const body = endpoint.kind === 'ecard_shared' ? sampleEcardShared(now) : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);
+  const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
+  const delivery = await deps.models.sequelize.transaction(async (transaction) => {
+    // Already drained: a test goes to this endpoint only.
+    const event = await recordEvent(deps.models, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
+    await event.update({ drained_at: now }, { transaction });
+    const created = await deps.models.WebhookDelivery.create(
+      { account_id: accountId, endpoint_id: endpoint.id, outbox_id: event.id, event_id: eventId, event_type: eventType, trigger: 'test', status: 'Pending', workflow_id: 'pending' },
+      { transaction },
+    );
+    return created.update({ workflow_id: testWorkflowId(accountId, created.id), workflow_started: true }, { transaction });
+  });
+  await startDeliveryWorkflow(target(deps), delivery.workflow_id, accountId, { deliveryId: delivery.id, trigger: 'test', retryDelaysSeconds: [] });
+  return delivery;
+}

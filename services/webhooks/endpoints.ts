@@ -1,0 +1,96 @@
+// Webhook endpoints of an account: member-change subscriptions, the ecard_shared URL, re-enabling a paused one.
+import { Op, type Transaction } from 'sequelize';
+import { ApiError } from '../../lib/errors.ts';
+import { resolveTarget, TargetRefusedError } from '../../lib/guarded-http.ts';
+import type { Models } from '../../models/index.ts';
+import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
+
+/** Integration platforms whose hooks are never paused (a 410 removes them instead); subdomains count, substrings do not. */
+export const INTEGRATION_HOSTS = ['zapier.com', 'make.com', 'n8n.cloud'] as const;
+
+export function isIntegrationHost(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return INTEGRATION_HOSTS.some((known) => host === known || host.endsWith(`.${known}`));
+}
+
+export interface EndpointDeps {
+  models: Models;
+  allowPrivateTargets: boolean;
+  now: () => Date;
+}
+
+/** The URL as it will be called: checked by the same guard that every attempt passes (400 when refused). */
+export async function checkedUrl(deps: EndpointDeps, url: string, field: string): Promise<string> {
+  try {
+    return (await resolveTarget(url, { allowPrivate: deps.allowPrivateTargets })).url.href;
+  } catch (err) {
+    if (err instanceof TargetRefusedError) throw new ApiError(400, 'invalid_parameter', `${field}: ${err.message}`);
+    throw err;
+  }
+}
+
+const active = { removed_at: { [Op.is]: null } };
+
+/** Subscribing the same (event_type, hookUrl) again returns the existing subscription. */
+export async function subscribe(deps: EndpointDeps, accountId: number, input: { eventType: string; hookUrl: string; integration: boolean }): Promise<WebhookEndpoint> {
+  const url = await checkedUrl(deps, input.hookUrl, 'hookUrl');
+  return deps.models.sequelize.transaction(async (transaction) => {
+    const existing = await deps.models.WebhookEndpoint.findOne({
+      where: { account_id: accountId, kind: 'member_change', event_type: input.eventType, url, ...active },
+      transaction,
+    });
+    if (existing) return existing;
+    return deps.models.WebhookEndpoint.create(
+      { account_id: accountId, kind: 'member_change', event_type: input.eventType, url, integration: input.integration || isIntegrationHost(url) },
+      { transaction },
+    );
+  });
+}
+
+async function mustFind(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<WebhookEndpoint> {
+  const endpoint = await models.WebhookEndpoint.findOne({ where: { id, account_id: accountId, ...active }, ...(transaction ? { transaction } : {}) });
+  if (!endpoint) throw new ApiError(404, 'not_found', `No webhook endpoint with id ${id}`);
+  return endpoint;
+}
+
+export async function unsubscribe(deps: EndpointDeps, accountId: number, id: number): Promise<number> {
+  const endpoint = await mustFind(deps.models, accountId, id);
+  if (endpoint.kind !== 'member_change') throw new ApiError(404, 'not_found', `No subscription with id ${id}`);
+  await removeEndpoint(deps.models, endpoint.id, deps.now());
+  return endpoint.id;
+}
+
+/** Removes a subscription (unsubscribe, or a 410); deliveries still retrying to it end `Failed` at their next attempt. */
+export async function removeEndpoint(models: Models, endpointId: number, at: Date, transaction?: Transaction): Promise<void> {
+  await models.WebhookEndpoint.update({ removed_at: at }, { where: { id: endpointId, ...active }, ...(transaction ? { transaction } : {}) });
+}
+
+/** Sets (or, blank, disables) the account's ecard_shared URL; a new URL starts active with a clean count. */
+export async function setEcardSharedUrl(deps: EndpointDeps, accountId: number, rawUrl: string): Promise<WebhookEndpoint | null> {
+  const url = rawUrl.trim() === '' ? null : await checkedUrl(deps, rawUrl.trim(), 'url');
+  return deps.models.sequelize.transaction(async (transaction) => {
+    const current = await deps.models.WebhookEndpoint.findOne({ where: { account_id: accountId, kind: 'ecard_shared', ...active }, transaction });
+    if (current && current.url === url) return current;
+    if (current) await removeEndpoint(deps.models, current.id, deps.now(), transaction);
+    if (url === null) return null;
+    return deps.models.WebhookEndpoint.create({ account_id: accountId, kind: 'ecard_shared', event_type: null, url, integration: false }, { transaction });
+  });
+}
+
+export async function ecardSharedEndpoint(models: Models, accountId: number): Promise<WebhookEndpoint | null> {
+  return models.WebhookEndpoint.findOne({ where: { account_id: accountId, kind: 'ecard_shared', ...active } });
+}
+
+/** Re-enables a paused endpoint and resets its count of consecutive exhausted deliveries. */
+export async function enableEndpoint(deps: EndpointDeps, accountId: number, id: number): Promise<WebhookEndpoint> {
+  const endpoint = await mustFind(deps.models, accountId, id);
+  return endpoint.update({ paused_at: null, consecutive_failures: 0 });
+}
+
+export async function listEndpoints(models: Models, accountId: number): Promise<WebhookEndpoint[]> {
+  return models.WebhookEndpoint.findAll({ where: { account_id: accountId, ...active }, order: [['id', 'ASC']] });
+}
+
+export async function findEndpoint(models: Models, accountId: number, id: number): Promise<WebhookEndpoint> {
+  return mustFind(models, accountId, id);
+}
