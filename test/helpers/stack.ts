@@ -51,6 +51,11 @@ export async function testConfig(overrides: Record<string, string> = {}): Promis
       PORT: port,
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       STRICT_RESPONSES: 'true',
+      // Webhooks: loopback receivers, a short schedule (the dev server fires timers on whole seconds), a quick sweep.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_DELAYS: '1,2',
+      WEBHOOK_TIMEOUT_MS: '1500',
+      OUTBOX_SWEEP_MS: '200',
       ...overrides,
     }),
   );

@@ -1,0 +1,61 @@
+// Webhook test helpers: subscriptions through the API, member changes that emit events, the delivery log.
+import { expect } from 'chai';
+import { call, expectSuccess, type TestAccount } from './api.ts';
+import { eventually } from './eventually.ts';
+import type { TestStack } from './stack.ts';
+
+let pathCounter = 0;
+/** A receiver path of its own for each test. */
+export const hookPath = (name: string) => `/hook-${process.pid}-${++pathCounter}-${name}`;
+
+export interface DeliveryView {
+  id: number;
+  event_id: string;
+  event_type: string;
+  endpoint_id: number;
+  status: string;
+  error: string | null;
+  attempts: number;
+  workflow_id: string;
+  trigger: string;
+}
+export interface AttemptView {
+  trigger: string;
+  request_headers: Record<string, string>;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  outcome: string;
+  duration_ms: number;
+}
+export type DeliveryDetailView = DeliveryView & { body: string; redacted: boolean; attempt_log: AttemptView[] };
+
+export function webhookApi(stack: TestStack, account: TestAccount, key = account.liveKey) {
+  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
+  return {
+    api,
+    async subscribe(eventType: string, hookUrl: string, extra: Record<string, unknown> = {}): Promise<number> {
+      return (expectSuccess(await api('POST', '/pub/team-member-actions/subscribe', { event_type: eventType, hookUrl, ...extra })) as { id: number }).id;
+    },
+    async upsert(body: Record<string, unknown>) {
+      return expectSuccess(await api('POST', '/pub/team-member-actions/upsert', body)) as { member: { id: number } };
+    },
+    async deliveries(query = ''): Promise<DeliveryView[]> {
+      return expectSuccess(await api('GET', `/webhook/deliveries?perPage=100${query}`)) as DeliveryView[];
+    },
+    async delivery(id: number): Promise<DeliveryDetailView> {
+      return expectSuccess(await api('GET', `/webhook/deliveries/findOne/id/${id}`)) as DeliveryDetailView;
+    },
+    /** Waits until the endpoint's deliveries have all ended (Delivered or Failed), at least `count` of them. */
+    async settled(endpointId: number, count = 1, timeoutMs = 15_000): Promise<DeliveryView[]> {
+      const list = await eventually(
+        async () => (await this.deliveries(`&endpoint_id=${endpointId}`)).reverse(),
+        (l) => l.length >= count && l.every((d) => d.status === 'Delivered' || d.status === 'Failed'),
+        timeoutMs,
+      );
+      expect(list.length, JSON.stringify(list)).to.be.at.least(count);
+      expect(list.every((d) => d.status === 'Delivered' || d.status === 'Failed'), JSON.stringify(list)).to.equal(true);
+      return list;
+    },
+  };
+}
