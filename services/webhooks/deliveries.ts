@@ -91,7 +91,7 @@ export async function sendTest(deps: StartDeps, accountId: number, endpointId: n
     const event = await recordEvent(deps.models, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
     await event.update({ drained_at: now }, { transaction });
     const created = await deps.models.WebhookDelivery.create(
-      { account_id: accountId, endpoint_id: endpoint.id, outbox_id: event.id, event_id: eventId, event_type: eventType, trigger: 'test', status: 'Pending', workflow_id: 'pending' },
+      { account_id: accountId, endpoint_id: endpoint.id, outbox_id: event.id, event_id: eventId, event_type: eventType, trigger: 'test', status: 'Pending', error: null, finished_at: null, workflow_id: 'pending' },
       { transaction },
     );
     return created.update({ workflow_id: testWorkflowId(accountId, created.id), workflow_started: true }, { transaction });
