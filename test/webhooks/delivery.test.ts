@@ -51,7 +51,6 @@ describe('webhooks: delivery of member-change events', function () {
     expect(detail.attempt_log).to.have.length(1);
     expect(detail.attempt_log[0]).to.deep.include({ trigger: 'auto', response_status: 200, outcome: 'delivered', error: null });
     expect(detail.attempt_log[0]!.request_headers['X-SVC-Signature']).to.equal(request!.headers['x-svc-signature']);
-    await maybeRecordHistory(client, delivery!.workflow_id, 'webhook-delivery-workflow');
   });
 
   it('retries on the schedule: fails twice, then succeeds; 3 attempts logged in order, same event id, delays growing', async () => {
@@ -77,6 +76,7 @@ describe('webhooks: delivery of member-change events', function () {
       [204, 'delivered'],
     ]);
     expect(detail.attempt_log[0]!.response_body).to.equal('boom');
+    await maybeRecordHistory(await testClient(), delivery!.workflow_id, 'webhook-delivery-workflow');
   });
 
   it('an identical re-sync emits nothing, so nothing is delivered', async () => {
