@@ -3,6 +3,7 @@ import type { Sequelize } from 'sequelize';
 import { addCustomField } from '../../services/directory/custom-fields.ts';
 import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { outboxEvents } from '../helpers/directory.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { extraApp, testStack, type ExtraApp, type TestStack } from '../helpers/stack.ts';
 
 type Member = Record<string, unknown> & { id: number; email: string; disabled: number; updatedat: string };
@@ -149,7 +150,7 @@ describe('directory: find, deactivate, reactivate, delete, seats', function () {
   });
 
   describe('delete (erasure)', () => {
-    it('removes the member\'s personal data from every table; only the delete event, awaiting delivery, keeps id, email and employee_id', async () => {
+    it('removes the member\'s personal data from every table but events awaiting delivery, which are redacted once delivered', async () => {
       await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa', required: false });
       const manager = await upsert({ email: 'zelda.erasable@example.com', employee_id: 'ZZ-991', first_name: 'Zeldaname', last_name: 'Quuxsurname', job_position: 'Chief Unicorn', departments: ['Erasure Team'], date_of_birth: '1977-03-14', hire_date: '2011-11-11', profile_image_url: 'https://example.com/zelda-face.png', custom_fields: { visa_expiry: '2031-02-03' } });
       await upsert({ email: 'zelda.erasable@example.com', job_position: 'Chief Unicorn II' });
@@ -160,18 +161,24 @@ describe('directory: find, deactivate, reactivate, delete, seats', function () {
       expect(deleted).to.deep.equal({ deleted: [manager.id] });
 
       const personal = ['zelda.erasable', 'ZZ-991', 'Zeldaname', 'Quuxsurname', 'Chief Unicorn', '1977-03-14', '03-14', '2011-11-11', 'zelda-face', '2031-02-03'];
-      const leaks = (await everyRow(stack.models.sequelize)).filter(({ row }) => personal.some((p) => row.includes(p)));
-      expect(leaks).to.have.length(1);
-      expect(leaks[0]!.table).to.equal('event_outbox');
+      const leaks = async () => (await everyRow(stack.models.sequelize)).filter(({ row }) => personal.some((p) => row.includes(p)));
+      // Right after the erasure, only events still awaiting delivery hold personal data (the delete event's
+      // id, email and employee_id, and earlier events not drained yet), each marked for redaction.
       const recorded = await events();
       const deleteEvent = recorded.find((e) => e.type === 'team_member_deleted')!;
-      expect(leaks[0]!.row).to.include(deleteEvent.body.event_id);
-      expect(deleteEvent.redacted).to.equal(false);
       expect(deleteEvent.body.member).to.deep.equal({ id: manager.id, email: 'zelda.erasable@example.com', employee_id: 'ZZ-991' });
       expect(Object.keys(deleteEvent.body)).to.deep.equal(['event_id', 'event_type', 'timestamp', 'source', 'member']);
-      // Earlier events keep only the member id (and stay valid JSON with their event ids).
-      const earlier = recorded.filter((e) => e.memberId === manager.id && e.type !== 'team_member_deleted');
-      expect(earlier.map((e) => e.type)).to.deep.equal(['team_member_created', 'team_member_updated', 'team_member_deactivated']);
+      const awaiting = await stack.models.OutboxEvent.findAll({ where: { account_id: account.accountId, member_id: manager.id } });
+      for (const { table, row } of await leaks()) {
+        expect(table).to.equal('event_outbox');
+        const event = awaiting.find((e) => row.includes(e.event_id))!;
+        expect(event.redact_after_delivery, row).to.equal(true);
+      }
+      // Nothing is subscribed, so once drained every event of the member keeps only its id.
+      await eventually(leaks, (l) => l.length === 0, 10_000);
+      expect(await leaks()).to.deep.equal([]);
+      const earlier = (await events()).filter((e) => e.memberId === manager.id);
+      expect(earlier.map((e) => e.type)).to.deep.equal(['team_member_created', 'team_member_updated', 'team_member_deactivated', 'team_member_deleted']);
       for (const e of earlier) {
         expect(e.redacted).to.equal(true);
         expect(e.body.member).to.deep.equal({ id: manager.id });

@@ -40,7 +40,7 @@ export function testReceiver(): Promise<Receiver> {
       req.on('end', () => {
         const path = req.url ?? '/';
         requests.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() });
-        const reply = (replies.get(path) ?? (() => ({ status: 200 })))(requests.filter((r) => r.path === path).length);
+        const reply: Reply = (replies.get(path) ?? (() => ({ status: 200 })))(requests.filter((r) => r.path === path).length);
         const answer = () => {
           if (res.destroyed) return;
           res.writeHead(reply.status, reply.headers ?? {});

@@ -1,0 +1,87 @@
+import { expect } from 'chai';
+import { createLogger } from '../../lib/logger.ts';
+import { startWorker, type RunningWorker } from '../../lib/runtime.ts';
+import { recordEvent } from '../../services/outbox.ts';
+import { subscribe } from '../../services/webhooks/endpoints.ts';
+import { deliveryWorkflowId, startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
+import { newAccount } from '../helpers/api.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { testReceiver } from '../helpers/receiver.ts';
+import { testConfig, testStack } from '../helpers/stack.ts';
+import { testClient } from '../helpers/temporal.ts';
+import { hookPath } from '../helpers/webhooks.ts';
+
+describe('webhooks: a worker restarted mid-schedule', function () {
+  this.timeout(60_000);
+
+  it('finishes the schedule after a restart while the delivery waits for its retry, with no attempt lost or doubled', async () => {
+    const stack = await testStack();
+    const receiver = await testReceiver();
+    // A queue of its own, whose workers run no drainer: this test starts the one workflow itself.
+    const config = await testConfig({ TEMPORAL_TASK_QUEUE: `restart-${process.pid}-${Date.now()}` });
+    const logger = createLogger(config);
+    const account = await newAccount(stack.models);
+    const path = hookPath('restart');
+    receiver.on(path, (n) => ({ status: n === 1 ? 503 : 200 }));
+    const endpoint = await subscribe({ models: stack.models, allowPrivateTargets: true, now: () => new Date() }, account.accountId, {
+      eventType: 'team_member_created',
+      hookUrl: `${receiver.url}${path}`,
+      integration: false,
+    });
+    const eventId = crypto.randomUUID();
+    const delivery = await stack.models.sequelize.transaction(async (transaction) => {
+      const event = await recordEvent(
+        stack.models,
+        { accountId: account.accountId, eventId, eventType: 'team_member_created', source: 'api', memberId: null, occurredAt: new Date(), body: { event_id: eventId } },
+        transaction,
+      );
+      await event.update({ drained_at: new Date() }, { transaction });
+      return stack.models.WebhookDelivery.create(
+        {
+          account_id: account.accountId,
+          endpoint_id: endpoint.id,
+          outbox_id: event.id,
+          event_id: eventId,
+          event_type: 'team_member_created',
+          trigger: 'auto',
+          status: 'Pending',
+          error: null,
+          finished_at: null,
+          workflow_id: deliveryWorkflowId(account.accountId, eventId, endpoint.id),
+          workflow_started: true,
+        },
+        { transaction },
+      );
+    });
+
+    let worker: RunningWorker = await startWorker(config, logger, stack.models, stack.temporalAddress, { drainOutbox: false });
+    const client = await testClient();
+    await startDeliveryWorkflow({ client, taskQueue: config.temporal.taskQueue }, delivery.workflow_id, account.accountId, {
+      deliveryId: delivery.id,
+      trigger: 'auto',
+      retryDelaysSeconds: [4, 4],
+    });
+    await eventually(() => stack.models.WebhookDelivery.findByPk(delivery.id), (d) => d?.status === 'Retrying', 10_000);
+    await worker.stop();
+    const stoppedAt = performance.now();
+    expect(receiver.at(path)).to.have.length(1);
+    await new Promise((r) => setTimeout(r, 1000));
+    worker = await startWorker(config, logger, stack.models, stack.temporalAddress, { drainOutbox: false });
+    try {
+      expect(await client.workflow.getHandle(delivery.workflow_id).result()).to.equal('Delivered');
+      expect(await stack.models.WebhookDelivery.findByPk(delivery.id)).to.deep.include({ status: 'Delivered', attempts: 2 });
+    } finally {
+      await worker.stop();
+    }
+    const requests = receiver.at(path);
+    expect(requests).to.have.length(2);
+    expect(requests[1]!.at - requests[0]!.at).to.be.at.least(3900);
+    expect(requests[1]!.at).to.be.greaterThan(stoppedAt);
+    expect(requests[0]!.body).to.equal(requests[1]!.body);
+    const attempts = await stack.models.WebhookAttempt.findAll({ where: { delivery_id: delivery.id }, order: [['id', 'ASC']] });
+    expect(attempts.map((a) => [a.attempt_key, a.response_status])).to.deep.equal([
+      [`${delivery.workflow_id}#1`, 503],
+      [`${delivery.workflow_id}#2`, 200],
+    ]);
+  });
+});
