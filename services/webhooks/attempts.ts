@@ -1,5 +1,6 @@
 // What each webhook attempt does and how a delivery ends: sign and POST through the guarded client, record the
 // attempt under its stable key, then settle the delivery, the endpoint's pause count and any pending redaction.
+import { writeTransaction } from '../../lib/db.ts';
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import type { Config } from '../../lib/config.ts';
 import { guardedPost } from '../../lib/guarded-http.ts';
@@ -76,7 +77,7 @@ export async function attemptDelivery(deps: WebhookDeps, input: { deliveryId: nu
   const { result, error } = classify(response.status, response.error, input.trigger);
   const retryAfter = response.status === 429 ? retryAfterSeconds(response.responseHeaders['retry-after'], startedAt) : null;
   try {
-    await models.sequelize.transaction(async (transaction) => {
+    await writeTransaction(models.sequelize, async (transaction) => {
       await models.WebhookAttempt.create(
         {
           delivery_id: delivery.id,
@@ -129,7 +130,7 @@ export async function finishDelivery(
   const { models } = deps;
   const now = deps.now();
   const delivered = input.result === 'delivered';
-  const status = await models.sequelize.transaction(async (transaction) => {
+  const status = await writeTransaction(models.sequelize, async (transaction) => {
     const delivery = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true, transaction });
     if (input.trigger === 'replay') {
       // A replay adds an attempt; only a success changes how the delivery ended.

@@ -1,4 +1,5 @@
 // The delivery log (list, one delivery with its attempts), replays of a delivery and test sends to an endpoint.
+import { writeTransaction } from '../../lib/db.ts';
 import { Op, type WhereOptions } from 'sequelize';
 import type { Config } from '../../lib/config.ts';
 import { ApiError } from '../../lib/errors.ts';
@@ -86,7 +87,7 @@ export async function sendTest(deps: StartDeps, accountId: number, endpointId: n
   const eventType = endpoint.kind === 'ecard_shared' ? 'ecard_shared' : endpoint.event_type!;
   const body = endpoint.kind === 'ecard_shared' ? sampleEcardShared(now) : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);
   const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
-  const delivery = await deps.models.sequelize.transaction(async (transaction) => {
+  const delivery = await writeTransaction(deps.models.sequelize, async (transaction) => {
     // Already drained: a test goes to this endpoint only.
     const event = await recordEvent(deps.models, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
     await event.update({ drained_at: now }, { transaction });

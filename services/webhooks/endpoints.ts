@@ -1,4 +1,5 @@
 // Webhook endpoints of an account: member-change subscriptions, the ecard_shared URL, re-enabling a paused one.
+import { writeTransaction } from '../../lib/db.ts';
 import { Op, type Transaction } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
 import { resolveTarget, TargetRefusedError } from '../../lib/guarded-http.ts';
@@ -34,7 +35,7 @@ const active = { removed_at: { [Op.is]: null } };
 /** Subscribing the same (event_type, hookUrl) again returns the existing subscription. */
 export async function subscribe(deps: EndpointDeps, accountId: number, input: { eventType: string; hookUrl: string; integration: boolean }): Promise<WebhookEndpoint> {
   const url = await checkedUrl(deps, input.hookUrl, 'hookUrl');
-  return deps.models.sequelize.transaction(async (transaction) => {
+  return writeTransaction(deps.models.sequelize, async (transaction) => {
     const existing = await deps.models.WebhookEndpoint.findOne({
       where: { account_id: accountId, kind: 'member_change', event_type: input.eventType, url, ...active },
       transaction,
@@ -68,7 +69,7 @@ export async function removeEndpoint(models: Models, endpointId: number, at: Dat
 /** Sets (or, blank, disables) the account's ecard_shared URL; a new URL starts active with a clean count. */
 export async function setEcardSharedUrl(deps: EndpointDeps, accountId: number, rawUrl: string): Promise<WebhookEndpoint | null> {
   const url = rawUrl.trim() === '' ? null : await checkedUrl(deps, rawUrl.trim(), 'url');
-  return deps.models.sequelize.transaction(async (transaction) => {
+  return writeTransaction(deps.models.sequelize, async (transaction) => {
     const current = await deps.models.WebhookEndpoint.findOne({ where: { account_id: accountId, kind: 'ecard_shared', ...active }, transaction });
     if (current && current.url === url) return current;
     if (current) await removeEndpoint(deps.models, current.id, deps.now(), transaction);
