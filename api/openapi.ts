@@ -3,7 +3,9 @@ import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type Respon
 
 type RouteParameter = NonNullable<RouteConfig['request']>['params'];
 import { z } from 'zod';
+import { MemberEvent } from './directory/schema.ts';
 import { capabilityOf, type AnyRoute } from './route.ts';
+import { EcardSharedEvent } from './webhooks/schema.ts';
 
 // Lets schemas carry OpenAPI metadata (component names) and the registry name them.
 extendZodWithOpenApi(z);
@@ -85,6 +87,29 @@ function sortKeys<T extends Record<string, unknown>>(object: T | undefined): T |
   return object && (Object.fromEntries(Object.entries(object).sort(([a], [b]) => a.localeCompare(b))) as T);
 }
 
+const SIGNED = 'Signed: `X-SVC-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (two `v1` during a secret rotation); `User-Agent: CardsvcHook`. Any 2xx within 15 s acknowledges; other answers are retried after about 1, 2, 4, 8 and 16 minutes.';
+
+// The requests the service sends: documented as the document's webhooks, from the schemas the service uses.
+function registerWebhooks(registry: OpenAPIRegistry): void {
+  const acknowledged = { 200: { description: 'Any 2xx acknowledges the delivery; 410 removes a subscription' } };
+  registry.registerWebhook({
+    method: 'post',
+    path: 'memberChange',
+    summary: 'A member-change event (team_member_created | updated | deactivated | deleted), to subscribed URLs',
+    description: SIGNED,
+    request: { body: { content: { 'application/json': { schema: MemberEvent } } } },
+    responses: acknowledged,
+  });
+  registry.registerWebhook({
+    method: 'post',
+    path: 'ecardShared',
+    summary: 'eCards sent or shared: one element per recipient, to the account\'s ecard_shared URL',
+    description: SIGNED,
+    request: { body: { content: { 'application/json': { schema: z.array(EcardSharedEvent) } } } },
+    responses: acknowledged,
+  });
+}
+
 /** The document for the documented routes; paths and schemas sorted, so a change is a small, stable diff. */
 export function buildOpenApiDocument(routes: readonly AnyRoute[]) {
   const registry = new OpenAPIRegistry();
@@ -95,6 +120,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]) {
   });
   registry.register('Error', ErrorBody);
   for (const route of routes) if (route.documented !== false) register(registry, route);
+  registerWebhooks(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

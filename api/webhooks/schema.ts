@@ -83,3 +83,24 @@ export const DeliveryDetail = Delivery.extend({
 export const DeliveryIdParams = z.object({ id });
 export const ReplayBody = z.object({ id: z.number().int().positive() });
 export const TestBody = z.object({ endpoint_id: z.number().int().positive().optional().describe('default: the ecard_shared URL') });
+
+/** One recipient's element of an ecard_shared delivery (the body is an array of them). */
+export const EcardSharedEvent = z.object({
+  event_type: z.literal('ecard_shared'),
+  type: z.string().describe('share method: email, ecard_copy_link, facebook, …'),
+  sender_request_id: z.string().describe('unique per recipient, reused on retries: de-duplicate by it'),
+  ecardid: z.number().int(),
+  widgetid: z.number().int(),
+  vanity_id: z.string(),
+  sender_name: z.string(),
+  sender_email: z.string(),
+  recipient_name: z.string(),
+  recipient_email: z.string(),
+  personal_message: z.string().describe('HTML'),
+  locale: z.string(),
+  scheduled_to_be_sent_at: z.string(),
+  sent: z.boolean(),
+  opened: z.boolean(),
+  merge_tags: z.string(),
+  override_props: z.string(),
+});

@@ -33,6 +33,15 @@ describe('the OpenAPI document', function () {
     expect(JSON.stringify(document)).not.to.include('/fixture/');
   });
 
+  it('documents the two webhook families as webhooks, with the bodies the service sends', async () => {
+    const { url } = await testStack();
+    const document = (await (await fetch(`${url}/v2/api/openapi.json`)).json()) as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }> };
+    expect(Object.keys(document.webhooks).sort()).to.deep.equal(['ecardShared', 'memberChange']);
+    const memberBody = document.webhooks.memberChange!.post.requestBody.content['application/json']!.schema;
+    expect(JSON.stringify(memberBody)).to.include('team_member_deleted');
+    expect(document.webhooks.ecardShared!.post.requestBody.content['application/json']!.schema.type).to.equal('array');
+  });
+
   it('matches the committed copy, docs/openapi.json (run `npm run openapi` after a contract change)', () => {
     const committed = readFileSync(join(packageRoot, 'docs', 'openapi.json'), 'utf8');
     expect(openApiText(apiRoutes), 'the contract changed: run `npm run openapi` and commit docs/openapi.json').to.equal(committed);
