@@ -116,19 +116,8 @@ export const DepartmentList = z.array(z.object({ id: z.number().int(), name: z.s
 
 export const SampleQuery = z.object({ event_type: z.enum(MEMBER_EVENT_TYPES) });
 
-const EventMember = z.object({
-  id: z.number().int(),
-  email: z.string(),
-  employee_id: z.string().nullable(),
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-  job_position: z.string().nullable(),
-  departments: z.array(z.string()),
+const EventMember = Member.omit({ manager_email: true, custom_fields: true, createdat: true }).extend({
   date_of_birth: z.string().nullable().describe('the year is masked to 1800'),
-  hire_date: z.string().nullable(),
-  profile_image_url: z.string().nullable(),
-  disabled: z.union([z.literal(0), z.literal(1)]),
-  updatedat: z.string(),
 });
 const DeletedMember = z.object({ id: z.number().int(), email: z.string(), employee_id: z.string().nullable() });
 

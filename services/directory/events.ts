@@ -3,7 +3,7 @@
 import { Op, type Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
 import { recordEvent, redactFinished } from '../outbox.ts';
-import type { MemberView } from './view.ts';
+import { memberState, type MemberState, type MemberView } from './view.ts';
 
 export const MEMBER_EVENT_TYPES = ['team_member_created', 'team_member_updated', 'team_member_deactivated', 'team_member_deleted'] as const;
 export type MemberEventType = (typeof MEMBER_EVENT_TYPES)[number];
@@ -12,20 +12,8 @@ export type MemberEventType = (typeof MEMBER_EVENT_TYPES)[number];
 export const EVENT_SOURCES = ['api', 'zapier', 'ui', 'import'] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
-export interface EventMember {
-  id: number;
-  email: string;
-  employee_id: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  job_position: string | null;
-  departments: string[];
-  date_of_birth: string | null;
-  hire_date: string | null;
-  profile_image_url: string | null;
-  disabled: 0 | 1;
-  updatedat: string;
-}
+/** The member as events carry it: the spec's fields (no manager or custom dates), the birth year masked. */
+export type EventMember = { id: number } & Omit<MemberState, 'manager_email' | 'custom_fields'> & { disabled: 0 | 1; updatedat: string };
 
 /** What the delete event carries, so subscribers can erase the person too. */
 export interface DeletedMember {
@@ -49,20 +37,8 @@ export function maskBirthYear(date: string | null): string | null {
 }
 
 export function eventMember(view: MemberView & { id: number }): EventMember {
-  return {
-    id: view.id,
-    email: view.email,
-    employee_id: view.employee_id,
-    first_name: view.first_name,
-    last_name: view.last_name,
-    job_position: view.job_position,
-    departments: view.departments,
-    date_of_birth: maskBirthYear(view.date_of_birth),
-    hire_date: view.hire_date,
-    profile_image_url: view.profile_image_url,
-    disabled: view.disabled ? 1 : 0,
-    updatedat: view.updated_at.toISOString(),
-  };
+  const { manager_email: _manager, custom_fields: _custom, ...person } = memberState(view);
+  return { id: view.id, ...person, date_of_birth: maskBirthYear(view.date_of_birth), disabled: view.disabled ? 1 : 0, updatedat: view.updated_at.toISOString() };
 }
 
 export function memberEventBody(input: {

@@ -28,6 +28,23 @@ export interface MemberView extends MemberState {
   updated_at: Date;
 }
 
+/** The fields of a view an upsert can change, in the order the API shows them. */
+export function memberState(view: MemberState): MemberState {
+  return {
+    email: view.email,
+    employee_id: view.employee_id,
+    first_name: view.first_name,
+    last_name: view.last_name,
+    job_position: view.job_position,
+    departments: view.departments,
+    date_of_birth: view.date_of_birth,
+    hire_date: view.hire_date,
+    profile_image_url: view.profile_image_url,
+    manager_email: view.manager_email,
+    custom_fields: view.custom_fields,
+  };
+}
+
 /** Department names in one order, so sets compare and print the same way every time. */
 export function sortNames(names: string[]): string[] {
   return [...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || a.localeCompare(b));

@@ -1,8 +1,12 @@
 // Webhook test helpers: subscriptions through the API, member changes that emit events, the delivery log.
 import { expect } from 'chai';
-import { call, expectSuccess, type TestAccount } from './api.ts';
+import type { Models } from '../../models/index.ts';
+import type { WebhookDelivery } from '../../models/WebhookDelivery.ts';
+import { deliveryWorkflowId } from '../../workflows/webhook-delivery/lifecycle.ts';
+import { call, expectSuccess, newAccount, type TestAccount } from './api.ts';
 import { eventually } from './eventually.ts';
-import type { TestStack } from './stack.ts';
+import { testReceiver, type Receiver } from './receiver.ts';
+import { testStack, type TestStack } from './stack.ts';
 
 let pathCounter = 0;
 /** A receiver path of its own for each test. */
@@ -58,4 +62,62 @@ export function webhookApi(stack: TestStack, account: TestAccount, key = account
       return list;
     },
   };
+}
+
+export interface WebhookContext {
+  stack: TestStack;
+  receiver: Receiver;
+  /** A new enterprise account for each test. */
+  account: TestAccount;
+  hooks: ReturnType<typeof webhookApi>;
+}
+
+/** Registers the hooks every webhook suite needs: the stack and receiver once, a fresh account per test. */
+export function webhookContext(): WebhookContext {
+  const ctx = {} as WebhookContext;
+  before(async () => {
+    ctx.stack = await testStack();
+    ctx.receiver = await testReceiver();
+  });
+  beforeEach(async () => {
+    ctx.account = await newAccount(ctx.stack.models, 'enterprise');
+    ctx.hooks = webhookApi(ctx.stack, ctx.account);
+  });
+  return ctx;
+}
+
+/** A delivery row as the drainer makes it (an already drained event), for tests that drive one delivery themselves. */
+export async function insertDelivery(models: Models, accountId: number, endpointId: number, options: { workflowStarted: boolean }): Promise<WebhookDelivery> {
+  const eventId = crypto.randomUUID();
+  return models.sequelize.transaction(async (transaction) => {
+    const event = await models.OutboxEvent.create(
+      {
+        event_id: eventId,
+        account_id: accountId,
+        event_type: 'team_member_created',
+        source: 'api',
+        member_id: null,
+        payload: JSON.stringify({ event_id: eventId, event_type: 'team_member_created' }),
+        occurred_at: new Date(),
+        drained_at: new Date(),
+      },
+      { transaction },
+    );
+    return models.WebhookDelivery.create(
+      {
+        account_id: accountId,
+        endpoint_id: endpointId,
+        outbox_id: event.id,
+        event_id: eventId,
+        event_type: 'team_member_created',
+        trigger: 'auto',
+        status: 'Pending',
+        error: null,
+        finished_at: null,
+        workflow_id: deliveryWorkflowId(accountId, eventId, endpointId),
+        workflow_started: options.workflowStarted,
+      },
+      { transaction },
+    );
+  });
 }

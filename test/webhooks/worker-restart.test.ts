@@ -1,15 +1,14 @@
 import { expect } from 'chai';
 import { createLogger } from '../../lib/logger.ts';
 import { startWorker, type RunningWorker } from '../../lib/runtime.ts';
-import { recordEvent } from '../../services/outbox.ts';
 import { subscribe } from '../../services/webhooks/endpoints.ts';
-import { deliveryWorkflowId, startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
+import { startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { newAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testReceiver } from '../helpers/receiver.ts';
 import { testConfig, testStack } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
-import { hookPath } from '../helpers/webhooks.ts';
+import { hookPath, insertDelivery } from '../helpers/webhooks.ts';
 
 describe('webhooks: a worker restarted mid-schedule', function () {
   this.timeout(60_000);
@@ -28,31 +27,8 @@ describe('webhooks: a worker restarted mid-schedule', function () {
       hookUrl: `${receiver.url}${path}`,
       integration: false,
     });
-    const eventId = crypto.randomUUID();
-    const delivery = await stack.models.sequelize.transaction(async (transaction) => {
-      const event = await recordEvent(
-        stack.models,
-        { accountId: account.accountId, eventId, eventType: 'team_member_created', source: 'api', memberId: null, occurredAt: new Date(), body: { event_id: eventId } },
-        transaction,
-      );
-      await event.update({ drained_at: new Date() }, { transaction });
-      return stack.models.WebhookDelivery.create(
-        {
-          account_id: account.accountId,
-          endpoint_id: endpoint.id,
-          outbox_id: event.id,
-          event_id: eventId,
-          event_type: 'team_member_created',
-          trigger: 'auto',
-          status: 'Pending',
-          error: null,
-          finished_at: null,
-          workflow_id: deliveryWorkflowId(account.accountId, eventId, endpoint.id),
-          workflow_started: true,
-        },
-        { transaction },
-      );
-    });
+    // Marked started, so the stack's own drainer leaves it to this test.
+    const delivery = await insertDelivery(stack.models, account.accountId, endpoint.id, { workflowStarted: true });
 
     let worker: RunningWorker = await startWorker(config, logger, stack.models, stack.temporalAddress, { drainOutbox: false });
     const client = await testClient();
