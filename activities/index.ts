@@ -2,7 +2,9 @@
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Models } from '../models/index.ts';
+import type { MailTransport } from '../services/mail/transport.ts';
 import { createPingActivities } from './ping.ts';
+import { createSendActivities } from './sends.ts';
 import { createWebhookActivities } from './webhooks.ts';
 
 export interface ActivityDeps {
@@ -10,6 +12,9 @@ export interface ActivityDeps {
   logger: Logger;
   workerIdentity: string;
   webhooks: Config['webhooks'];
+  mailTransport: MailTransport;
+  mailFrom: string;
+  publicBaseUrl: string;
   now?: () => Date;
 }
 
@@ -18,6 +23,12 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createPingActivities(deps),
     ...createWebhookActivities({ models: deps.models, webhooks: deps.webhooks, now }),
+    ...createSendActivities({
+      models: deps.models,
+      transport: deps.mailTransport,
+      config: { mailFrom: deps.mailFrom, publicBaseUrl: deps.publicBaseUrl },
+      now,
+    }),
   };
 }
 

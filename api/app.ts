@@ -13,6 +13,7 @@ import { createRateLimiter, type RateLimiter } from '../services/rate-limits.ts'
 import type { UsageCheck } from '../services/usage.ts';
 import type { WorkflowTarget } from '../workflows/webhook-delivery/lifecycle.ts';
 import { mediaRouter } from './media.ts';
+import { sharePageRouter } from './share-page.ts';
 import type { ApiServices, ApiState } from './context.ts';
 import { docsRouter } from './docs.ts';
 import { healthRouter } from './health/router.ts';
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps): Koa<ApiState> {
     healthRouter({ sequelize: deps.models.sequelize, temporal: deps.temporal }),
     docsRouter(buildOpenApiDocument(apiRoutes)),
     mediaRouter(services.media.store),
+    sharePageRouter(deps.models, now),
   ];
   const publicAllowed = (path: string) =>
     [...new Set(publicRouters.flatMap((r) => r.match(path, 'GET').path.flatMap((layer) => layer.methods)))];

@@ -2,8 +2,9 @@
 import { directoryRoutes } from './directory/router.ts';
 import { ecardRoutes } from './ecards/router.ts';
 import { keyInfoRoutes } from './key-info/router.ts';
+import { sendRoutes } from './sends/router.ts';
 import type { AnyRoute } from './route.ts';
 import { webhookRoutes } from './webhooks/router.ts';
 import { widgetRoutes } from './widgets/router.ts';
 
-export const apiRoutes: readonly AnyRoute[] = [...ecardRoutes, ...widgetRoutes, ...directoryRoutes, ...webhookRoutes, ...keyInfoRoutes];
+export const apiRoutes: readonly AnyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...directoryRoutes, ...webhookRoutes, ...keyInfoRoutes];

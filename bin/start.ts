@@ -9,9 +9,11 @@ import { openDatabase, startApi, startWorker, type RunningApi, type RunningWorke
 import type { DevServer } from '../lib/temporal-dev-server.ts';
 
 await runMain('npm start', async () => {
-  const config = loadConfig();
+  // The all-in-one runs without an SMTP server: live emails go to the mail_sink table unless told otherwise.
+  const config = loadConfig(undefined, { mailSinkByDefault: true });
   const logger = createLogger(config);
   const say = (line: string) => console.error(line);
+  if (config.mail.sinkByDefault) say('Warning: no SMTP_URL, so emails are not sent: they are kept in the mail_sink table (MAIL_TRANSPORT=sink).');
   await mkdir(config.dataDir, { recursive: true });
 
   const models = await openDatabase(config, 'migrate');

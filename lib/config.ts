@@ -46,6 +46,16 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // How often the worker looks for undelivered events besides being nudged after each commit.
   OUTBOX_SWEEP_MS: z.coerce.number({ error: 'expected milliseconds' }).int().positive().default(2000),
+  // Per plan: emails per billing month (UTC calendar month).
+  PLAN_EMAILS: z
+    .string()
+    .regex(/^\s*\w+=\d+\s*(,\s*\w+=\d+\s*)*$/, 'expected plan=emails,... e.g. free=100')
+    .default('free=100,pro=5000,enterprise=100000'),
+  SMTP_URL: nonEmpty.regex(/^smtps?:\/\/[^/\s]+\/?$/, 'expected smtp://[user:pass@]host:port or smtps://...').optional(),
+  // `sink`: live emails go to the mail_sink table (sandbox emails always do).
+  MAIL_TRANSPORT: z.enum(['smtp', 'sink'], { error: 'expected smtp or sink' }).optional(),
+  // How long an email-now send-ecard call waits for the dispatch before answering "pending".
+  SEND_WAIT_SECONDS: z.coerce.number({ error: 'expected seconds' }).min(0).max(60).default(10),
   BODY_LIMIT_BYTES: z.coerce.number({ error: 'expected a number of bytes' }).int().positive().default(1024 * 1024),
   // Checks every API response against its declared schema made strict (tests, staging): a leaked field is a 500.
   STRICT_RESPONSES: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
@@ -80,6 +90,15 @@ export interface Config {
   mailFrom: string;
   rateLimits: Record<Plan, RateLimit>;
   seats: Record<Plan, number>;
+  emailsPerMonth: Record<Plan, number>;
+  mail: {
+    /** `smtp` (SMTP_URL), `sink` (the mail_sink table), or `none`: live emails cannot be sent. */
+    transport: 'smtp' | 'sink' | 'none';
+    smtpUrl: string | undefined;
+    /** The sink was chosen because nothing was configured (`npm start` warns about it). */
+    sinkByDefault: boolean;
+  };
+  sendWaitSeconds: number;
   webhooks: {
     retryDelaysSeconds: number[];
     timeoutMs: number;
@@ -136,7 +155,7 @@ function databaseConfig(url: string | undefined, dataDir: string): DatabaseConfi
 }
 
 /** Parses an environment (process.env by default); throws ConfigError with one line naming each bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, options: { mailSinkByDefault?: boolean } = {}): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
@@ -149,6 +168,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const rateLimits = parsePlanMap(e.RATE_LIMITS, parseRateLimit);
   if (typeof rateLimits === 'string') throw new ConfigError(`Invalid configuration: RATE_LIMITS: ${rateLimits} (got ${JSON.stringify(e.RATE_LIMITS)})`);
+  const emailsPerMonth = parsePlanMap(e.PLAN_EMAILS, Number);
+  if (typeof emailsPerMonth === 'string') throw new ConfigError(`Invalid configuration: PLAN_EMAILS: ${emailsPerMonth} (got ${JSON.stringify(e.PLAN_EMAILS)})`);
+  if (e.MAIL_TRANSPORT === 'smtp' && !e.SMTP_URL) throw new ConfigError('Invalid configuration: MAIL_TRANSPORT=smtp needs SMTP_URL');
   const seats = parsePlanMap(e.PLAN_SEATS, Number);
   if (typeof seats === 'string') throw new ConfigError(`Invalid configuration: PLAN_SEATS: ${seats} (got ${JSON.stringify(e.PLAN_SEATS)})`);
   const dataDir = fromPackageRoot(e.DATA_DIR);
@@ -172,6 +194,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     rateLimits,
     seats,
+    emailsPerMonth,
+    mail: {
+      transport: e.MAIL_TRANSPORT ?? (e.SMTP_URL ? 'smtp' : options.mailSinkByDefault ? 'sink' : 'none'),
+      smtpUrl: e.SMTP_URL,
+      sinkByDefault: !e.MAIL_TRANSPORT && !e.SMTP_URL && options.mailSinkByDefault === true,
+    },
+    sendWaitSeconds: e.SEND_WAIT_SECONDS,
     webhooks: {
       retryDelaysSeconds: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

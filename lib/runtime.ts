@@ -11,6 +11,9 @@ import { probeConnection } from './temporal.ts';
 import { createWorker, workerIdentity } from './worker.ts';
 import { Client, Connection } from '@temporalio/client';
 import { startOutboxDrainer } from '../services/webhooks/drain.ts';
+import { drainMailQueue } from '../services/mail/queue.ts';
+import { createMailTransport, type MailTransport } from '../services/mail/transport.ts';
+import { startUnstartedSends } from '../services/sends/sweep.ts';
 
 /** `npm run api` and `npm run worker` run against an external Temporal server; only `npm start` embeds one. */
 export function externalTemporalAddress(config: Config, part: 'API' | 'worker'): string {
@@ -87,29 +90,49 @@ export interface RunningWorker {
 }
 
 export interface WorkerRunOptions {
-  /** Run the outbox drainer beside the worker (default true); a test's extra worker may not. */
+  /** Run the outbox drainer (and the other background passes) beside the worker (default true); a test's extra worker may not. */
   drainOutbox?: boolean;
   now?: () => Date;
+  /** Replaces the configured mail transport (tests that cut a delivery short). */
+  mailTransport?: MailTransport;
 }
 
 /** The worker, and the outbox drainer that starts the delivery workflows it runs. */
 export async function startWorker(config: Config, logger: Logger, models: Models, temporalAddress: string, options: WorkerRunOptions = {}): Promise<RunningWorker> {
   const now = options.now ?? (() => new Date());
+  const mailTransport = options.mailTransport ?? createMailTransport(models, config.mail);
   const { worker, close } = await createWorker({
     address: temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: createActivities({ models, logger, workerIdentity, webhooks: config.webhooks, now }),
+    activities: createActivities({
+      models,
+      logger,
+      workerIdentity,
+      webhooks: config.webhooks,
+      mailTransport,
+      mailFrom: config.mailFrom,
+      publicBaseUrl: config.publicBaseUrl,
+      now,
+    }),
     logger,
   });
   const clientConnection = options.drainOutbox === false ? undefined : await Connection.connect({ address: temporalAddress });
-  const drainer = clientConnection
+  const target = clientConnection
+    ? { client: new Client({ connection: clientConnection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue }
+    : undefined;
+  const drainer = target
     ? startOutboxDrainer({
         models,
         logger,
         webhooks: config.webhooks,
         now,
-        target: { client: new Client({ connection: clientConnection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue },
+        target,
+        otherPasses: [
+          () => startUnstartedSends(models, target),
+          () =>
+            drainMailQueue(models, mailTransport, config.mailFrom, now, (id, err) => logger.warn({ err, mailQueueId: id }, 'a queued service email could not be sent')),
+        ],
       })
     : undefined;
   const done = worker.run().finally(close);
@@ -120,6 +143,7 @@ export async function startWorker(config: Config, logger: Logger, models: Models
       await clientConnection?.close();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
+      if (!options.mailTransport) mailTransport.close();
     },
   };
 }

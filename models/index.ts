@@ -12,6 +12,9 @@ import { defineMemberCustomValue } from './MemberCustomValue.ts';
 import { defineMemberDepartment } from './MemberDepartment.ts';
 import { defineOutboxEvent } from './OutboxEvent.ts';
 import { defineOwner } from './Owner.ts';
+import { defineSend } from './Send.ts';
+import { defineSendingRules } from './SendingRules.ts';
+import { defineSendRecipient } from './SendRecipient.ts';
 import { defineTeamMember } from './TeamMember.ts';
 import { defineWebhookAttempt } from './WebhookAttempt.ts';
 import { defineWebhookDelivery } from './WebhookDelivery.ts';
@@ -38,6 +41,9 @@ export function createModels(sequelize: Sequelize) {
   const WebhookDelivery = defineWebhookDelivery(sequelize);
   const WebhookAttempt = defineWebhookAttempt(sequelize);
   const MailMessage = defineMailMessage(sequelize);
+  const Send = defineSend(sequelize);
+  const SendRecipient = defineSendRecipient(sequelize);
+  const { IdempotencyKey, QuotaUsage, Suppression, SendSuspension, MailSinkMessage } = defineSendingRules(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
   ApiKey.belongsTo(Account, { foreignKey: 'account_id' });
@@ -64,6 +70,13 @@ export function createModels(sequelize: Sequelize) {
     WebhookDelivery,
     WebhookAttempt,
     MailMessage,
+    Send,
+    SendRecipient,
+    IdempotencyKey,
+    QuotaUsage,
+    Suppression,
+    SendSuspension,
+    MailSinkMessage,
   };
 }
 

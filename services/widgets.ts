@@ -29,6 +29,13 @@ export async function findWidget(models: Models, accountId: number, id: number, 
   return widget;
 }
 
+/** A widget of the account by its vanity id (404 for another account's, as for a missing one). */
+export async function findWidgetByVanity(models: Models, accountId: number, vanityId: string): Promise<Widget> {
+  const widget = await models.Widget.findOne({ where: { vanity_id: vanityId, account_id: accountId } });
+  if (!widget) throw notFound('widget', vanityId);
+  return widget;
+}
+
 /** Campaign-backed widgets change only through the campaign endpoints. */
 export function assertEditable(widget: Widget): void {
   if (widget.is_campaign) {

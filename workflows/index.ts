@@ -1,3 +1,4 @@
 // Every workflow the worker runs (the worker's workflowsPath).
 export { pingWorkflow } from './ping.ts';
+export { sendEcardWorkflow } from './send-ecard.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';

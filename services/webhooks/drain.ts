@@ -16,6 +16,8 @@ export interface DrainDeps {
   webhooks: Config['webhooks'];
   target: WorkflowTarget;
   now: () => Date;
+  /** More background passes the same loop runs (send starts, the mail queue); each says whether more is waiting. */
+  otherPasses?: Array<() => Promise<boolean>>;
 }
 
 const BATCH = 100;
@@ -78,7 +80,7 @@ export interface RunningDrainer {
   stop(): Promise<void>;
 }
 
-/** Drains after every commit in this process and every OUTBOX_SWEEP_MS (events committed by other processes). */
+/** Drains after every commit in this process and every OUTBOX_SWEEP_MS (events committed by other processes), with the other passes. */
 export function startOutboxDrainer(deps: DrainDeps): RunningDrainer {
   let running = true;
   let wake: (() => void) | undefined;
@@ -92,10 +94,12 @@ export function startOutboxDrainer(deps: DrainDeps): RunningDrainer {
     while (running) {
       nudged = false;
       let more = false;
-      try {
-        more = await drainOutbox(deps);
-      } catch (err) {
-        deps.logger.warn({ err }, 'draining the event outbox failed; retrying at the next sweep');
+      for (const pass of [() => drainOutbox(deps), ...(deps.otherPasses ?? [])]) {
+        try {
+          more = (await pass()) || more;
+        } catch (err) {
+          deps.logger.warn({ err }, 'a background pass (outbox, sends, mail queue) failed; retrying at the next sweep');
+        }
       }
       if (more || nudged || !running) continue;
       await new Promise<void>((resolve) => {

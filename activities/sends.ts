@@ -1,0 +1,16 @@
+// The send workflow's activities: thin wrappers over services/sends/dispatch.ts.
+import { Context } from '@temporalio/activity';
+import { dispatchSend, failSend, type DispatchDeps, type SendOutcome } from '../services/sends/dispatch.ts';
+import { DISPATCH_ATTEMPTS } from '../workflows/send-ecard/policy.ts';
+
+export function createSendActivities(deps: DispatchDeps) {
+  return {
+    async dispatchSend(input: { sendPk: number }): Promise<SendOutcome> {
+      // On the last try a temporary SMTP failure becomes the recipient's failure instead of another retry.
+      return dispatchSend(deps, input.sendPk, { lastTry: Context.current().info.attempt >= DISPATCH_ATTEMPTS });
+    },
+    async failSend(input: { sendPk: number; reason: string }): Promise<SendOutcome> {
+      return failSend(deps, input.sendPk, input.reason);
+    },
+  };
+}

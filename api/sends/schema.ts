@@ -1,0 +1,57 @@
+// Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send.
+import { z } from 'zod';
+import { flag, withAliases } from '../schema-helpers.ts';
+
+export const GetEcardsQuery = withAliases(z.object({ widgetId: z.string().trim().min(1).describe('the widget\'s vanity id') }), {
+  widgetId: ['widgetid', 'widgetID'],
+});
+
+export const SendableEcard = z.object({
+  ecardid: z.number().int(),
+  vanity_id: z.string(),
+  name: z.string(),
+  emailSubject: z.string().nullable(),
+  header: z.string().nullable(),
+  details: z.string().nullable().describe('the eCard body (sanitized HTML)'),
+  image_url: z.string().nullable().describe('the artwork (self_hosted_url)'),
+  envelope_bg_image_url: z.string().nullable(),
+  canSchedule: z.boolean(),
+});
+export const SendableEcardList = z.array(SendableEcard);
+
+const oneOrMany = z.union([z.string(), z.array(z.string())]);
+
+export const SendBody = withAliases(
+  z.object({
+    ecardId: z.coerce.number().int().positive(),
+    senderEmail: z.string().trim().min(1).describe('must be a valid email (else reason einvalid)'),
+    senderName: z.string().trim().min(1).max(200),
+    recipientName: oneOrMany.describe('one name, or an array as long as recipientEmail'),
+    recipientEmail: oneOrMany.optional().describe('one address or up to 50; required for email sends (reason tooshort), optional for share links'),
+    sendAt: z.iso
+      .datetime({ offset: true, error: 'expected an ISO 8601 date-time with Z or an offset' })
+      .transform((s) => new Date(s))
+      .optional()
+      .describe('a time more than 60 s ahead schedules the send (at most a year ahead)'),
+    type: z.string().optional().describe('`ecard_copy_link` selects share-link mode'),
+    is_sharing: flag.optional().describe('true selects share-link mode'),
+    widgetId: z.union([z.string(), z.number()]).optional().describe('the eCard\'s widget (vanity or numeric id)'),
+    personalMessage: z.string().max(20_000).optional().describe('HTML, sanitized'),
+    locale: z.string().regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/).optional(),
+    mergeTags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
+    overrideProps: z.record(z.string(), z.unknown()).optional(),
+  }),
+  { ecardId: ['ecardid', 'ecardID'], widgetId: ['widgetid', 'widgetID'] },
+);
+
+export const SendAnswer = z.object({
+  sendId: z.string(),
+  emailsSent: z.number().int().optional(),
+  status: z.enum(['scheduled', 'pending', 'canceled']).optional(),
+  scheduled_to_be_sent_at: z.string().optional(),
+  shareUrl: z.string().optional(),
+  statVanityId: z.string().optional(),
+});
+
+export const CancelBody = z.object({ sendId: z.string().uuid() });
+export const CancelAnswer = z.object({ sendId: z.string(), status: z.literal('canceled') });

@@ -1,0 +1,45 @@
+// One recipient of a send: the card rendered for them, and the claim written before their email goes to SMTP.
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { idColumn } from './columns.ts';
+
+export type RecipientStatus = 'pending' | 'sent' | 'failed';
+
+export function defineSendRecipient(sequelize: Sequelize) {
+  class SendRecipient extends Model<InferAttributes<SendRecipient>, InferCreationAttributes<SendRecipient>> {
+    declare id: CreationOptional<number>;
+    declare send_id: number;
+    declare position: number;
+    declare recipient_name: string;
+    declare recipient_email: string | null;
+    declare status: CreationOptional<RecipientStatus>;
+    declare rendered_subject: CreationOptional<string | null>;
+    declare rendered_header: CreationOptional<string | null>;
+    declare rendered_html: CreationOptional<string | null>;
+    declare message_id: CreationOptional<string | null>;
+    declare claimed_at: CreationOptional<Date | null>;
+    declare finished_at: CreationOptional<Date | null>;
+    declare error: CreationOptional<string | null>;
+  }
+  SendRecipient.init(
+    {
+      id: idColumn(),
+      send_id: { type: DataTypes.INTEGER, allowNull: false },
+      position: { type: DataTypes.INTEGER, allowNull: false },
+      recipient_name: { type: DataTypes.STRING(200), allowNull: false },
+      recipient_email: { type: DataTypes.STRING(254), allowNull: true },
+      status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'pending' },
+      rendered_subject: { type: DataTypes.STRING(1000), allowNull: true },
+      rendered_header: { type: DataTypes.STRING(1000), allowNull: true },
+      rendered_html: { type: DataTypes.TEXT, allowNull: true },
+      message_id: { type: DataTypes.STRING(250), allowNull: true },
+      claimed_at: { type: DataTypes.DATE(3), allowNull: true },
+      finished_at: { type: DataTypes.DATE(3), allowNull: true },
+      error: { type: DataTypes.STRING(1000), allowNull: true },
+    },
+    { sequelize, tableName: 'send_recipients', modelName: 'SendRecipient', timestamps: false },
+  );
+  return SendRecipient;
+}
+
+export type SendRecipientModel = ReturnType<typeof defineSendRecipient>;
+export type SendRecipient = InstanceType<SendRecipientModel>;

@@ -1,0 +1,216 @@
+// Accepting a send: every rule that can refuse it, then the send, its recipients, its quota reservation, its
+// idempotency row and its ecard_shared event in one transaction (the workflow starts after the commit).
+import { Op, UniqueConstraintError } from 'sequelize';
+import { z } from 'zod';
+import type { Config } from '../../lib/config.ts';
+import { writeTransaction } from '../../lib/db.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { randomId } from '../../lib/ids.ts';
+import type { Account } from '../../models/Account.ts';
+import type { Ecard } from '../../models/Ecard.ts';
+import type { Models } from '../../models/index.ts';
+import type { Send, SendMode } from '../../models/Send.ts';
+import { recordEvent } from '../outbox.ts';
+import { sanitizeHtmlField } from '../templates.ts';
+import { billingMonth, reserveQuota } from './quota.ts';
+import { blockedRecipient, isSuspended } from './rules.ts';
+
+export const MAX_RECIPIENTS = 50;
+const NOW_WINDOW_MS = 60_000;
+const MAX_AHEAD_MS = 366 * 24 * 3600 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+export interface SendRequest {
+  ecardId: number;
+  senderEmail: string;
+  senderName: string;
+  recipientNames: string[];
+  recipientEmails: string[];
+  sendAt: Date | undefined;
+  share: boolean;
+  widgetId: string | number | undefined;
+  personalMessage: string | undefined;
+  locale: string | undefined;
+  mergeTags: Record<string, string> | undefined;
+  overrideProps: Record<string, unknown> | undefined;
+  idempotencyKey: string | undefined;
+  /** A hash of the request body: the same key with another body is refused. */
+  requestHash: string;
+}
+
+export interface SendDeps {
+  models: Models;
+  config: Pick<Config, 'emailsPerMonth' | 'mail' | 'publicBaseUrl'>;
+  now: () => Date;
+}
+
+const isEmail = (value: string) => z.email().safeParse(value).success;
+const refuse = (status: number, reason: string, message: string) => new ApiError(status, reason, message);
+
+/** Email now, scheduled, or share link; `sendAt` within a minute means now; past or over a year ahead is refused. */
+function modeOf(request: SendRequest, now: Date): { mode: SendMode; sendAt: Date } {
+  if (request.share) return { mode: 'share', sendAt: now };
+  if (!request.sendAt || request.sendAt.getTime() <= now.getTime() + NOW_WINDOW_MS) {
+    if (request.sendAt && request.sendAt.getTime() < now.getTime() - NOW_WINDOW_MS) {
+      throw new ApiError(422, 'send_at_past', `sendAt ${request.sendAt.toISOString()} is in the past`);
+    }
+    return { mode: 'email', sendAt: now };
+  }
+  if (request.sendAt.getTime() > now.getTime() + MAX_AHEAD_MS) throw new ApiError(422, 'send_at_too_far', 'sendAt is more than a year ahead');
+  return { mode: 'schedule', sendAt: request.sendAt };
+}
+
+function checkAddresses(request: SendRequest, mode: SendMode): Array<{ name: string; email: string | null }> {
+  if (!isEmail(request.senderEmail)) throw refuse(400, 'einvalid', `senderEmail is not a valid email address: ${JSON.stringify(request.senderEmail)}`);
+  const emails = request.recipientEmails;
+  if (mode !== 'share' && emails.length === 0) throw refuse(400, 'tooshort', 'recipientEmail is required: give at least one recipient');
+  const count = Math.max(emails.length, request.recipientNames.length);
+  if (count > MAX_RECIPIENTS) throw refuse(400, 'toomany', `At most ${MAX_RECIPIENTS} recipients per send (got ${count})`);
+  if (emails.length > 0 && emails.length !== request.recipientNames.length) {
+    throw new ApiError(400, 'invalid_parameter', 'recipientName and recipientEmail must have the same number of values');
+  }
+  const bad = emails.find((e) => !isEmail(e));
+  if (bad !== undefined) throw refuse(400, 'finvalid', `recipientEmail is not a valid email address: ${JSON.stringify(bad)}`);
+  if (mode === 'share') return [{ name: request.recipientNames[0] ?? '', email: emails[0]?.toLowerCase() ?? null }];
+  return emails.map((email, i) => ({ name: request.recipientNames[i]!, email: email.toLowerCase() }));
+}
+
+async function findSendable(models: Models, account: Account, request: SendRequest): Promise<Ecard> {
+  const ecard = await models.Ecard.findOne({ where: { id: request.ecardId, account_id: account.id } });
+  if (!ecard || ecard.disabled) throw new ApiError(404, 'not_found', `No enabled eCard with id ${request.ecardId}`);
+  if (request.widgetId !== undefined) {
+    const widget = await models.Widget.findByPk(ecard.widget_id);
+    if (String(request.widgetId) !== widget?.vanity_id && String(request.widgetId) !== String(widget?.id)) {
+      throw new ApiError(404, 'not_found', `eCard ${ecard.id} is not in widget ${request.widgetId}`);
+    }
+  }
+  return ecard;
+}
+
+/** The directory rule of the eCard's widget: the sender must be an active member. */
+async function checkDirectory(models: Models, account: Account, ecard: Ecard, senderEmail: string): Promise<void> {
+  const widget = await models.Widget.findByPk(ecard.widget_id, { rejectOnEmpty: true });
+  if (!widget.dir_sender_must_be_in_directory) return;
+  const member = await models.TeamMember.findOne({ where: { account_id: account.id, email: senderEmail.toLowerCase(), disabled: false } });
+  if (!member) throw refuse(403, 'notindirectory', `${senderEmail} is not an active member of this account's directory, which this widget requires of senders`);
+}
+
+/** The first send made with this key in the last 24 hours (422 when the body differs), or null. */
+async function earlierSend(models: Models, accountId: number, request: SendRequest, now: Date): Promise<Send | null> {
+  if (!request.idempotencyKey) return null;
+  const row = await models.IdempotencyKey.findOne({ where: { account_id: accountId, idem_key: request.idempotencyKey } });
+  if (!row || now.getTime() - row.created_at.getTime() > IDEMPOTENCY_WINDOW_MS) return null;
+  if (row.request_hash !== request.requestHash) {
+    throw refuse(422, 'idempotency_mismatch', 'This Idempotency-Key was used in the last 24 hours with a different request body');
+  }
+  return models.Send.findByPk(row.send_id, { rejectOnEmpty: true });
+}
+
+function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null }>) {
+  return recipients.map((r, i) => ({
+    event_type: 'ecard_shared',
+    type: send.mode === 'share' ? 'ecard_copy_link' : 'email',
+    sender_request_id: `${send.send_id}.${i + 1}`,
+    ecardid: ecard.id,
+    widgetid: ecard.widget_id,
+    vanity_id: send.stat_vanity_id,
+    sender_name: send.sender_name,
+    sender_email: send.sender_email,
+    recipient_name: r.name,
+    recipient_email: r.email ?? '',
+    personal_message: send.personal_message ?? '',
+    locale: send.locale,
+    scheduled_to_be_sent_at: send.send_at.toISOString(),
+    sent: send.mode === 'share',
+    opened: false,
+    merge_tags: send.merge_tags ?? '',
+    override_props: send.override_props ?? '',
+  }));
+}
+
+export interface Accepted {
+  send: Send;
+  /** False when the Idempotency-Key named an earlier send (nothing new was made). */
+  created: boolean;
+}
+
+export async function acceptSend(deps: SendDeps, account: Account, request: SendRequest): Promise<Accepted> {
+  const { models } = deps;
+  const now = deps.now();
+  const earlier = await earlierSend(models, account.id, request, now);
+  if (earlier) return { send: earlier, created: false };
+  const { mode, sendAt } = modeOf(request, now);
+  const recipients = checkAddresses(request, mode);
+  const ecard = await findSendable(models, account, request);
+  if (await isSuspended(models, account.id)) throw refuse(403, 'spammer', 'Sending is suspended for this account');
+  const blocked = await blockedRecipient(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
+  if (blocked) throw refuse(403, 'blocked', blocked);
+  await checkDirectory(models, account, ecard, request.senderEmail);
+  const sandbox = account.mode === 'sandbox';
+  if (mode !== 'share' && !sandbox && deps.config.mail.transport === 'none') {
+    throw refuse(502, 'provider', 'No mail transport is configured (set SMTP_URL, or MAIL_TRANSPORT=sink)');
+  }
+  // Share links and sandbox sends consume no quota.
+  const quotaCount = mode === 'share' || sandbox ? 0 : recipients.length;
+  const month = billingMonth(sendAt);
+
+  try {
+    const send = await writeTransaction(models.sequelize, async (transaction) => {
+      const send = await models.Send.create(
+        {
+          send_id: crypto.randomUUID(),
+          account_id: account.id,
+          ecard_id: ecard.id,
+          widget_id: ecard.widget_id,
+          mode,
+          status: mode === 'schedule' ? 'scheduled' : 'pending',
+          sandbox,
+          sender_name: request.senderName,
+          sender_email: request.senderEmail.toLowerCase(),
+          personal_message: request.personalMessage ? sanitizeHtmlField(request.personalMessage) : null,
+          locale: request.locale ?? 'en',
+          merge_tags: request.mergeTags ? JSON.stringify(request.mergeTags) : null,
+          override_props: request.overrideProps ? JSON.stringify(request.overrideProps) : null,
+          send_at: sendAt,
+          stat_vanity_id: randomId(24),
+          quota_month: quotaCount ? month : null,
+          quota_count: quotaCount,
+          error: null,
+        },
+        { transaction },
+      );
+      await models.SendRecipient.bulkCreate(
+        recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email })),
+        { transaction },
+      );
+      if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, deps.config.emailsPerMonth[account.plan], transaction))) {
+        throw refuse(403, 'wouldexceedlimit', `The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
+      }
+      if (request.idempotencyKey) {
+        // A key older than the window is free again.
+        await models.IdempotencyKey.destroy({
+          where: { account_id: account.id, idem_key: request.idempotencyKey, created_at: { [Op.lt]: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } },
+          transaction,
+        });
+        await models.IdempotencyKey.create(
+          { account_id: account.id, idem_key: request.idempotencyKey, request_hash: request.requestHash, send_id: send.id, created_at: now },
+          { transaction },
+        );
+      }
+      await recordEvent(
+        models,
+        { accountId: account.id, eventId: send.send_id, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: now, body: sharedEvent(send, ecard, recipients) },
+        transaction,
+      );
+      return send;
+    });
+    return { send, created: true };
+  } catch (err) {
+    // A concurrent request with the same key made the send first: answer with it.
+    if (err instanceof UniqueConstraintError && request.idempotencyKey) {
+      const first = await earlierSend(models, account.id, request, now);
+      if (first) return { send: first, created: false };
+    }
+    throw err;
+  }
+}

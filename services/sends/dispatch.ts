@@ -1,0 +1,125 @@
+// What the send workflow's activity does: take the send from scheduled to pending (unless canceled), render the
+// card for each recipient (kept with the send), email each one at most once, and record how the send ended.
+// Each recipient's claim (a deterministic Message-ID) is written before SMTP is asked: a retry that finds a
+// claim without a result cannot know whether the message left, so it marks the recipient failed instead of
+// sending a second email.
+import { Op } from 'sequelize';
+import type { Config } from '../../lib/config.ts';
+import type { Models } from '../../models/index.ts';
+import type { Send, SendStatus } from '../../models/Send.ts';
+import type { SendRecipient } from '../../models/SendRecipient.ts';
+import { fromAddress, MailError, type MailTransport } from '../mail/transport.ts';
+import { releaseQuota } from './quota.ts';
+import { renderCard, renderEmail, shareUrl } from './render.ts';
+
+export interface DispatchDeps {
+  models: Models;
+  transport: MailTransport;
+  config: Pick<Config, 'mailFrom' | 'publicBaseUrl'>;
+  now: () => Date;
+}
+
+export interface SendOutcome {
+  status: SendStatus;
+  emailsSent: number;
+  error: string | null;
+}
+
+export const OUTCOME_UNKNOWN = 'outcome unknown: the attempt that handed this email to SMTP stopped before it recorded the result';
+
+const outcomeOf = (send: Send): SendOutcome => ({ status: send.status, emailsSent: send.emails_sent, error: send.error });
+
+const messageIdOf = (send: Send, r: SendRecipient) => `<${send.send_id}.${r.position}@cardsvc>`;
+
+async function finish(deps: DispatchDeps, send: Send): Promise<SendOutcome> {
+  const recipients = await deps.models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
+  const sent = recipients.filter((r) => r.status === 'sent').length;
+  const failed = recipients.filter((r) => r.status === 'failed');
+  const status: SendStatus = send.mode === 'share' || sent > 0 ? 'sent' : 'failed';
+  const error = failed[0]?.error ?? null;
+  const [changed] = await deps.models.Send.update(
+    { status, emails_sent: sent, error },
+    { where: { id: send.id, status: 'pending' } },
+  );
+  // The quota of emails that did not go out is given back, once (only the update that ended the send does it).
+  if (changed && send.quota_month && failed.length) await releaseQuota(deps.models, send.account_id, send.quota_month, Math.min(failed.length, send.quota_count));
+  return outcomeOf(await send.reload());
+}
+
+async function markFailed(recipient: SendRecipient, error: string, at: Date) {
+  await recipient.update({ status: 'failed', error: error.slice(0, 1000), finished_at: at });
+}
+
+async function emailOne(deps: DispatchDeps, send: Send, recipient: SendRecipient, link: string, lastTry: boolean): Promise<void> {
+  const { models } = deps;
+  if (recipient.claimed_at) return markFailed(recipient, OUTCOME_UNKNOWN, deps.now());
+  const ecard = await models.Ecard.findByPk(send.ecard_id, { rejectOnEmpty: true });
+  const messageId = messageIdOf(send, recipient);
+  const [claimed] = await models.SendRecipient.update(
+    { claimed_at: deps.now(), message_id: messageId },
+    { where: { id: recipient.id, claimed_at: { [Op.is]: null } } },
+  );
+  if (!claimed) return markFailed(recipient, OUTCOME_UNKNOWN, deps.now());
+  const email = renderEmail(send, ecard, recipient, link);
+  try {
+    await deps.transport.send(
+      {
+        accountId: send.account_id,
+        messageId,
+        from: { name: send.sender_name, address: fromAddress(deps.config.mailFrom) },
+        to: recipient.recipient_email!,
+        replyTo: send.sender_email,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+      },
+      { sandbox: send.sandbox },
+    );
+  } catch (err) {
+    if (!(err instanceof MailError)) throw err;
+    if (err.kind === 'retryable' && !lastTry) {
+      // SMTP never took it: free the claim so the activity's retry sends it.
+      await models.SendRecipient.update({ claimed_at: null, message_id: null }, { where: { id: recipient.id } });
+      throw err;
+    }
+    return markFailed(recipient, err.kind === 'unknown' ? `${OUTCOME_UNKNOWN} (${err.message})` : err.message, deps.now());
+  }
+  await recipient.update({ status: 'sent', finished_at: deps.now(), error: null });
+}
+
+/** The activity's work; safe to run again after a crash at any point. */
+export async function dispatchSend(deps: DispatchDeps, sendPk: number, options: { lastTry: boolean }): Promise<SendOutcome> {
+  const { models } = deps;
+  let send = await models.Send.findByPk(sendPk, { rejectOnEmpty: true });
+  if (send.status === 'scheduled') {
+    await models.Send.update({ status: 'pending' }, { where: { id: send.id, status: 'scheduled' } });
+    send = await send.reload();
+  }
+  if (send.status !== 'pending') return outcomeOf(send);
+  const ecard = await models.Ecard.findByPk(send.ecard_id);
+  const recipients = await models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
+  const link = shareUrl(deps.config.publicBaseUrl, send);
+  if (!ecard) {
+    for (const r of recipients) if (r.status === 'pending') await markFailed(r, 'The eCard was deleted before the send went out', deps.now());
+    return finish(deps, send);
+  }
+  for (const r of recipients) {
+    if (r.rendered_html !== null) continue;
+    const card = renderCard(send, ecard, r, link);
+    await r.update({ rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html });
+  }
+  if (send.mode !== 'share') {
+    for (const r of recipients) if (r.status === 'pending') await emailOne(deps, send, r, link, options.lastTry);
+  }
+  return finish(deps, send);
+}
+
+/** The workflow's last word when the activity gave up: whatever is still pending failed (claimed ones: unknown). */
+export async function failSend(deps: DispatchDeps, sendPk: number, reason: string): Promise<SendOutcome> {
+  const send = await deps.models.Send.findByPk(sendPk, { rejectOnEmpty: true });
+  if (send.status !== 'pending' && send.status !== 'scheduled') return outcomeOf(send);
+  await deps.models.Send.update({ status: 'pending' }, { where: { id: send.id, status: 'scheduled' } });
+  const pending = await deps.models.SendRecipient.findAll({ where: { send_id: send.id, status: 'pending' } });
+  for (const r of pending) await markFailed(r, r.claimed_at ? OUTCOME_UNKNOWN : reason, deps.now());
+  return finish(deps, await send.reload());
+}

@@ -1,0 +1,24 @@
+// The plan's emails per billing month (UTC calendar month): reserved atomically when a send is accepted,
+// released for what a cancel or a failure did not send.
+import { literal, Op, type Transaction } from 'sequelize';
+import type { Models } from '../../models/index.ts';
+
+export const billingMonth = (at: Date) => at.toISOString().slice(0, 7);
+
+/** Adds `count` to the month's use if it stays within `limit` (one conditional update); false when it would not. */
+export async function reserveQuota(models: Models, accountId: number, month: string, count: number, limit: number, transaction: Transaction): Promise<boolean> {
+  await models.QuotaUsage.bulkCreate([{ account_id: accountId, month, used: 0 }], { ignoreDuplicates: true, transaction });
+  const [changed] = await models.QuotaUsage.update(
+    { used: literal(`used + ${Number(count)}`) },
+    { where: { account_id: accountId, month, used: { [Op.lte]: limit - count } }, transaction },
+  );
+  return changed === 1;
+}
+
+export async function releaseQuota(models: Models, accountId: number, month: string, count: number, transaction?: Transaction): Promise<void> {
+  if (count <= 0) return;
+  await models.QuotaUsage.update(
+    { used: literal(`used - ${Number(count)}`) },
+    { where: { account_id: accountId, month, used: { [Op.gte]: count } }, ...(transaction ? { transaction } : {}) },
+  );
+}

@@ -1,0 +1,117 @@
+// The eCard as a recipient gets it: the card rendered with its merge tags, put into the email (HTML and text)
+// and the share page, both from Handlebars templates under templates/.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Handlebars from 'handlebars';
+import sanitizeHtml from 'sanitize-html';
+import { packageRoot } from '../../lib/paths.ts';
+import type { Ecard } from '../../models/Ecard.ts';
+import type { Send } from '../../models/Send.ts';
+import type { SendRecipient } from '../../models/SendRecipient.ts';
+import { OVERRIDABLE, renderEcard } from '../ecards.ts';
+import { stringsFor } from './locales.ts';
+
+const handlebars = Handlebars.create();
+const template = (name: string) => handlebars.compile(readFileSync(join(packageRoot, 'templates', `${name}.hbs`), 'utf8'), { strict: false });
+const emailTemplate = template('email');
+const pageTemplate = template('ecard-page');
+
+export const shareUrl = (publicBaseUrl: string, send: Send) => `${publicBaseUrl}/e/${send.stat_vanity_id}`;
+
+/** The card for one recipient: subject, header and body HTML with the merge tags filled (kept with the send). */
+export function renderCard(send: Send, ecard: Ecard, recipient: SendRecipient, link: string) {
+  const mergeTags = send.merge_tags ? (JSON.parse(send.merge_tags) as Record<string, string>) : {};
+  const overrides = send.override_props ? (JSON.parse(send.override_props) as Record<string, unknown>) : {};
+  const allowed = Object.fromEntries(Object.entries(overrides).filter(([k]) => (OVERRIDABLE as readonly string[]).includes(k)));
+  return renderEcard(ecard, {
+    mergeTags: {
+      ...mergeTags,
+      recipient_name: recipient.recipient_name,
+      recipient_email: recipient.recipient_email ?? '',
+      sender_name: send.sender_name,
+      sender_email: send.sender_email,
+      personal_message: sanitizeHtml(send.personal_message ?? '', { allowedTags: [], allowedAttributes: {} }),
+      ecard_link: link,
+    },
+    overrideProps: allowed,
+    trialMode: false,
+  });
+}
+
+const toText = (html: string) =>
+  sanitizeHtml(html.replace(/<\/(p|div|h\d|li)>|<br\s*\/?>/gi, '\n'), { allowedTags: [], allowedAttributes: {} })
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+
+export function renderEmail(send: Send, ecard: Ecard, recipient: SendRecipient, link: string) {
+  const { lang, strings } = stringsFor(send.locale);
+  const card = { subject: recipient.rendered_subject ?? '', header: recipient.rendered_header ?? '', html: recipient.rendered_html ?? '' };
+  const intro = strings.intro(send.sender_name);
+  const html = emailTemplate({
+    lang,
+    subject: card.subject,
+    intro,
+    imageUrl: ecard.self_hosted_url,
+    header: card.header,
+    html: card.html,
+    personalMessage: send.personal_message,
+    personalMessageLabel: strings.personalMessage,
+    link,
+    openLabel: strings.open,
+  });
+  const text = [
+    intro,
+    card.header,
+    toText(card.html),
+    send.personal_message ? `${strings.personalMessage}:\n${toText(send.personal_message)}` : '',
+    `${strings.open}: ${link}`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return { subject: card.subject || intro, html, text };
+}
+
+interface EnvelopeColors {
+  background: string;
+  card: string;
+  text: string;
+  accent: string;
+}
+
+// Colours come from the eCard's JSON settings; only plain colour values pass (they land inside a style block).
+function colors(settings: string | null): EnvelopeColors {
+  const fallback: EnvelopeColors = { background: '#f4f4f7', card: '#ffffff', text: '#222222', accent: '#8a6cff' };
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = settings ? (JSON.parse(settings) as Record<string, unknown>) : {};
+  } catch {
+    return fallback;
+  }
+  const pick = (key: keyof EnvelopeColors) => {
+    const value = parsed[key];
+    return typeof value === 'string' && /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([\d\s.,%]+\))$/.test(value) ? value : fallback[key];
+  };
+  return { background: pick('background'), card: pick('card'), text: pick('text'), accent: pick('accent') };
+}
+
+export function renderPage(send: Send, ecard: Ecard, recipient: SendRecipient, nonce: string): string {
+  const { lang, strings } = stringsFor(send.locale);
+  return pageTemplate({
+    lang,
+    nonce,
+    title: recipient.rendered_subject || recipient.rendered_header || ecard.name,
+    intro: strings.intro(send.sender_name),
+    imageUrl: ecard.self_hosted_url,
+    header: recipient.rendered_header,
+    html: recipient.rendered_html,
+    personalMessage: send.personal_message,
+    personalMessageLabel: strings.personalMessage,
+    openLabel: strings.open,
+    backgroundImage: ecard.envelope_bg_image_url,
+    audioUrl: ecard.envelope_audio_url,
+    videoUrl: ecard.envelope_video_url,
+    autoOpen: ecard.envelope_auto_open,
+    confetti: ecard.envelope_confetti,
+    colors: colors(ecard.envelope_color_settings),
+  });
+}

@@ -1,0 +1,53 @@
+// Who may send to whom: suppressed addresses and blocked domains per account, suspended accounts (anti-spam).
+import { UniqueConstraintError } from 'sequelize';
+import { ApiError } from '../../lib/errors.ts';
+import type { Models } from '../../models/index.ts';
+
+export type SuppressionKind = 'email' | 'domain';
+
+const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+
+/** The first recipient that is suppressed, or whose domain is blocked, with why; null when none is. */
+export async function blockedRecipient(models: Models, accountId: number, emails: string[]): Promise<string | null> {
+  if (emails.length === 0) return null;
+  const lower = emails.map((e) => e.toLowerCase());
+  const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: [...new Set([...lower, ...lower.map(domainOf)])] } });
+  for (const email of lower) {
+    if (rows.some((r) => r.kind === 'email' && r.value === email)) return `${email} is on this account's suppression list`;
+    if (rows.some((r) => r.kind === 'domain' && r.value === domainOf(email))) return `${domainOf(email)} is a blocked domain of this account`;
+  }
+  return null;
+}
+
+export async function isSuspended(models: Models, accountId: number): Promise<boolean> {
+  return (await models.SendSuspension.count({ where: { account_id: accountId } })) > 0;
+}
+
+export async function addSuppression(models: Models, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {
+  try {
+    await models.Suppression.create({ account_id: accountId, kind, value: value.trim().toLowerCase(), created_at: new Date() });
+    return true;
+  } catch (err) {
+    if (err instanceof UniqueConstraintError) return false;
+    throw err;
+  }
+}
+
+export async function removeSuppression(models: Models, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {
+  return (await models.Suppression.destroy({ where: { account_id: accountId, kind, value: value.trim().toLowerCase() } })) > 0;
+}
+
+export async function setSuspended(models: Models, accountId: number, suspended: boolean): Promise<void> {
+  if (!suspended) {
+    await models.SendSuspension.destroy({ where: { account_id: accountId } });
+    return;
+  }
+  await models.SendSuspension.bulkCreate([{ account_id: accountId, created_at: new Date() }], { ignoreDuplicates: true });
+}
+
+export function validSuppressionValue(kind: SuppressionKind, value: string): string {
+  const v = value.trim().toLowerCase();
+  const ok = kind === 'email' ? /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) : /^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/.test(v);
+  if (!ok) throw new ApiError(400, 'invalid_parameter', `not a valid ${kind}: ${JSON.stringify(value)}`);
+  return v;
+}

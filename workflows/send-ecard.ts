@@ -1,0 +1,49 @@
+// One send: wait durably until its time (scheduled sends), then one activity renders the card and emails every
+// recipient at most once; a cancel while waiting ends it. The activity's retries cover SMTP's temporary failures.
+import { ActivityFailure, isCancellation, proxyActivities, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import { CardStatus } from './search-attributes.ts';
+import { DISPATCH_ATTEMPTS } from './send-ecard/policy.ts';
+
+export interface SendEcardInput {
+  /** The send's row id. */
+  sendPk: number;
+  /** When it goes out (epoch ms); the past or now means at once. */
+  sendAtMs: number;
+}
+
+export interface SendEcardResult {
+  status: string;
+  emailsSent: number;
+  error: string | null;
+}
+
+const { dispatchSend, failSend } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: DISPATCH_ATTEMPTS },
+});
+
+function show(status: string): void {
+  upsertSearchAttributes([{ key: CardStatus, value: status }]);
+}
+
+export async function sendEcardWorkflow(input: SendEcardInput): Promise<SendEcardResult> {
+  const wait = input.sendAtMs - workflowInfo().runStartTime.getTime();
+  try {
+    if (wait > 0) await sleep(wait);
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    show('canceled');
+    return { status: 'canceled', emailsSent: 0, error: null };
+  }
+  show('pending');
+  let result: SendEcardResult;
+  try {
+    result = await dispatchSend({ sendPk: input.sendPk });
+  } catch (err) {
+    const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
+    result = await failSend({ sendPk: input.sendPk, reason: cause });
+  }
+  show(result.status);
+  return result;
+}
