@@ -4,6 +4,7 @@ import { openDatabase } from '../lib/runtime.ts';
 import type { Models } from '../models/index.ts';
 import { accountCreate } from './account.ts';
 import { fieldCommands } from './field.ts';
+import { sendingCommands } from './sending.ts';
 import { webhookCommands } from './webhook.ts';
 import { keyCommands } from './key.ts';
 import { otpCommands } from './otp.ts';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   ...otpCommands,
   ...fieldCommands,
   ...webhookCommands,
+  ...sendingCommands,
 };
 
 const USAGE = `Usage: cardsvc <command> [options] [--json]
@@ -33,7 +35,9 @@ Commands:
   field remove --account ID [--sandbox] --key KEY
   webhook set-url --account ID [--sandbox] --url URL          ("" disables the ecard_shared webhook)
   webhook enable --account ID [--sandbox] --endpoint-id ID
-  webhook secret --account ID [--sandbox] [--rotate]`;
+  webhook secret --account ID [--sandbox] [--rotate]
+  suppression add|remove --account ID [--sandbox] (--email ADDRESS | --domain DOMAIN)
+  account suspend-sends|resume-sends --account ID [--sandbox]`;
 
 export async function runCli(argv: string[]): Promise<void> {
   const out = createOutput(argv.includes('--json'));

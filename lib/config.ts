@@ -56,6 +56,8 @@ const EnvSchema = z.object({
   MAIL_TRANSPORT: z.enum(['smtp', 'sink'], { error: 'expected smtp or sink' }).optional(),
   // How long an email-now send-ecard call waits for the dispatch before answering "pending".
   SEND_WAIT_SECONDS: z.coerce.number({ error: 'expected seconds' }).min(0).max(60).default(10),
+  // A sendAt closer than this is "now" (tests shrink it to schedule sends a few seconds ahead).
+  SEND_NOW_WINDOW_SECONDS: z.coerce.number({ error: 'expected seconds' }).min(0).max(3600).default(60),
   BODY_LIMIT_BYTES: z.coerce.number({ error: 'expected a number of bytes' }).int().positive().default(1024 * 1024),
   // Checks every API response against its declared schema made strict (tests, staging): a leaked field is a 500.
   STRICT_RESPONSES: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
@@ -99,6 +101,7 @@ export interface Config {
     sinkByDefault: boolean;
   };
   sendWaitSeconds: number;
+  sendNowWindowSeconds: number;
   webhooks: {
     retryDelaysSeconds: number[];
     timeoutMs: number;
@@ -201,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sinkByDefault: !e.MAIL_TRANSPORT && !e.SMTP_URL && options.mailSinkByDefault === true,
     },
     sendWaitSeconds: e.SEND_WAIT_SECONDS,
+    sendNowWindowSeconds: e.SEND_NOW_WINDOW_SECONDS,
     webhooks: {
       retryDelaysSeconds: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

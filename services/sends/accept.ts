@@ -16,7 +16,6 @@ import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient, isSuspended } from './rules.ts';
 
 export const MAX_RECIPIENTS = 50;
-const NOW_WINDOW_MS = 60_000;
 const MAX_AHEAD_MS = 366 * 24 * 3600 * 1000;
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
@@ -40,7 +39,7 @@ export interface SendRequest {
 
 export interface SendDeps {
   models: Models;
-  config: Pick<Config, 'emailsPerMonth' | 'mail' | 'publicBaseUrl'>;
+  config: Pick<Config, 'emailsPerMonth' | 'mail' | 'publicBaseUrl' | 'sendNowWindowSeconds'>;
   now: () => Date;
 }
 
@@ -48,10 +47,10 @@ const isEmail = (value: string) => z.email().safeParse(value).success;
 const refuse = (status: number, reason: string, message: string) => new ApiError(status, reason, message);
 
 /** Email now, scheduled, or share link; `sendAt` within a minute means now; past or over a year ahead is refused. */
-function modeOf(request: SendRequest, now: Date): { mode: SendMode; sendAt: Date } {
+function modeOf(request: SendRequest, now: Date, windowMs: number): { mode: SendMode; sendAt: Date } {
   if (request.share) return { mode: 'share', sendAt: now };
-  if (!request.sendAt || request.sendAt.getTime() <= now.getTime() + NOW_WINDOW_MS) {
-    if (request.sendAt && request.sendAt.getTime() < now.getTime() - NOW_WINDOW_MS) {
+  if (!request.sendAt || request.sendAt.getTime() <= now.getTime() + windowMs) {
+    if (request.sendAt && request.sendAt.getTime() < now.getTime() - windowMs) {
       throw new ApiError(422, 'send_at_past', `sendAt ${request.sendAt.toISOString()} is in the past`);
     }
     return { mode: 'email', sendAt: now };
@@ -139,7 +138,7 @@ export async function acceptSend(deps: SendDeps, account: Account, request: Send
   const now = deps.now();
   const earlier = await earlierSend(models, account.id, request, now);
   if (earlier) return { send: earlier, created: false };
-  const { mode, sendAt } = modeOf(request, now);
+  const { mode, sendAt } = modeOf(request, now, deps.config.sendNowWindowSeconds * 1000);
   const recipients = checkAddresses(request, mode);
   const ecard = await findSendable(models, account, request);
   if (await isSuspended(models, account.id)) throw refuse(403, 'spammer', 'Sending is suspended for this account');

@@ -9,6 +9,7 @@ import { fixtureRoutes } from './fixture-routes.ts';
 import { suiteDatabaseUrl } from './database.ts';
 import { baseEnv, tempDir } from './env.ts';
 import { freePort } from './ports.ts';
+import { testSmtpServer } from './smtp.ts';
 import { testTemporal } from './temporal.ts';
 
 export interface TestStack {
@@ -56,6 +57,10 @@ export async function testConfig(overrides: Record<string, string> = {}): Promis
       WEBHOOK_RETRY_DELAYS: '1,2',
       WEBHOOK_TIMEOUT_MS: '1500',
       OUTBOX_SWEEP_MS: '200',
+      // Emails go to the suite's in-process SMTP server; email-now calls wait for the dispatch.
+      SMTP_URL: (await testSmtpServer()).url,
+      SEND_WAIT_SECONDS: '10',
+      SEND_NOW_WINDOW_SECONDS: '1',
       ...overrides,
     }),
   );

@@ -1,0 +1,130 @@
+// A real SMTP server in the test process (the smtp-server package): records every message it accepts, with
+// a small MIME reader for the parts tests look at. A test can make it refuse or drop the next messages.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { onSuiteEnd } from './cleanup.ts';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  headers: Record<string, string>;
+  subject: string;
+  messageId: string;
+  text: string;
+  html: string;
+  raw: string;
+}
+
+export interface SmtpTestServer {
+  url: string;
+  messages: ReceivedMail[];
+  /** Messages to one recipient. */
+  to(address: string): ReceivedMail[];
+  /** Answers the next messages' DATA with this SMTP error instead of accepting them. */
+  failNext(count: number, code: number, text: string): void;
+}
+
+function decodeQuotedPrintable(text: string): string {
+  const bytes: number[] = [];
+  const source = text.replace(/=\r?\n/g, '');
+  for (let i = 0; i < source.length; i++) {
+    if (source[i] === '=' && /^[0-9A-F]{2}$/i.test(source.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(source.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(source[i]!, 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function decodeWords(value: string): string {
+  return value.replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_m, enc: string, data: string) =>
+    enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+  ).replace(/\?=\s+=\?/g, '');
+}
+
+function parseHeaders(block: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of block.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const at = line.indexOf(':');
+    if (at > 0) headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+function splitPart(raw: string): { headers: Record<string, string>; body: string } {
+  const at = raw.search(/\r?\n\r?\n/);
+  return at < 0 ? { headers: parseHeaders(raw), body: '' } : { headers: parseHeaders(raw.slice(0, at)), body: raw.slice(at).replace(/^\r?\n\r?\n/, '') };
+}
+
+function decodeBody(headers: Record<string, string>, body: string): string {
+  const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
+  return body;
+}
+
+/** text/plain and text/html of a message, through nested multiparts. */
+function parts(headers: Record<string, string>, body: string, found: { text: string; html: string }): void {
+  const type = headers['content-type'] ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (/^multipart\//i.test(type) && boundary) {
+    for (const chunk of body.split(`--${boundary}`).slice(1)) {
+      if (chunk.startsWith('--')) break;
+      const part = splitPart(chunk.replace(/^\r?\n/, ''));
+      parts(part.headers, part.body, found);
+    }
+    return;
+  }
+  if (/^text\/html/i.test(type)) found.html = decodeBody(headers, body);
+  else if (/^text\/plain/i.test(type)) found.text = decodeBody(headers, body);
+}
+
+function parseMail(raw: string, from: string, to: string[]): ReceivedMail {
+  const { headers, body } = splitPart(raw);
+  const found = { text: '', html: '' };
+  parts(headers, body, found);
+  return { from, to, headers, subject: decodeWords(headers.subject ?? ''), messageId: headers['message-id'] ?? '', text: found.text, html: found.html, raw };
+}
+
+let shared: Promise<SmtpTestServer> | undefined;
+
+export function testSmtpServer(): Promise<SmtpTestServer> {
+  shared ??= (async () => {
+    const messages: ReceivedMail[] = [];
+    const failures: Array<{ code: number; text: string }> = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          const failure = failures.shift();
+          if (failure) {
+            const err = Object.assign(new Error(failure.text), { responseCode: failure.code });
+            callback(err);
+            return;
+          }
+          const raw = Buffer.concat(chunks).toString('utf8');
+          messages.push(parseMail(raw, session.envelope.mailFrom ? session.envelope.mailFrom.address : '', session.envelope.rcptTo.map((r) => r.address)));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onSuiteEnd(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port } = server.server.address() as AddressInfo;
+    return {
+      url: `smtp://127.0.0.1:${port}`,
+      messages,
+      to: (address) => messages.filter((m) => m.to.includes(address)),
+      failNext: (count, code, text) => {
+        for (let i = 0; i < count; i++) failures.push({ code, text });
+      },
+    };
+  })();
+  return shared;
+}
