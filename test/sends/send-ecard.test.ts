@@ -172,7 +172,7 @@ describe('send-ecard: email now, scheduled, share link', function () {
       expect(r.headers['user-agent']).to.equal('CardsvcHook');
       return JSON.parse(r.body) as Array<Record<string, unknown>>;
     });
-    const byType = Object.fromEntries(bodies.map((b) => [b[0]!.type, b[0]!]));
+    const byType: Record<string, Record<string, unknown>> = Object.fromEntries(bodies.map((b) => [String(b[0]!.type), b[0]!]));
     expect(Object.keys(byType.email!).sort()).to.deep.equal(
       ['event_type', 'type', 'sender_request_id', 'ecardid', 'widgetid', 'vanity_id', 'sender_name', 'sender_email', 'recipient_name', 'recipient_email', 'personal_message', 'locale', 'scheduled_to_be_sent_at', 'sent', 'opened', 'merge_tags', 'override_props'].sort(),
     );
