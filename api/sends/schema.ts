@@ -23,7 +23,8 @@ const oneOrMany = z.union([z.string(), z.array(z.string())]);
 
 export const SendBody = withAliases(
   z.object({
-    ecardId: z.coerce.number().int().positive(),
+    // A number, or its digits as a string; absent is a missing field (422), not a bad number.
+    ecardId: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number().int().positive()),
     senderEmail: z.string().trim().min(1).describe('must be a valid email (else reason einvalid)'),
     senderName: z.string().trim().min(1).max(200),
     recipientName: oneOrMany.describe('one name, or an array as long as recipientEmail'),
