@@ -10,9 +10,12 @@ export class DatabaseUnavailableError extends Error {
 
 type SqliteConnection = { exec(sql: string, cb: (err: Error | null) => void): void };
 
-// WAL lets readers run beside the writer; synchronous=NORMAL is safe under WAL (no fsync per commit);
-// Sequelize opens one connection per transaction, so writers wait for the lock rather than fail.
-const SQLITE_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;';
+// WAL lets readers run beside the writer; synchronous=NORMAL is safe under WAL (no fsync per commit).
+// A writer waiting for the lock sleeps inside SQLite on one of libuv's four threads, so waits are kept short
+// (busy_timeout 200 ms) and longer ones happen in JavaScript, as Sequelize's retries of SQLITE_BUSY (below):
+// with a 5 s busy timeout, four waiting writers starved the lock holder of a thread until they timed out.
+const SQLITE_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 200; PRAGMA foreign_keys = ON;';
+const SQLITE_RETRY = { max: 40, match: [/SQLITE_BUSY/], backoffBase: 50, backoffExponent: 1.1 };
 
 // Sequelize's SQLite dialect runs no afterConnect hooks, so each new connection is prepared here, once.
 function prepareSqliteConnections(sequelize: Sequelize): void {
@@ -36,7 +39,7 @@ export function createSequelize(db: DatabaseConfig): Sequelize {
   const define = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;
   if (db.dialect === 'sqlite') {
     if (db.storage !== ':memory:') mkdirSync(dirname(db.storage), { recursive: true });
-    const sequelize = new Sequelize({ dialect: 'sqlite', storage: db.storage, logging: false, define });
+    const sequelize = new Sequelize({ dialect: 'sqlite', storage: db.storage, logging: false, define, retry: SQLITE_RETRY });
     prepareSqliteConnections(sequelize);
     return sequelize;
   }

@@ -13,5 +13,5 @@ export const mysqlUrl = process.env.DATABASE_URL?.startsWith('mysql://') ? proce
 
 /** A base environment for loadConfig and child processes: machine paths only, quiet logs. */
 export function baseEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'silent', ...overrides };
+  return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...overrides };
 }
