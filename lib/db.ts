@@ -39,7 +39,16 @@ export function createSequelize(db: DatabaseConfig): Sequelize {
   const define = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;
   if (db.dialect === 'sqlite') {
     if (db.storage !== ':memory:') mkdirSync(dirname(db.storage), { recursive: true });
-    const sequelize = new Sequelize({ dialect: 'sqlite', storage: db.storage, logging: false, define, retry: SQLITE_RETRY });
+    // IMMEDIATE: a transaction takes the write lock at BEGIN (retried like any busy statement). A deferred one
+    // that read first could never upgrade once another writer committed, however often its write was retried.
+    const sequelize = new Sequelize({
+      dialect: 'sqlite',
+      storage: db.storage,
+      logging: false,
+      define,
+      retry: SQLITE_RETRY,
+      transactionType: Transaction.TYPES.IMMEDIATE,
+    });
     prepareSqliteConnections(sequelize);
     return sequelize;
   }

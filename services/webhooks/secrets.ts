@@ -12,8 +12,8 @@ export async function accountSecret(models: Models, accountId: number, transacti
   const options = transaction ? { transaction } : {};
   const existing = await models.WebhookSecret.findByPk(accountId, options);
   if (existing) return existing;
-  // Two first uses at once: the insert that loses reads the winner's secret.
-  await models.WebhookSecret.findOrCreate({ where: { account_id: accountId }, defaults: { account_id: accountId, secret: newSecret(), previous_secret: null, rotated_at: null }, ...options });
+  // Two first uses at once: the insert that loses is ignored, and both read the winner's secret.
+  await models.WebhookSecret.bulkCreate([{ account_id: accountId, secret: newSecret(), previous_secret: null, rotated_at: null }], { ignoreDuplicates: true, ...options });
   return (await models.WebhookSecret.findByPk(accountId, options))!;
 }
 
