@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { expectFailure, expectSuccess } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { testSmtpServer } from '../helpers/smtp.ts';
 import { hookPath, webhookContext } from '../helpers/webhooks.ts';
 
 describe('webhooks: failures, 410, 429, redirects, timeouts, pausing', function () {
@@ -75,6 +76,12 @@ describe('webhooks: failures, 410, 429, redirects, timeouts, pausing', function 
     const owner = await ctx.stack.models.Owner.findOne({ where: { account_id: ctx.account.accountId } });
     expect(mails[0]!.recipient).to.equal(owner!.email);
     expect(mails[0]!.subject).to.include(path);
+    // The worker sends queued notices through the mail transport (the suite's SMTP server).
+    const smtp = await testSmtpServer();
+    const delivered = await eventually(async () => smtp.to(owner!.email), (m) => m.length > 0, 10_000);
+    expect(delivered.map((m) => m.subject)).to.deep.equal([`Webhook endpoint paused: ${ctx.receiver.url}${path}`]);
+    expect(delivered[0]!.text).to.include('re-enable');
+    expect((await mails[0]!.reload()).sent_at).to.be.instanceOf(Date);
 
     const requestsBefore = ctx.receiver.at(path).length;
     await member();

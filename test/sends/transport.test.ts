@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { randomId } from '../../lib/ids.ts';
+import { createMailTransport, MailError, classifySmtpError } from '../../services/mail/transport.ts';
+import { newAccount } from '../helpers/api.ts';
+import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { testSmtpServer } from '../helpers/smtp.ts';
+import { testStack } from '../helpers/stack.ts';
+
+describe('the mail transport and the send sweeper', function () {
+  this.timeout(60_000);
+  const mail = (to: string) => ({ accountId: null, messageId: `<t.${randomId(8)}@cardsvc>`, from: { name: 'Sam', address: 'no-reply@example.com' }, to, subject: 'Hi', text: 'Hello' });
+
+  it('MAIL_TRANSPORT=sink keeps live emails in mail_sink; no transport refuses; SMTP delivers to the server', async () => {
+    const { models } = await testStack();
+    const smtp = await testSmtpServer();
+    const sink = createMailTransport(models, { transport: 'sink', smtpUrl: undefined, sinkByDefault: false });
+    const to = `sink-${randomId(6)}@example.com`;
+    await sink.send(mail(to), { sandbox: false });
+    expect(await models.MailSinkMessage.count({ where: { recipient: to } })).to.equal(1);
+    expect(smtp.to(to)).to.have.length(0);
+
+    const none = createMailTransport(models, { transport: 'none', smtpUrl: undefined, sinkByDefault: false });
+    const refused = await none.send(mail(to), { sandbox: false }).then(() => null, (err: unknown) => err);
+    expect(refused).to.be.instanceOf(MailError);
+    expect((refused as MailError).kind).to.equal('permanent');
+
+    const real = createMailTransport(models, { transport: 'smtp', smtpUrl: smtp.url, sinkByDefault: false });
+    const viaSmtp = `smtp-${randomId(6)}@example.com`;
+    await real.send(mail(viaSmtp), { sandbox: false });
+    // Sandbox mail never leaves, whatever the transport.
+    await real.send(mail(`sandbox-${viaSmtp}`), { sandbox: true });
+    real.close();
+    expect(smtp.to(viaSmtp)).to.have.length(1);
+    expect(smtp.to(`sandbox-${viaSmtp}`)).to.have.length(0);
+  });
+
+  it('classifies SMTP failures: 5xx permanent, 4xx and failures before DATA retryable, the rest unknown', () => {
+    expect(classifySmtpError({ responseCode: 550, message: 'no' }).kind).to.equal('permanent');
+    expect(classifySmtpError({ responseCode: 451, message: 'later' }).kind).to.equal('retryable');
+    expect(classifySmtpError({ code: 'ECONNECTION', message: 'refused' }).kind).to.equal('retryable');
+    expect(classifySmtpError({ command: 'RCPT TO', message: 'x' }).kind).to.equal('retryable');
+    expect(classifySmtpError({ code: 'ETIMEDOUT', command: 'DATA', message: 'timeout' }).kind).to.equal('unknown');
+  });
+
+  it('the sweeper starts a committed send whose workflow never started', async () => {
+    const { models } = await testStack();
+    const smtp = await testSmtpServer();
+    const account = await newAccount(models);
+    const widget = await insertWidget(models, account.accountId);
+    const ecard = await insertEcard(models, account.accountId, widget.id);
+    const to = `swept-${randomId(6)}@example.com`;
+    // What the API leaves when it dies between its commit and the workflow start.
+    const send = await models.Send.create({
+      send_id: crypto.randomUUID(), account_id: account.accountId, ecard_id: ecard.id, widget_id: widget.id, mode: 'email', status: 'pending',
+      sandbox: false, sender_name: 'Sam', sender_email: 'sam@example.com', personal_message: null, locale: 'en', merge_tags: null,
+      override_props: null, send_at: new Date(), stat_vanity_id: randomId(24), quota_month: null, quota_count: 0,
+    });
+    await models.SendRecipient.create({ send_id: send.id, position: 1, recipient_name: 'Swept', recipient_email: to });
+    await eventually(async () => smtp.to(to), (m) => m.length > 0, 10_000);
+    expect(smtp.to(to)).to.have.length(1);
+    await eventually(() => send.reload(), (s) => s.status === 'sent');
+    expect(await send.reload()).to.deep.include({ status: 'sent', workflow_started: true, emails_sent: 1 });
+  });
+});
