@@ -1,9 +1,9 @@
-// Every write to an account's directory runs in one transaction that first locks the account, so the seat
-// check and the insert are atomic and two upserts of one new person run one after the other.
+// Directory writes: each runs in a transaction that first locks the account, so the seat check and the insert
+// are atomic and two upserts of one new person run one after the other; the seat rule.
 import type { Transaction } from 'sequelize';
 import type { Config } from '../../lib/config.ts';
-import { writeTransaction } from '../../lib/db.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { accountTransaction } from '../account-lock.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
@@ -14,20 +14,8 @@ export interface DirectoryDeps {
   now: () => Date;
 }
 
-export async function directoryTransaction<T>(
-  models: Models,
-  accountId: number,
-  work: (transaction: Transaction, account: Account) => Promise<T>,
-): Promise<T> {
-  // SQLite: the write transaction holds the database's one write lock from BEGIN. MySQL: the account row is
-  // locked FOR UPDATE before the first read, so that read sees what the previous holder committed.
-  const sqlite = models.sequelize.getDialect() === 'sqlite';
-  return writeTransaction(models.sequelize, async (transaction) => {
-    const account = await models.Account.findByPk(accountId, { transaction, ...(sqlite ? {} : { lock: transaction.LOCK.UPDATE }) });
-    if (!account) throw new ApiError(404, 'not_found', `No account with id ${accountId}`);
-    return work(transaction, account);
-  });
-}
+/** Every directory write locks its account first (see account-lock.ts). */
+export const directoryTransaction = accountTransaction;
 
 /** 403 when every seat of the plan is taken by an active member. */
 export async function assertSeatFree(deps: DirectoryDeps, account: Account, transaction: Transaction): Promise<void> {

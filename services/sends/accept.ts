@@ -1,15 +1,15 @@
 // Accepting a send: every rule that can refuse it, then the send, its recipients, its quota reservation, its
 // idempotency row and its ecard_shared event in one transaction (the workflow starts after the commit).
-import { Op, UniqueConstraintError } from 'sequelize';
+import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Config } from '../../lib/config.ts';
-import { writeTransaction } from '../../lib/db.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { randomId } from '../../lib/ids.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
 import type { Send, SendMode } from '../../models/Send.ts';
+import { accountTransaction } from '../account-lock.ts';
 import { recordEvent } from '../outbox.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
@@ -95,14 +95,15 @@ async function checkDirectory(models: Models, account: Account, ecard: Ecard, se
 }
 
 /** The first send made with this key in the last 24 hours (422 when the body differs), or null. */
-async function earlierSend(models: Models, accountId: number, request: SendRequest, now: Date): Promise<Send | null> {
+async function earlierSend(models: Models, accountId: number, request: SendRequest, now: Date, transaction?: Transaction): Promise<Send | null> {
   if (!request.idempotencyKey) return null;
-  const row = await models.IdempotencyKey.findOne({ where: { account_id: accountId, idem_key: request.idempotencyKey } });
+  const options = transaction ? { transaction } : {};
+  const row = await models.IdempotencyKey.findOne({ where: { account_id: accountId, idem_key: request.idempotencyKey }, ...options });
   if (!row || now.getTime() - row.created_at.getTime() > IDEMPOTENCY_WINDOW_MS) return null;
   if (row.request_hash !== request.requestHash) {
     throw refuse(422, 'idempotency_mismatch', 'This Idempotency-Key was used in the last 24 hours with a different request body');
   }
-  return models.Send.findByPk(row.send_id, { rejectOnEmpty: true });
+  return models.Send.findByPk(row.send_id, { rejectOnEmpty: true, ...options });
 }
 
 function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null }>) {
@@ -154,7 +155,10 @@ export async function acceptSend(deps: SendDeps, account: Account, request: Send
   const month = billingMonth(sendAt);
 
   try {
-    const send = await writeTransaction(models.sequelize, async (transaction) => {
+    return await accountTransaction(models, account.id, async (transaction): Promise<Accepted> => {
+      // Under the account's lock: a concurrent request with the same key made its send first.
+      const first = await earlierSend(models, account.id, request, now, transaction);
+      if (first) return { send: first, created: false };
       const send = await models.Send.create(
         {
           send_id: crypto.randomUUID(),
@@ -201,9 +205,8 @@ export async function acceptSend(deps: SendDeps, account: Account, request: Send
         { accountId: account.id, eventId: send.send_id, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: now, body: sharedEvent(send, ecard, recipients) },
         transaction,
       );
-      return send;
+      return { send, created: true };
     });
-    return { send, created: true };
   } catch (err) {
     // A concurrent request with the same key made the send first: answer with it.
     if (err instanceof UniqueConstraintError && request.idempotencyKey) {

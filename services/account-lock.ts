@@ -1,0 +1,19 @@
+// A write transaction that first locks the account's row: the writes of one account that must not interleave
+// (a seat check and its insert, a quota check and its send, two uses of one idempotency key) run one after the
+// other, on every database, instead of deadlocking or racing.
+import type { Transaction } from 'sequelize';
+import { writeTransaction } from '../lib/db.ts';
+import { ApiError } from '../lib/errors.ts';
+import type { Account } from '../models/Account.ts';
+import type { Models } from '../models/index.ts';
+
+export async function accountTransaction<T>(models: Models, accountId: number, work: (transaction: Transaction, account: Account) => Promise<T>): Promise<T> {
+  // SQLite: the write transaction holds the database's one write lock from BEGIN. MySQL: the account row is
+  // locked FOR UPDATE before the first read, so that read sees what the previous holder committed.
+  const sqlite = models.sequelize.getDialect() === 'sqlite';
+  return writeTransaction(models.sequelize, async (transaction) => {
+    const account = await models.Account.findByPk(accountId, { transaction, ...(sqlite ? {} : { lock: transaction.LOCK.UPDATE }) });
+    if (!account) throw new ApiError(404, 'not_found', `No account with id ${accountId}`);
+    return work(transaction, account);
+  });
+}
