@@ -8,6 +8,7 @@ import { SIGNATURE_HEADER, signatureHeader } from '../../lib/signing.ts';
 import type { Models } from '../../models/index.ts';
 import type { AttemptOutcome, AttemptTrigger, WebhookAttempt } from '../../models/WebhookAttempt.ts';
 import type { DeliveryStatus } from '../../models/WebhookDelivery.ts';
+import { accountTransaction } from '../account-lock.ts';
 import { redactFinished } from '../outbox.ts';
 import { removeEndpoint } from './endpoints.ts';
 import { notifyEndpointPaused } from './notices.ts';
@@ -130,7 +131,9 @@ export async function finishDelivery(
   const { models } = deps;
   const now = deps.now();
   const delivered = input.result === 'delivered';
-  const status = await writeTransaction(models.sequelize, async (transaction) => {
+  const { account_id: accountId } = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true, attributes: ['account_id'] });
+  // The account first, as every transaction that writes its events or notices does (no lock-order deadlocks).
+  const status = await accountTransaction(models, accountId, async (transaction) => {
     const delivery = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true, transaction });
     if (input.trigger === 'replay') {
       // A replay adds an attempt; only a success changes how the delivery ended.

@@ -1,5 +1,4 @@
 // The delivery log (list, one delivery with its attempts), replays of a delivery and test sends to an endpoint.
-import { writeTransaction } from '../../lib/db.ts';
 import { Op, type WhereOptions } from 'sequelize';
 import type { Config } from '../../lib/config.ts';
 import { ApiError } from '../../lib/errors.ts';
@@ -9,6 +8,7 @@ import type { DeliveryStatus, WebhookDelivery } from '../../models/WebhookDelive
 import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
 import { replayWorkflowId, startDeliveryWorkflow, testWorkflowId, type WorkflowTarget } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { sampleMemberEvent } from '../directory/sample.ts';
+import { accountTransaction } from '../account-lock.ts';
 import { recordEvent } from '../outbox.ts';
 import { ecardSharedEndpoint, findEndpoint } from './endpoints.ts';
 import { sampleEcardShared } from './samples.ts';
@@ -87,7 +87,7 @@ export async function sendTest(deps: StartDeps, accountId: number, endpointId: n
   const eventType = endpoint.kind === 'ecard_shared' ? 'ecard_shared' : endpoint.event_type!;
   const body = endpoint.kind === 'ecard_shared' ? sampleEcardShared(now) : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);
   const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
-  const delivery = await writeTransaction(deps.models.sequelize, async (transaction) => {
+  const delivery = await accountTransaction(deps.models, accountId, async (transaction) => {
     // Already drained: a test goes to this endpoint only.
     const event = await recordEvent(deps.models, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
     await event.update({ drained_at: now }, { transaction });

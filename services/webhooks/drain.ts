@@ -1,13 +1,13 @@
 // Turns committed events into deliveries and starts their workflows. Each step is idempotent, so a crash at
 // any point loses nothing and starts nothing twice: an event is claimed and fanned out in one transaction
 // (one delivery row per event and endpoint), and a delivery's workflow start is retried until it is recorded.
-import { writeTransaction } from '../../lib/db.ts';
 import { Op } from 'sequelize';
 import type { Config } from '../../lib/config.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Models } from '../../models/index.ts';
 import type { OutboxEvent } from '../../models/OutboxEvent.ts';
 import { deliveryWorkflowId, startDeliveryWorkflow, type WorkflowTarget } from '../../workflows/webhook-delivery/lifecycle.ts';
+import { accountTransaction } from '../account-lock.ts';
 import { outboxNudges, redactFinished } from '../outbox.ts';
 
 export interface DrainDeps {
@@ -25,7 +25,9 @@ const BATCH = 100;
 // An event goes to the endpoints that existed when it happened; a paused endpoint's delivery is logged Failed.
 async function fanOut(deps: DrainDeps, event: OutboxEvent): Promise<void> {
   const { models } = deps;
-  await writeTransaction(models.sequelize, async (transaction) => {
+  // Under the account's lock, like every write that records events: locks are taken in one order (the account
+  // first), so fanning out cannot deadlock with a member change writing its event (it did on MariaDB).
+  await accountTransaction(models, event.account_id, async (transaction) => {
     const now = deps.now();
     const [claimed] = await models.OutboxEvent.update({ drained_at: now }, { where: { id: event.id, drained_at: { [Op.is]: null } }, transaction });
     if (claimed === 0) return;

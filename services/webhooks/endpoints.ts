@@ -1,10 +1,10 @@
 // Webhook endpoints of an account: member-change subscriptions, the ecard_shared URL, re-enabling a paused one.
-import { writeTransaction } from '../../lib/db.ts';
 import { Op, type Transaction } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
 import { resolveTarget, TargetRefusedError } from '../../lib/guarded-http.ts';
 import type { Models } from '../../models/index.ts';
 import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
+import { accountTransaction } from '../account-lock.ts';
 
 /** Integration platforms whose hooks are never paused (a 410 removes them instead); subdomains count, substrings do not. */
 export const INTEGRATION_HOSTS = ['zapier.com', 'make.com', 'n8n.cloud'] as const;
@@ -35,7 +35,7 @@ const active = { removed_at: { [Op.is]: null } };
 /** Subscribing the same (event_type, hookUrl) again returns the existing subscription. */
 export async function subscribe(deps: EndpointDeps, accountId: number, input: { eventType: string; hookUrl: string; integration: boolean }): Promise<WebhookEndpoint> {
   const url = await checkedUrl(deps, input.hookUrl, 'hookUrl');
-  return writeTransaction(deps.models.sequelize, async (transaction) => {
+  return accountTransaction(deps.models, accountId, async (transaction) => {
     const existing = await deps.models.WebhookEndpoint.findOne({
       where: { account_id: accountId, kind: 'member_change', event_type: input.eventType, url, ...active },
       transaction,
@@ -69,7 +69,7 @@ export async function removeEndpoint(models: Models, endpointId: number, at: Dat
 /** Sets (or, blank, disables) the account's ecard_shared URL; a new URL starts active with a clean count. */
 export async function setEcardSharedUrl(deps: EndpointDeps, accountId: number, rawUrl: string): Promise<WebhookEndpoint | null> {
   const url = rawUrl.trim() === '' ? null : await checkedUrl(deps, rawUrl.trim(), 'url');
-  return writeTransaction(deps.models.sequelize, async (transaction) => {
+  return accountTransaction(deps.models, accountId, async (transaction) => {
     const current = await deps.models.WebhookEndpoint.findOne({ where: { account_id: accountId, kind: 'ecard_shared', ...active }, transaction });
     if (current && current.url === url) return current;
     if (current) await removeEndpoint(deps.models, current.id, deps.now(), transaction);

@@ -60,6 +60,8 @@ describe('send-ecard: email now, scheduled, share link', function () {
     expect(mail!.headers.from).to.match(/^"?Sam Sender"? <no-reply@cardsvc\.localhost>$/);
     expect(mail!.headers['reply-to']).to.equal('sam@example.com');
     expect(mail!.html).to.include('Dear Rita Receiver, from Sam Sender of Ops');
+    expect(mail!.html).to.include('<h1 style="font-size:24px">Happy day</h1>');
+    expect(mail!.html).to.include('https://cdn.example.com/card.png');
     expect(mail!.html).to.include('<b>great</b>');
     expect(mail!.html).not.to.include('<script');
     expect(mail!.text).to.include('Dear Rita Receiver, from Sam Sender of Ops');
@@ -89,6 +91,44 @@ describe('send-ecard: email now, scheduled, share link', function () {
     expect(res.body).to.deep.include({ success: true, emailsSent: 3 });
     expect(emails.map((e) => smtp.to(e).length)).to.deep.equal([1, 1, 1]);
     expect(smtp.to(emails[1]!)[0]!.subject).to.equal('Happy birthday Bob!');
+  });
+
+  it('override props and the locale: a subject override with merge tags, French service words', async () => {
+    const body = { ...base(), locale: 'fr-CA', overrideProps: { emailSubject: 'Bravo {{recipient_first_name}}', ecard_link: 'ignored' } };
+    const res = await send(body);
+    expect(res.body).to.deep.include({ success: true, emailsSent: 1 });
+    const [mail] = smtp.to(body.recipientEmail);
+    expect(mail!.subject).to.equal('Bravo Rita');
+    expect(mail!.html).to.include('Sam Sender vous a envoyé une carte.');
+    expect(mail!.html).to.include('lang="fr"');
+    expect(mail!.text).to.include('Ouvrir votre carte: ');
+  });
+
+  it('the share page shows the envelope settings: background, colours, audio, video, auto-open, confetti', async () => {
+    await stack.models.Ecard.update(
+      {
+        envelope_bg_image_url: 'https://cdn.example.com/bg.jpg',
+        envelope_audio_url: 'https://cdn.example.com/song.mp3',
+        envelope_video_url: 'https://cdn.example.com/clip.mp4',
+        envelope_color_settings: JSON.stringify({ background: '#102030', accent: 'red', text: 'url(javascript:alert(1))' }),
+        envelope_auto_open: true,
+        envelope_confetti: true,
+      },
+      { where: { id: ecardId } },
+    );
+    const res = await send({ ...base(), type: 'ecard_copy_link' });
+    const html = await (await fetch(res.body.shareUrl as string)).text();
+    expect(html).to.include('url("https://cdn.example.com/bg.jpg")');
+    expect(html).to.include('background: #102030');
+    expect(html).to.include('<audio controls src="https://cdn.example.com/song.mp3">');
+    expect(html).to.include('<video controls src="https://cdn.example.com/clip.mp4"');
+    expect(html).to.include('class="envelope"');
+    expect(html).to.include('data-confetti="true"');
+    // A colour value that is not a plain colour falls back to the default.
+    expect(html).not.to.include('javascript');
+    await stack.models.Ecard.update({ envelope_auto_open: false }, { where: { id: ecardId } });
+    const sealed = await (await fetch((await send({ ...base(), type: 'ecard_copy_link' })).body.shareUrl as string)).text();
+    expect(sealed).to.include('class="envelope sealed"');
   });
 
   it('scheduled: answers at once, the email arrives after its time and not before', async () => {
