@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { SMTPServer } from 'smtp-server';
 import { randomId } from '../../lib/ids.ts';
 import { createMailTransport, MailError, classifySmtpError } from '../../services/mail/transport.ts';
 import { newAccount } from '../helpers/api.ts';
@@ -33,6 +35,46 @@ describe('the mail transport and the send sweeper', function () {
     real.close();
     expect(smtp.to(viaSmtp)).to.have.length(1);
     expect(smtp.to(`sandbox-${viaSmtp}`)).to.have.length(0);
+  });
+
+  it('logs in when SMTP_URL carries user:pass', async () => {
+    const { models } = await testStack();
+    const received: string[] = [];
+    const logins: string[] = [];
+    const server = new SMTPServer({
+      authMethods: ['PLAIN', 'LOGIN'],
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth(auth, _session, callback) {
+        logins.push(`${auth.username}:${auth.password}`);
+        if (auth.username === 'mailer' && auth.password === 's3cret') callback(null, { user: auth.username });
+        else callback(new Error('Invalid username or password'));
+      },
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          received.push(session.envelope.rcptTo.map((r) => r.address).join(','));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.server.address() as AddressInfo;
+      const good = createMailTransport(models, { transport: 'smtp', smtpUrl: `smtp://mailer:s3cret@127.0.0.1:${port}`, sinkByDefault: false });
+      await good.send(mail('authed@example.com'), { sandbox: false });
+      good.close();
+      expect(received).to.deep.equal(['authed@example.com']);
+      const bad = createMailTransport(models, { transport: 'smtp', smtpUrl: `smtp://mailer:wrong@127.0.0.1:${port}`, sinkByDefault: false });
+      const refused = await bad.send(mail('nope@example.com'), { sandbox: false }).then(() => null, (err: unknown) => err);
+      bad.close();
+      expect(refused).to.be.instanceOf(MailError);
+      expect(logins).to.deep.equal(['mailer:s3cret', 'mailer:wrong']);
+      expect(received).to.deep.equal(['authed@example.com']);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('classifies SMTP failures: 5xx permanent, 4xx and failures before DATA retryable, the rest unknown', () => {
