@@ -9,6 +9,7 @@ import type { Account } from '../../models/Account.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
 import type { Send, SendMode } from '../../models/Send.ts';
+import type { Widget } from '../../models/Widget.ts';
 import { accountTransaction } from '../account-lock.ts';
 import { recordEvent } from '../outbox.ts';
 import { sanitizeHtmlField } from '../templates.ts';
@@ -74,21 +75,19 @@ function checkAddresses(request: SendRequest, mode: SendMode): Array<{ name: str
   return emails.map((email, i) => ({ name: request.recipientNames[i]!, email: email.toLowerCase() }));
 }
 
-async function findSendable(models: Models, account: Account, request: SendRequest): Promise<Ecard> {
+/** The eCard (enabled, this account's) and its widget, which a given `widgetId` must name. */
+async function findSendable(models: Models, account: Account, request: SendRequest): Promise<{ ecard: Ecard; widget: Widget }> {
   const ecard = await models.Ecard.findOne({ where: { id: request.ecardId, account_id: account.id } });
   if (!ecard || ecard.disabled) throw new ApiError(404, 'not_found', `No enabled eCard with id ${request.ecardId}`);
-  if (request.widgetId !== undefined) {
-    const widget = await models.Widget.findByPk(ecard.widget_id);
-    if (String(request.widgetId) !== widget?.vanity_id && String(request.widgetId) !== String(widget?.id)) {
-      throw new ApiError(404, 'not_found', `eCard ${ecard.id} is not in widget ${request.widgetId}`);
-    }
+  const widget = await models.Widget.findByPk(ecard.widget_id, { rejectOnEmpty: true });
+  if (request.widgetId !== undefined && String(request.widgetId) !== widget.vanity_id && String(request.widgetId) !== String(widget.id)) {
+    throw new ApiError(404, 'not_found', `eCard ${ecard.id} is not in widget ${request.widgetId}`);
   }
-  return ecard;
+  return { ecard, widget };
 }
 
 /** The directory rule of the eCard's widget: the sender must be an active member. */
-async function checkDirectory(models: Models, account: Account, ecard: Ecard, senderEmail: string): Promise<void> {
-  const widget = await models.Widget.findByPk(ecard.widget_id, { rejectOnEmpty: true });
+async function checkDirectory(models: Models, account: Account, widget: Widget, senderEmail: string): Promise<void> {
   if (!widget.dir_sender_must_be_in_directory) return;
   const member = await models.TeamMember.findOne({ where: { account_id: account.id, email: senderEmail.toLowerCase(), disabled: false } });
   if (!member) throw refuse(403, 'notindirectory', `${senderEmail} is not an active member of this account's directory, which this widget requires of senders`);
@@ -141,11 +140,11 @@ export async function acceptSend(deps: SendDeps, account: Account, request: Send
   if (earlier) return { send: earlier, created: false };
   const { mode, sendAt } = modeOf(request, now, deps.config.sendNowWindowSeconds * 1000);
   const recipients = checkAddresses(request, mode);
-  const ecard = await findSendable(models, account, request);
+  const { ecard, widget } = await findSendable(models, account, request);
   if (await isSuspended(models, account.id)) throw refuse(403, 'spammer', 'Sending is suspended for this account');
   const blocked = await blockedRecipient(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
   if (blocked) throw refuse(403, 'blocked', blocked);
-  await checkDirectory(models, account, ecard, request.senderEmail);
+  await checkDirectory(models, account, widget, request.senderEmail);
   const sandbox = account.mode === 'sandbox';
   if (mode !== 'share' && !sandbox && deps.config.mail.transport === 'none') {
     throw refuse(502, 'provider', 'No mail transport is configured (set SMTP_URL, or MAIL_TRANSPORT=sink)');

@@ -5,6 +5,7 @@
 // sending a second email.
 import { Op } from 'sequelize';
 import type { Config } from '../../lib/config.ts';
+import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
 import type { Send, SendStatus } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
@@ -50,10 +51,9 @@ async function markFailed(recipient: SendRecipient, error: string, at: Date) {
   await recipient.update({ status: 'failed', error: error.slice(0, 1000), finished_at: at });
 }
 
-async function emailOne(deps: DispatchDeps, send: Send, recipient: SendRecipient, link: string, lastTry: boolean): Promise<void> {
+async function emailOne(deps: DispatchDeps, send: Send, ecard: Ecard, recipient: SendRecipient, link: string, lastTry: boolean): Promise<void> {
   const { models } = deps;
   if (recipient.claimed_at) return markFailed(recipient, OUTCOME_UNKNOWN, deps.now());
-  const ecard = await models.Ecard.findByPk(send.ecard_id, { rejectOnEmpty: true });
   const messageId = messageIdOf(send, recipient);
   const [claimed] = await models.SendRecipient.update(
     { claimed_at: deps.now(), message_id: messageId },
@@ -109,7 +109,7 @@ export async function dispatchSend(deps: DispatchDeps, sendPk: number, options: 
     await r.update({ rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html });
   }
   if (send.mode !== 'share') {
-    for (const r of recipients) if (r.status === 'pending') await emailOne(deps, send, r, link, options.lastTry);
+    for (const r of recipients) if (r.status === 'pending') await emailOne(deps, send, ecard, r, link, options.lastTry);
   }
   return finish(deps, send);
 }
