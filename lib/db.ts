@@ -82,12 +82,12 @@ export async function connectDatabase(db: DatabaseConfig): Promise<Sequelize> {
 const sqliteWriters = new WeakMap<Sequelize, Promise<unknown>>();
 
 /**
- * A transaction that writes: on SQLite an IMMEDIATE transaction (it takes the write lock at BEGIN, so it cannot
- * fail to upgrade after reading), queued behind this process's other such transactions; on MySQL a plain one.
+ * A transaction that writes: on SQLite (where every transaction is IMMEDIATE) queued behind this process's other
+ * such transactions; on MySQL a plain one.
  */
 export function writeTransaction<T>(sequelize: Sequelize, work: (transaction: Transaction) => Promise<T>): Promise<T> {
   if (sequelize.getDialect() !== 'sqlite') return sequelize.transaction(work);
-  const start = () => sequelize.transaction({ type: Transaction.TYPES.IMMEDIATE }, work);
+  const start = () => sequelize.transaction(work);
   const previous = sqliteWriters.get(sequelize) ?? Promise.resolve();
   const run = previous.then(start, start);
   sqliteWriters.set(sequelize, run.catch(() => undefined));

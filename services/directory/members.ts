@@ -5,7 +5,8 @@ import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, redactMemberEvents, type EventSource } from './events.ts';
-import { assertSeatFree, directoryTransaction, saveMember, type DirectoryDeps } from './transaction.ts';
+import { accountTransaction } from '../account-lock.ts';
+import { assertSeatFree, saveMember, type DirectoryDeps } from './transaction.ts';
 import { findMemberBy, type MatchField } from './upsert.ts';
 import { loadView, loadViews, type MemberView } from './view.ts';
 
@@ -37,7 +38,7 @@ export interface StatusChange {
  * `team_member_updated` with `changed_fields: ["disabled"]` on reactivation); a repeat is a no-op without event.
  */
 export async function setMemberDisabled(deps: DirectoryDeps, accountId: number, change: StatusChange, disabled: boolean): Promise<MemberView> {
-  return directoryTransaction(deps.models, accountId, async (transaction, account: Account) => {
+  return accountTransaction(deps.models, accountId, async (transaction, account: Account) => {
     const member = await mustFind(deps.models, accountId, change.key, transaction);
     if (member.disabled === disabled) return loadView(deps.models, member, transaction);
     if (!disabled) await assertSeatFree(deps, account, transaction);
@@ -66,7 +67,7 @@ export async function setMemberDisabled(deps: DirectoryDeps, accountId: number, 
  */
 export async function eraseMember(deps: DirectoryDeps, accountId: number, change: StatusChange): Promise<number> {
   const { models } = deps;
-  return directoryTransaction(models, accountId, async (transaction) => {
+  return accountTransaction(models, accountId, async (transaction) => {
     const member = await mustFind(models, accountId, change.key, transaction);
     const now = deps.now();
     await models.TeamMember.update({ manager_id: null, updated_at: now }, { where: { account_id: accountId, manager_id: member.id }, transaction, silent: true });

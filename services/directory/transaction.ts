@@ -1,9 +1,8 @@
-// Directory writes: each runs in a transaction that first locks the account, so the seat check and the insert
-// are atomic and two upserts of one new person run one after the other; the seat rule.
+// What directory writes share (each runs under accountTransaction, so the seat check and the insert are atomic
+// and two upserts of one new person run one after the other): the seat rule and the member update.
 import type { Transaction } from 'sequelize';
 import type { Config } from '../../lib/config.ts';
 import { ApiError } from '../../lib/errors.ts';
-import { accountTransaction } from '../account-lock.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
@@ -13,9 +12,6 @@ export interface DirectoryDeps {
   seats: Config['seats'];
   now: () => Date;
 }
-
-/** Every directory write locks its account first (see account-lock.ts). */
-export const directoryTransaction = accountTransaction;
 
 /** 403 when every seat of the plan is taken by an active member. */
 export async function assertSeatFree(deps: DirectoryDeps, account: Account, transaction: Transaction): Promise<void> {

@@ -7,7 +7,8 @@ import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, type EventSource } from './events.ts';
-import { assertSeatFree, directoryTransaction, saveMember, type DirectoryDeps } from './transaction.ts';
+import { accountTransaction } from '../account-lock.ts';
+import { assertSeatFree, saveMember, type DirectoryDeps } from './transaction.ts';
 import { loadView, sortKeys, sortNames, type MemberState, type MemberView } from './view.ts';
 
 /** The fields an upsert sets, in the order changes are reported; a field sent as null clears it. */
@@ -224,7 +225,7 @@ export async function upsertMember(deps: DirectoryDeps, accountId: number, reque
   const matchValue = request.fields[request.matchField];
   if (!matchValue) throw new ApiError(422, 'missing_field', `${request.matchField} is required (match_field is ${request.matchField})`);
   try {
-    return await directoryTransaction(deps.models, accountId, async (transaction, account) => {
+    return await accountTransaction(deps.models, accountId, async (transaction, account) => {
       const plan = await planUpsert(deps, account, request, transaction);
       const action = !plan.current ? 'created' : plan.changed.length ? 'updated' : 'unchanged';
       const answer = { action, changed_fields: plan.changed, ignored_fields: plan.ignored, dry_run: request.dryRun } as const;
