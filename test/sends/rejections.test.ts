@@ -112,7 +112,8 @@ describe('send-ecard: every rejection reason, quota, idempotency', function () {
   });
 
   it('429 limitReached with Retry-After when the key\'s rate limit is spent', async () => {
-    const app = await extraApp({ env: { RATE_LIMITS: 'free=2/1000,pro=600/50000,enterprise=3000/250000' } });
+    // The hour's window: three requests straddle an hour's boundary far less often than a minute's.
+    const app = await extraApp({ env: { RATE_LIMITS: 'free=1000/2,pro=600/50000,enterprise=3000/250000' } });
     await send(base(), { url: app.url });
     await send(base(), { url: app.url });
     const limited = await send(base(), { url: app.url });
@@ -169,5 +170,20 @@ describe('send-ecard: every rejection reason, quota, idempotency', function () {
     expect(later.body).to.deep.include({ success: true, sendId: answers[0]!.body.sendId, emailsSent: 1 });
     expectRefusal(await send({ ...body, senderName: 'Someone else' }, { headers }), 422, 'idempotency_mismatch');
     expect(await sendsOf()).to.equal(1);
+  });
+
+  it('an Idempotency-Key older than 24 hours is free again: the same body makes a new send', async () => {
+    let clock = new Date();
+    const app = await extraApp({ now: () => clock });
+    const body = base();
+    const headers = { 'Idempotency-Key': `old-key-${process.pid}-${counter}` };
+    const first = await send(body, { url: app.url, headers });
+    clock = new Date(clock.getTime() + 23 * 3600_000);
+    expect((await send(body, { url: app.url, headers })).body.sendId).to.equal(first.body.sendId);
+    clock = new Date(clock.getTime() + 2 * 3600_000);
+    const later = await send(body, { url: app.url, headers });
+    expect(later.status, JSON.stringify(later.body)).to.equal(200);
+    expect(later.body.sendId).not.to.equal(first.body.sendId);
+    expect(await sendsOf()).to.equal(2);
   });
 });

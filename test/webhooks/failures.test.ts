@@ -145,7 +145,7 @@ describe('webhooks: failures, 410, 429, redirects, timeouts, pausing', function 
     expect(requests).to.have.length(4);
     expect(new Set(requests.map((r) => r.body)).size).to.equal(1);
     expect(requests[3]!.headers['x-svc-event-id']).to.equal(failed!.event_id);
-    // The replay did not move the pause count (3 failed... only once for this one delivery).
+    // The exhausted delivery counted once; its replay, delivered, reset nothing and counted nothing.
     expect((await ctx.stack.models.WebhookEndpoint.findByPk(endpointId))!.consecutive_failures).to.equal(1);
   });
 
