@@ -131,7 +131,7 @@ export async function finishDelivery(
   const { models } = deps;
   const now = deps.now();
   const delivered = input.result === 'delivered';
-  const { account_id: accountId } = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true, attributes: ['account_id'] });
+  const { account_id: accountId, outbox_id: outboxId } = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true, attributes: ['account_id', 'outbox_id'] });
   // The account first, as every transaction that writes its events or notices does (no lock-order deadlocks).
   const status = await accountTransaction(models, accountId, async (transaction) => {
     const delivery = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true, transaction });
@@ -158,7 +158,7 @@ export async function finishDelivery(
     }
     return ended;
   });
-  await redactFinished(models, { ids: [(await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true })).outbox_id] }, now);
+  await redactFinished(models, { ids: [outboxId] }, now);
   return status;
 }
 
