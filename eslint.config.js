@@ -31,9 +31,27 @@ export default tseslint.config(
     },
   },
   {
+    // lib/ holds small pieces with no domain knowledge: it imports no layer above it.
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['../api/*', '../app/*', '../services/*', '../activities/*', '../models/*', '../workflows/*', '../cli/*'], message: 'lib/ imports no layer above it; the composition root (app/) wires the layers.' }],
+      }],
+    },
+  },
+  {
+    // Workflows (and their lifecycle code) reach the service only through activities: types alone from elsewhere.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/services/*', '**/services/**', '**/models/*', '**/models/**', '**/lib/*', '**/lib/**'], allowTypeImports: true, message: 'Workflow code may import services/, models/ and lib/ only as types.' }],
+      }],
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no I/O, no clients, no ambient clocks or randomness.
     files: ['workflows/**/*.ts'],
-    ignores: ['workflows/**/lifecycle.ts'],
+    ignores: ['workflows/**/lifecycle.ts', 'workflows/shared/start.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [

@@ -1,34 +1,14 @@
-// Builds every activity with its dependencies injected, so tests can pass their own.
-import type { Config } from '../lib/config.ts';
-import type { Logger } from '../lib/logger.ts';
-import type { Models } from '../models/index.ts';
-import type { MailTransport } from '../services/mail/transport.ts';
+// Builds every activity from the process's services (app/services.ts), so tests can pass their own.
+import type { ServiceContext } from '../services/context.ts';
 import { createPingActivities } from './ping.ts';
 import { createSendActivities } from './sends.ts';
 import { createWebhookActivities } from './webhooks.ts';
 
-export interface ActivityDeps {
-  models: Models;
-  logger: Logger;
-  workerIdentity: string;
-  webhooks: Config['webhooks'];
-  mailTransport: MailTransport;
-  mailFrom: string;
-  publicBaseUrl: string;
-  now?: () => Date;
-}
-
-export function createActivities(deps: ActivityDeps) {
-  const now = deps.now ?? (() => new Date());
+export function createActivities(services: ServiceContext, workerIdentity: string) {
   return {
-    ...createPingActivities(deps),
-    ...createWebhookActivities({ models: deps.models, webhooks: deps.webhooks, now }),
-    ...createSendActivities({
-      models: deps.models,
-      transport: deps.mailTransport,
-      config: { mailFrom: deps.mailFrom, publicBaseUrl: deps.publicBaseUrl },
-      now,
-    }),
+    ...createPingActivities({ workerIdentity }),
+    ...createWebhookActivities(services),
+    ...createSendActivities(services),
   };
 }
 

@@ -1,9 +1,10 @@
 // The send workflow's activities: thin wrappers over services/sends/dispatch.ts.
 import { Context } from '@temporalio/activity';
-import { dispatchSend, failSend, type DispatchDeps, type SendOutcome } from '../services/sends/dispatch.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { dispatchSend, failSend, type SendOutcome } from '../services/sends/dispatch.ts';
 import { DISPATCH_ATTEMPTS } from '../workflows/send-ecard/policy.ts';
 
-export function createSendActivities(deps: DispatchDeps) {
+export function createSendActivities(deps: ServiceContext) {
   return {
     async dispatchSend(input: { sendPk: number }): Promise<SendOutcome> {
       // On the last try a temporary SMTP failure becomes the recipient's failure instead of another retry.

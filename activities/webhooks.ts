@@ -1,8 +1,9 @@
 // The webhook delivery workflow's activities: thin wrappers over services/webhooks/attempts.ts.
 import type { AttemptOutcome, AttemptTrigger } from '../models/WebhookAttempt.ts';
-import { attemptDelivery, finishDelivery, markRetrying, type AttemptResult, type WebhookDeps } from '../services/webhooks/attempts.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { attemptDelivery, finishDelivery, markRetrying, type AttemptResult } from '../services/webhooks/attempts.ts';
 
-export function createWebhookActivities(deps: WebhookDeps) {
+export function createWebhookActivities(deps: ServiceContext) {
   return {
     /** Signs and POSTs once; an HTTP outcome is the result, never an exception. */
     async attemptWebhookDelivery(input: { deliveryId: number; trigger: AttemptTrigger; attemptKey: string }): Promise<AttemptResult> {

@@ -9,8 +9,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function listen(app: Koa<never>, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+/**
+ * `keepAliveTimeoutMs`: how long an idle kept-alive connection stays open (Node's default of 5 s is shorter than
+ * a load balancer's idle timeout, so a reused connection could be reset between two calls); the headers timeout
+ * must be longer than it.
+ */
+export async function listen(app: Koa<never>, port: number, host = '0.0.0.0', keepAliveTimeoutMs = 65_000): Promise<RunningServer> {
   const server = app.listen(port, host);
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.headersTimeout = keepAliveTimeoutMs + 1000;
   await once(server, 'listening');
   const actual = (server.address() as AddressInfo).port;
   return {

@@ -1,5 +1,6 @@
 // Turns zod issues into the API's errors: a wrong type or format is 400; a required field missing, null or
-// empty is 422. Either way the message names the field.
+// empty is 422. Either way the message names the field. Before any schema, a NUL character anywhere in the
+// input is refused (400 invalid_characters): no database stores it faithfully (SQLite cuts a statement there).
 import type { z } from 'zod';
 import { ApiError } from '../lib/errors.ts';
 
@@ -27,7 +28,31 @@ export function inputError(issues: readonly z.core.$ZodIssue[], place: InputPlac
     : new ApiError(422, 'missing_field', messages[0]!, { messages });
 }
 
+const NUL = '\u0000';
+
+/** The path of the first string or object key that holds U+0000, or null when none does. */
+function nulPath(value: unknown, path: readonly string[]): string[] | null {
+  if (typeof value === 'string') return value.includes(NUL) ? [...path] : null;
+  if (value === null || typeof value !== 'object') return null;
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  for (const [key, item] of entries) {
+    if (key.includes(NUL)) return [...path, key.replaceAll(NUL, '\\u0000')];
+    const found = nulPath(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** 400 invalid_characters naming the field when the input holds a NUL character anywhere. */
+export function refuseNul(value: unknown, place: InputPlace): void {
+  const path = nulPath(value, []);
+  if (!path) return;
+  const field = path.length ? path.join('.') : place;
+  throw new ApiError(400, 'invalid_characters', `${field} contains a NUL character (U+0000), which is not allowed`);
+}
+
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, place: InputPlace): z.output<T> {
+  refuseNul(value, place);
   const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw inputError(result.error.issues, place);
   return result.data;

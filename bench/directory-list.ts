@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../lib/config.ts';
-import { openDatabase } from '../lib/runtime.ts';
+import { openDatabase } from '../app/runtime.ts';
 import { createAccount } from '../services/accounts.ts';
 import { listMembers } from '../services/directory/members.ts';
 

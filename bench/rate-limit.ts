@@ -9,7 +9,8 @@ import { createApp } from '../api/app.ts';
 import { listen } from '../api/server.ts';
 import { loadConfig } from '../lib/config.ts';
 import { createLogger } from '../lib/logger.ts';
-import { openDatabase } from '../lib/runtime.ts';
+import { openDatabase } from '../app/runtime.ts';
+import { createServices } from '../app/services.ts';
 import { probeConnection } from '../lib/temporal.ts';
 import { createAccount } from '../services/accounts.ts';
 import type { RateLimiter } from '../services/rate-limits.ts';
@@ -28,15 +29,15 @@ const config = loadConfig({
 });
 const models = await openDatabase(config, 'migrate');
 const { liveKey } = await createAccount(models, { name: 'Bench', ownerEmail: `bench-${Date.now()}@example.com` });
-const logger = createLogger(config);
-const temporal = { connection: probeConnection('127.0.0.1:1'), namespace: 'default' };
+const services = createServices({ config, logger: createLogger(config), models });
+const readinessProbe = probeConnection('127.0.0.1:1');
 
 const off: RateLimiter = {
   consume: async () => ({ allowed: true, limit: 1, remaining: 1, resetSeconds: 60, usageThisHour: 0 }),
 };
 const servers = {
-  on: await listen(createApp({ config, logger, models, temporal }), 0, '127.0.0.1'),
-  off: await listen(createApp({ config, logger, models, temporal, rateLimiter: off }), 0, '127.0.0.1'),
+  on: await listen(createApp(services, { readinessProbe }), 0, '127.0.0.1'),
+  off: await listen(createApp(services, { readinessProbe, rateLimiter: off }), 0, '127.0.0.1'),
 };
 
 async function measure(url: string): Promise<number> {
@@ -68,5 +69,6 @@ console.log(`limiter on / off: ${(totals.on / totals.off).toFixed(2)} (goal ≥ 
 
 await servers.on.close();
 await servers.off.close();
-await temporal.connection.close();
+await readinessProbe.close();
+await services.close();
 await models.sequelize.close();

@@ -6,11 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../lib/config.ts';
 import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
 import { createLogger } from '../lib/logger.ts';
-import { openDatabase, startWorker } from '../lib/runtime.ts';
+import { openDatabase, startWorker } from '../app/runtime.ts';
+import { createServices } from '../app/services.ts';
 import { createAccount } from '../services/accounts.ts';
 import { acceptSend } from '../services/sends/accept.ts';
 import { newVanityId } from '../services/widgets.ts';
@@ -49,10 +49,10 @@ const config = loadConfig({
   PLAN_EMAILS: 'free=100,pro=5000,enterprise=100000000',
 });
 const models = await openDatabase(config, 'migrate');
-const worker = await startWorker(config, createLogger(config), models, server.address, { drainOutbox: false });
-const connection = await Connection.connect({ address: server.address });
-const client = new Client({ connection, namespace: 'default' });
-const target = { client, taskQueue: 'bench' };
+const services = createServices({ config, logger: createLogger(config), models, temporalAddress: server.address });
+const worker = await startWorker(services, { background: false });
+const target = services.workflows!;
+const { client } = target;
 
 const { accountId } = await createAccount(models, { name: 'Bench', ownerEmail: `bench-send-${Date.now()}@example.com`, plan: 'enterprise' });
 const account = (await models.Account.findByPk(accountId))!;
@@ -73,7 +73,7 @@ async function pingRound(): Promise<number> {
 async function sendRound(): Promise<number> {
   const sends = [];
   for (let i = 0; i < perRound; i++) {
-    const { send } = await acceptSend({ models, config, now: () => new Date() }, account, {
+    const { send } = await acceptSend(services, account, {
       ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam', recipientNames: ['Rita R'], recipientEmails: [`r${++sequence}@example.com`],
       sendAt: undefined, share: false, widgetId: undefined, personalMessage: '<p>Hi</p>', locale: 'en', mergeTags: undefined, overrideProps: undefined,
       idempotencyKey: undefined, requestHash: 'x',
@@ -101,6 +101,6 @@ for (let round = 1; round <= rounds; round++) {
 }
 console.log(`send / one-activity workflow throughput: ${(totals.send / totals.ping).toFixed(2)}`);
 await worker.stop();
-await connection.close();
+await services.close();
 await models.sequelize.close();
 await server.stop();

@@ -2,17 +2,20 @@
 import { loadConfig } from '../lib/config.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
-import { externalTemporalAddress, openDatabase, startApi } from '../lib/runtime.ts';
+import { externalTemporalAddress, openDatabase, startApi } from '../app/runtime.ts';
+import { createServices } from '../app/services.ts';
 
 await runMain('npm run api', async () => {
   const config = loadConfig();
   const address = externalTemporalAddress(config, 'API');
   const logger = createLogger(config);
   const models = await openDatabase(config, 'require-migrated');
-  const api = await startApi(config, logger, models, address);
+  const services = createServices({ config, logger, models, temporalAddress: address });
+  const api = await startApi(services);
   logger.info({ port: api.port }, 'API listening');
   onShutdownSignal(async () => {
     await api.stop();
+    await services.close();
     await models.sequelize.close();
   });
 });

@@ -5,7 +5,8 @@ import { loadConfig } from '../lib/config.ts';
 import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
-import { openDatabase, startApi, startWorker, type RunningApi, type RunningWorker } from '../lib/runtime.ts';
+import { openDatabase, startApi, startWorker, type RunningApi, type RunningWorker } from '../app/runtime.ts';
+import { createServices, type Services } from '../app/services.ts';
 import type { DevServer } from '../lib/temporal-dev-server.ts';
 
 await runMain('npm start', async () => {
@@ -20,10 +21,12 @@ await runMain('npm start', async () => {
   let devServer: DevServer | undefined;
   let worker: RunningWorker | undefined;
   let api: RunningApi | undefined;
+  let services: Services | undefined;
   // Stops whatever has started, in reverse order; the dev server last, so in-flight workflow tasks can finish.
   const shutdown = async () => {
     await api?.stop();
     await worker?.stop();
+    await services?.close();
     await models.sequelize.close();
     await devServer?.stop();
   };
@@ -43,8 +46,10 @@ await runMain('npm start', async () => {
       });
       address = devServer.address;
     }
-    worker = await startWorker(config, logger, models, address);
-    api = await startApi(config, logger, models, address);
+    // One services object for the worker and the API: a commit in the API wakes the worker's background passes.
+    services = createServices({ config, logger, models, temporalAddress: address });
+    worker = await startWorker(services);
+    api = await startApi(services);
   } catch (err) {
     await shutdown().catch(() => undefined);
     throw err;

@@ -2,19 +2,23 @@
 import { loadConfig } from '../lib/config.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
-import { externalTemporalAddress, openDatabase, startWorker } from '../lib/runtime.ts';
+import { externalTemporalAddress, openDatabase, startWorker } from '../app/runtime.ts';
+import { createServices } from '../app/services.ts';
 
 await runMain('npm run worker', async () => {
   const config = loadConfig();
   const address = externalTemporalAddress(config, 'worker');
   const logger = createLogger(config);
   const models = await openDatabase(config, 'require-migrated');
-  const worker = await startWorker(config, logger, models, address);
+  const services = createServices({ config, logger, models, temporalAddress: address });
+  const worker = await startWorker(services);
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker polling');
   onShutdownSignal(async () => {
     await worker.stop();
+    await services.close();
     await models.sequelize.close();
   });
   await worker.done;
+  await services.close();
   await models.sequelize.close();
 });

@@ -27,7 +27,7 @@ export async function accountCreate(args: string[], ctx: CommandContext): Promis
   if (!values['owner-email']) throw new UsageError('--owner-email is required');
   if (values.password !== undefined && values['password-stdin']) throw new UsageError('use --password or --password-stdin, not both');
   const password = values['password-stdin'] ? await readStdin() : values.password;
-  const models = await ctx.models();
+  const { models } = await ctx.services();
   const created = await createAccount(models, {
     name: values.name,
     ownerEmail: values['owner-email'],

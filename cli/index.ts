@@ -1,7 +1,9 @@
 // The cardsvc operator command: `cardsvc <group> <action> [--flags] [--json]`.
 import { loadConfig } from '../lib/config.ts';
-import { openDatabase } from '../lib/runtime.ts';
-import type { Models } from '../models/index.ts';
+import { openDatabase } from '../app/runtime.ts';
+import { createServices, type Services } from '../app/services.ts';
+import { pino } from 'pino';
+import { createLogger } from '../lib/logger.ts';
 import { accountCreate } from './account.ts';
 import { fieldCommands } from './field.ts';
 import { sendingCommands } from './sending.ts';
@@ -41,7 +43,11 @@ Commands:
 
 export async function runCli(argv: string[]): Promise<void> {
   const out = createOutput(argv.includes('--json'));
-  let models: Models | undefined;
+  let services: Services | undefined;
+  const close = async () => {
+    await services?.close();
+    await services?.models.sequelize.close();
+  };
   try {
     const [group, action, ...rest] = argv;
     if (group === undefined || group === '--help' || group === '-h') {
@@ -55,11 +61,11 @@ export async function runCli(argv: string[]): Promise<void> {
     await command(rest, {
       config,
       out,
-      models: async () => (models ??= await openDatabase(config, 'migrate')),
+      services: async () => (services ??= createServices({ config, logger: createLogger(config, pino.destination(2)), models: await openDatabase(config, 'migrate') })),
     });
   } catch (err) {
-    await models?.sequelize.close();
+    await close();
     fail(out, err);
   }
-  await models?.sequelize.close();
+  await close();
 }

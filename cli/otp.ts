@@ -21,7 +21,7 @@ async function issue(args: string[], ctx: CommandContext) {
   if (!(TOKEN_PURPOSES as readonly string[]).includes(values.purpose ?? '')) {
     throw new UsageError(`--purpose must be one of ${TOKEN_PURPOSES.join(', ')}`);
   }
-  const models = await ctx.models();
+  const { models } = await ctx.services();
   const account = await resolveAccount(models, accountId, values.sandbox);
   const { token, expiresAt } = await issueToken(models, {
     accountId: account.id,

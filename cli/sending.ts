@@ -18,7 +18,7 @@ async function suppression(args: string[], ctx: CommandContext, add: boolean) {
   if ((values.email === undefined) === (values.domain === undefined)) throw new UsageError('give exactly one of --email or --domain');
   const kind: SuppressionKind = values.email !== undefined ? 'email' : 'domain';
   const value = validSuppressionValue(kind, (values.email ?? values.domain)!);
-  const models = await ctx.models();
+  const { models } = await ctx.services();
   const account = await resolveAccount(models, accountId, values.sandbox);
   const changed = add ? await addSuppression(models, account.id, kind, value) : await removeSuppression(models, account.id, kind, value);
   ctx.out.message(`${kind} ${value} ${add ? (changed ? 'is now blocked' : 'was already blocked') : changed ? 'is no longer blocked' : 'was not blocked'} for account ${account.id}.`);
@@ -27,7 +27,7 @@ async function suppression(args: string[], ctx: CommandContext, add: boolean) {
 
 async function suspension(args: string[], ctx: CommandContext, suspended: boolean) {
   const { values } = parseArgs({ args, options: accountOptions });
-  const models = await ctx.models();
+  const { models } = await ctx.services();
   const account = await resolveAccount(models, positiveId(values.account, '--account'), values.sandbox);
   await setSuspended(models, account.id, suspended);
   ctx.out.message(suspended ? `Sending is suspended for account ${account.id}: every send is refused (spammer).` : `Sending is allowed again for account ${account.id}.`);

@@ -1,7 +1,7 @@
 // `cardsvc webhook set-url | enable | secret`: an account's webhooks, until the console exists.
 import { parseArgs } from 'node:util';
 import { resolveAccount } from '../services/api-keys.ts';
-import { enableEndpoint, setEcardSharedUrl, type EndpointDeps } from '../services/webhooks/endpoints.ts';
+import { enableEndpoint, setEcardSharedUrl } from '../services/webhooks/endpoints.ts';
 import { accountSecret, previousSecret, rotateSecret } from '../services/webhooks/secrets.ts';
 import type { WebhookEndpoint } from '../models/WebhookEndpoint.ts';
 import type { CommandContext } from './context.ts';
@@ -17,9 +17,8 @@ const shown = (e: WebhookEndpoint) => ({ id: e.id, kind: e.kind, url: e.url, sta
 
 async function context(ctx: CommandContext, values: { account?: string | undefined; sandbox: boolean }) {
   const accountId = positiveId(values.account, '--account');
-  const models = await ctx.models();
-  const account = await resolveAccount(models, accountId, values.sandbox);
-  const deps: EndpointDeps = { models, allowPrivateTargets: ctx.config.webhooks.allowPrivateTargets, now: () => new Date() };
+  const deps = await ctx.services();
+  const account = await resolveAccount(deps.models, accountId, values.sandbox);
   return { account, deps };
 }
 

@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   // A sendAt closer than this is "now" (tests shrink it to schedule sends a few seconds ahead).
   SEND_NOW_WINDOW_SECONDS: z.coerce.number({ error: 'expected seconds' }).min(0).max(3600).default(60),
   BODY_LIMIT_BYTES: z.coerce.number({ error: 'expected a number of bytes' }).int().positive().default(1024 * 1024),
+  // How long an idle kept-alive connection stays open: above load balancers' usual 60 s, so they close first.
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number({ error: 'expected milliseconds' }).int().positive().default(65_000),
   // Checks every API response against its declared schema made strict (tests, staging): a leaked field is a 500.
   STRICT_RESPONSES: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // Used only to find the cached Temporal CLI and a `temporal` on PATH.
@@ -109,6 +111,8 @@ export interface Config {
     outboxSweepMs: number;
   };
   bodyLimitBytes: number;
+  /** Idle kept-alive connections close after this; headers must arrive within it plus a second. */
+  keepAliveTimeoutMs: number;
   strictResponses: boolean;
 }
 
@@ -212,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       outboxSweepMs: e.OUTBOX_SWEEP_MS,
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     strictResponses: isTrue(e.STRICT_RESPONSES),
   };
 }

@@ -8,13 +8,35 @@ export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError';
 }
 
+/** SQLite's "database is locked": another writer held the lock past every wait (raw from the driver, or wrapped by Sequelize). */
+export function isDatabaseBusy(err: unknown): boolean {
+  const e = err as { code?: unknown; parent?: { code?: unknown }; original?: { code?: unknown } } | null;
+  return e?.code === 'SQLITE_BUSY' || e?.parent?.code === 'SQLITE_BUSY' || e?.original?.code === 'SQLITE_BUSY';
+}
+
+// About 10 s of waits in JavaScript (50 ms growing 10 % a try), as Sequelize's own retries of busy statements.
+const BUSY_RETRIES = 40;
+
+/** Runs `work` again while SQLite answers SQLITE_BUSY (another process, or a statement outside the queue, holds the lock). */
+export async function retryWhileBusy<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!isDatabaseBusy(err) || attempt >= BUSY_RETRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * 1.1 ** attempt));
+    }
+  }
+}
+
 type SqliteConnection = { exec(sql: string, cb: (err: Error | null) => void): void };
 
 // WAL lets readers run beside the writer; synchronous=NORMAL is safe under WAL (no fsync per commit).
 // A writer waiting for the lock sleeps inside SQLite on one of libuv's four threads, so waits are kept short
 // (busy_timeout 200 ms) and longer ones happen in JavaScript, as Sequelize's retries of SQLITE_BUSY (below):
 // with a 5 s busy timeout, four waiting writers starved the lock holder of a thread until they timed out.
-const SQLITE_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 200; PRAGMA foreign_keys = ON;';
+// busy_timeout comes first: the journal_mode pragma itself may wait for a lock.
+const SQLITE_PRAGMAS = 'PRAGMA busy_timeout = 200; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;';
 const SQLITE_RETRY = { max: 40, match: [/SQLITE_BUSY/], backoffBase: 50, backoffExponent: 1.1 };
 
 // Sequelize's SQLite dialect runs no afterConnect hooks, so each new connection is prepared here, once.
@@ -26,8 +48,10 @@ function prepareSqliteConnections(sequelize: Sequelize): void {
     const connection = await open(options);
     let ready = prepared.get(connection);
     if (!ready) {
-      ready = new Promise<void>((ok, fail) => connection.exec(SQLITE_PRAGMAS, (err) => (err ? fail(err) : ok())));
+      // A new connection (each transaction opens one) is prepared outside Sequelize's retries: retried here.
+      ready = retryWhileBusy(() => new Promise<void>((ok, fail) => connection.exec(SQLITE_PRAGMAS, (err) => (err ? fail(err) : ok()))));
       prepared.set(connection, ready);
+      ready.catch(() => prepared.delete(connection));
     }
     await ready;
     return connection;
@@ -81,15 +105,28 @@ export async function connectDatabase(db: DatabaseConfig): Promise<Sequelize> {
 // (observed: a 5 s stall, the busy timeout, with six concurrent upserts). Queued here, they wait in JavaScript.
 const sqliteWriters = new WeakMap<Sequelize, Promise<unknown>>();
 
+/** On SQLite, runs a write after this process's earlier ones (the one write path: it waits its turn). */
+function queuedWrite<T>(sequelize: Sequelize, write: () => Promise<T>): Promise<T> {
+  const previous = sqliteWriters.get(sequelize) ?? Promise.resolve();
+  const run = previous.then(write, write);
+  sqliteWriters.set(sequelize, run.catch(() => undefined));
+  return run;
+}
+
 /**
  * A transaction that writes: on SQLite (where every transaction is IMMEDIATE) queued behind this process's other
- * such transactions; on MySQL a plain one.
+ * writes; on MySQL a plain one.
  */
 export function writeTransaction<T>(sequelize: Sequelize, work: (transaction: Transaction) => Promise<T>): Promise<T> {
   if (sequelize.getDialect() !== 'sqlite') return sequelize.transaction(work);
-  const start = () => sequelize.transaction(work);
-  const previous = sqliteWriters.get(sequelize) ?? Promise.resolve();
-  const run = previous.then(start, start);
-  sqliteWriters.set(sequelize, run.catch(() => undefined));
-  return run;
+  return queuedWrite(sequelize, () => sequelize.transaction(work));
+}
+
+/**
+ * A write outside Sequelize's query layer (the rate limiter's counter, on the driver): on SQLite queued like a
+ * write transaction and retried while another process holds the lock; on MySQL run as it is.
+ */
+export function writeStatement<T>(sequelize: Sequelize, write: () => Promise<T>): Promise<T> {
+  if (sequelize.getDialect() !== 'sqlite') return write();
+  return queuedWrite(sequelize, () => retryWhileBusy(write));
 }

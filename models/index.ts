@@ -15,6 +15,7 @@ import { defineOwner } from './Owner.ts';
 import { defineSend } from './Send.ts';
 import { defineSendingRules } from './SendingRules.ts';
 import { defineSendRecipient } from './SendRecipient.ts';
+import { defineSendSnapshot } from './SendSnapshot.ts';
 import { defineTeamMember } from './TeamMember.ts';
 import { defineWebhookAttempt } from './WebhookAttempt.ts';
 import { defineWebhookDelivery } from './WebhookDelivery.ts';
@@ -43,6 +44,7 @@ export function createModels(sequelize: Sequelize) {
   const MailMessage = defineMailMessage(sequelize);
   const Send = defineSend(sequelize);
   const SendRecipient = defineSendRecipient(sequelize);
+  const SendSnapshot = defineSendSnapshot(sequelize);
   const { IdempotencyKey, QuotaUsage, Suppression, SendSuspension, MailSinkMessage } = defineSendingRules(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
@@ -72,6 +74,7 @@ export function createModels(sequelize: Sequelize) {
     MailMessage,
     Send,
     SendRecipient,
+    SendSnapshot,
     IdempotencyKey,
     QuotaUsage,
     Suppression,

@@ -6,6 +6,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { PLANS } from '../models/Account.ts';
 import type { Models } from '../models/index.ts';
 import { createApiKey } from './api-keys.ts';
+import { writeTransaction } from '../lib/db.ts';
 
 export const CreateAccountInput = z.object({
   name: z.string().trim().min(1, 'name is required').max(200),
@@ -33,7 +34,7 @@ export async function createAccount(models: Models, rawInput: CreateAccountInput
   if (await models.Owner.findOne({ where: { email: input.ownerEmail } })) throw ownerEmailTaken(input.ownerEmail);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
-    return await models.sequelize.transaction(async (transaction) => {
+    return await writeTransaction(models.sequelize, async (transaction) => {
       const live = await models.Account.create(
         { name: input.name, plan: input.plan, mode: 'live', live_account_id: null },
         { transaction },

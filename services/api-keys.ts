@@ -5,6 +5,7 @@ import { sha256Hex } from '../lib/hash.ts';
 import type { Account } from '../models/Account.ts';
 import { AREAS, type ApiKey, type Area, type Level, type Permissions } from '../models/ApiKey.ts';
 import type { Models } from '../models/index.ts';
+import { writeTransaction } from '../lib/db.ts';
 
 /** How long an API process trusts a looked-up key: a revocation takes effect everywhere within this time. */
 export const KEY_CACHE_MS = 4000;
@@ -163,7 +164,7 @@ export async function revokeKey(models: Models, keyId: number, at: Date): Promis
 export async function rotateKey(models: Models, keyId: number, graceSeconds: number, now: Date): Promise<CreatedKey> {
   const old = await findKey(models, keyId);
   if (isRevoked(old, now)) throw new ApiError(409, 'key_revoked', `API key ${keyId} is already revoked`);
-  return models.sequelize.transaction(async (transaction) => {
+  return writeTransaction(models.sequelize, async (transaction) => {
     const created = await createApiKey(
       models,
       { accountId: old.account_id, mode: keyMode(old.Account), name: old.name, fullAccess: old.full_access, levels: old.permissions },

@@ -4,12 +4,14 @@ import { ApiError, requireFields } from '../lib/errors.ts';
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import type { Widget } from '../models/Widget.ts';
+import type { ServiceContext } from './context.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import { duplicateImage, uploadImage } from './media.ts';
 import { keywordWhere } from './search.ts';
 import { assertTemplate, renderTemplate, sanitizeHtmlField } from './templates.ts';
 import { ecardUsage, inUse } from './usage.ts';
-import { assertEditable, copyOfEcard, findWidget, newVanityId, type CatalogDeps } from './widgets.ts';
+import { assertEditable, copyOfEcard, findWidget, findWidgetByVanity, newVanityId } from './widgets.ts';
+import { writeTransaction } from '../lib/db.ts';
 
 /** The spec's eCard field names and the columns that hold them. */
 export const ECARD_FIELDS = {
@@ -71,7 +73,7 @@ async function nextDisplayOrder(models: Models, widgetId: number, transaction?: 
 
 /** Creates (no id) or updates an eCard; artwork is a URL or an uploaded image, not both. */
 export async function saveEcard(
-  deps: CatalogDeps,
+  deps: ServiceContext,
   accountId: number,
   input: { id: number | undefined; widgetid: number | undefined; fields: EcardInput; image: string | undefined },
 ): Promise<Ecard> {
@@ -85,9 +87,9 @@ export async function saveEcard(
   if (existing) assertEditable(await findWidget(models, accountId, existing.widget_id));
   const targetWidgetId = input.widgetid ?? existing!.widget_id;
   await editableWidget(models, accountId, targetWidgetId);
-  if (input.image !== undefined) columns.self_hosted_url = await uploadImage(deps.media, accountId, input.image, 'ecardimg');
+  if (input.image !== undefined) columns.self_hosted_url = await uploadImage(deps, accountId, input.image, 'ecardimg');
 
-  return models.sequelize.transaction(async (transaction) => {
+  return writeTransaction(models.sequelize, async (transaction) => {
     if (!existing) {
       const created = await models.Ecard.create(
         {
@@ -112,12 +114,12 @@ export async function saveEcard(
 }
 
 /** Copies an eCard (design and image; the name is kept) into its own widget or another of the account's. */
-export async function copyEcard(deps: CatalogDeps, accountId: number, ecardId: number, widgetId: number | undefined): Promise<Ecard> {
+export async function copyEcard(deps: ServiceContext, accountId: number, ecardId: number, widgetId: number | undefined): Promise<Ecard> {
   const { models } = deps;
   const source = await findEcard(models, accountId, ecardId);
   const target = await editableWidget(models, accountId, widgetId ?? source.widget_id);
-  const image = await duplicateImage(deps.media, accountId, source.self_hosted_url);
-  return models.sequelize.transaction(async (transaction) =>
+  const image = await duplicateImage(deps, accountId, source.self_hosted_url);
+  return writeTransaction(models.sequelize, async (transaction) =>
     models.Ecard.create(
       {
         ...copyOfEcard(source, { widgetId: target.id, image, displayOrder: await nextDisplayOrder(models, target.id, transaction) }),
@@ -126,6 +128,12 @@ export async function copyEcard(deps: CatalogDeps, accountId: number, ecardId: n
       { transaction },
     ).then((copy) => copy.reload({ transaction })),
   );
+}
+
+/** What a sender picks from: the enabled eCards of a widget (by its vanity id), in display order. */
+export async function sendableEcards(models: Models, accountId: number, widgetVanityId: string): Promise<Ecard[]> {
+  const widget = await findWidgetByVanity(models, accountId, widgetVanityId);
+  return models.Ecard.findAll({ where: { widget_id: widget.id, disabled: false }, order: [['display_order', 'ASC'], ['id', 'ASC']] });
 }
 
 /** The eCards of the account with these ids, all or a 404 naming the missing ones. */
@@ -173,7 +181,7 @@ export async function saveOrder(models: Models, accountId: number, order: number
   const widgetIds = [...new Set(listed.map((e) => e.widget_id))];
   if (widgetIds.length > 1) throw new ApiError(422, 'several_widgets', 'neworder must list eCards of one widget');
   const widget = await editableWidget(models, accountId, widgetIds[0]!);
-  return models.sequelize.transaction(async (transaction) => {
+  return writeTransaction(models.sequelize, async (transaction) => {
     const all = await models.Ecard.findAll({ where: { widget_id: widget.id }, order: [['display_order', 'ASC'], ['id', 'ASC']], transaction });
     const rest = all.filter((e) => !order.includes(e.id)).map((e) => e.id);
     const full = [...order, ...rest];
@@ -185,7 +193,7 @@ export async function saveOrder(models: Models, accountId: number, order: number
 }
 
 /** Deletes eCards for good, all or nothing; an eCard in use needs its token (several in use: one at a time). */
-export async function deleteEcards(deps: CatalogDeps, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
+export async function deleteEcards(deps: ServiceContext, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
   const { models } = deps;
   const ecards = await ownEcards(models, accountId, ids);
   await assertWidgetsEditable(models, accountId, ecards.map((e) => e.widget_id));
@@ -204,15 +212,18 @@ export async function deleteEcards(deps: CatalogDeps, accountId: number, ids: nu
 /** Fields a preview may override: the texts and the envelope. */
 export const OVERRIDABLE = ['emailSubject', 'header', 'details', 'envelope_bg_image_url', 'envelope_audio_url', 'envelope_video_url', 'envelope_color_settings', 'envelope_auto_open', 'envelope_confetti'] as const;
 
+/** The template texts of an eCard row. */
+export const textsOf = (ecard: Ecard) => ({ emailSubject: ecard.email_subject, header: ecard.header, details: ecard.details });
+
 /** Renders an eCard as it would be sent; merge values cannot add markup (the result is sanitized again). */
 export function renderEcard(
-  ecard: Ecard,
+  texts: { emailSubject: string | null; header: string | null; details: string | null },
   input: { mergeTags: Record<string, string>; overrideProps: Partial<Record<(typeof OVERRIDABLE)[number], unknown>>; trialMode: boolean },
 ) {
   const pick = (field: 'emailSubject' | 'header' | 'details') => {
     const override = input.overrideProps[field];
     if (typeof override === 'string') return field === 'details' ? sanitizeHtmlField(override) : override;
-    return ecard[ECARD_FIELDS[field]];
+    return texts[field];
   };
   for (const field of TEMPLATE_FIELDS) assertTemplate(`overrideProps.${field}`, typeof input.overrideProps[field] === 'string' ? (input.overrideProps[field]) : null);
   const values = { ...input.mergeTags };
@@ -223,6 +234,18 @@ export function renderEcard(
     header: renderTemplate(pick('header'), values, input.trialMode),
     html: sanitizeHtmlField(renderTemplate(pick('details'), values, input.trialMode)),
   };
+}
+
+/** The row ids of eCards named by numeric or vanity ids; 404 naming those that are unknown or not the account's. */
+async function referencedEcardIds(models: Models, accountId: number, ids: string[]): Promise<number[]> {
+  const numeric = ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
+  const found = await models.Ecard.findAll({
+    where: { account_id: accountId, [Op.or]: [{ id: numeric }, { vanity_id: ids }] },
+    attributes: ['id', 'vanity_id'],
+  });
+  const missing = ids.filter((id) => !found.some((e) => String(e.id) === id || e.vanity_id === id));
+  if (missing.length) throw notFound(missing);
+  return found.map((e) => e.id);
 }
 
 export type EcardSort = 'createdat' | 'name' | 'id' | 'displayorder';
@@ -252,11 +275,9 @@ export async function searchEcards(
     const quote = (column: string) => models.sequelize.getQueryInterface().quoteIdentifiers(column);
     conditions.push(keywordWhere(models.sequelize, [quote('Ecard.name'), quote('Ecard.details')], query.keyword));
   }
-  if (query.widgetID) conditions.push({ widget_id: query.widgetID });
-  if (query.ecardIDs.length) {
-    const numeric = query.ecardIDs.filter((id) => /^\d+$/.test(id)).map(Number);
-    conditions.push({ [Op.or]: [{ id: numeric }, { vanity_id: query.ecardIDs }] });
-  }
+  // Id filters are references (decisions.md, Proof: isolation): an id that is not the account's is a 404.
+  if (query.widgetID) conditions.push({ widget_id: (await findWidget(models, accountId, query.widgetID)).id });
+  if (query.ecardIDs.length) conditions.push({ id: await referencedEcardIds(models, accountId, query.ecardIDs) });
   const days = DATE_WINDOWS_DAYS[query.filterByDate];
   if (days !== null) conditions.push({ created_at: { [Op.gte]: new Date(now.getTime() - days * 86_400_000) } });
   const direction = (query.sortOrder ?? (query.sortBy === 'displayorder' ? 'asc' : 'desc')).toUpperCase();

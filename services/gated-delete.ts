@@ -4,6 +4,7 @@ import type { Transaction } from 'sequelize';
 import type { TokenPurpose } from '../models/ConfirmationToken.ts';
 import type { Models } from '../models/index.ts';
 import { confirmationRequired, spendToken } from './confirmation-tokens.ts';
+import { writeTransaction } from '../lib/db.ts';
 
 export async function deleteGatedByToken(
   input: {
@@ -23,7 +24,7 @@ export async function deleteGatedByToken(
   if (impact.length > 1) {
     throw confirmationRequired(input.purpose, `Several of these ${noun}s are in use: delete them one at a time, each with its own otp_confirmation_token`, { impact });
   }
-  await models.sequelize.transaction(async (transaction) => {
+  await writeTransaction(models.sequelize, async (transaction) => {
     const gated = impact[0];
     if (gated) {
       const message = `The ${noun} ${gated.id} is in use: deleting it needs an otp_confirmation_token issued for it`;

@@ -1,7 +1,7 @@
 // Readiness: can this process reach its database and its Temporal namespace right now?
 import type { Connection } from '@temporalio/client';
-import type { Sequelize } from 'sequelize';
 import { describeNamespace } from '../lib/temporal.ts';
+import type { ServiceContext } from './context.ts';
 
 export const READINESS_DEADLINE_MS = 2000;
 
@@ -22,17 +22,12 @@ async function withDeadline(work: Promise<unknown>, ms: number): Promise<CheckRe
   }
 }
 
-export interface ReadinessDeps {
-  sequelize: Sequelize;
-  temporal: { connection: Connection; namespace: string };
-}
-
-/** Both checks run at once, each within the deadline; readiness does not depend on a worker. */
-export async function checkReadiness(deps: ReadinessDeps) {
+/** Both checks run at once, each within the deadline; readiness does not depend on a worker. `probe` is a connection made for it. */
+export async function checkReadiness(ctx: Pick<ServiceContext, 'models' | 'config'>, probe: Connection) {
   const [database, temporal] = await Promise.all([
-    withDeadline(deps.sequelize.query('SELECT 1'), READINESS_DEADLINE_MS),
+    withDeadline(ctx.models.sequelize.query('SELECT 1'), READINESS_DEADLINE_MS),
     // The gRPC deadline ends the call itself (and its retries); the outer race is only a backstop.
-    withDeadline(describeNamespace(deps.temporal.connection, deps.temporal.namespace, READINESS_DEADLINE_MS), READINESS_DEADLINE_MS + 1000),
+    withDeadline(describeNamespace(probe, ctx.config.temporal.namespace, READINESS_DEADLINE_MS), READINESS_DEADLINE_MS + 1000),
   ]);
   return { ready: database === 'ok' && temporal === 'ok', checks: { database, temporal } };
 }

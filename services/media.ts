@@ -1,7 +1,6 @@
 // Images: decoding base64 uploads, sniffing the real type from the bytes, storing under generated names.
 import { ApiError } from '../lib/errors.ts';
-import type { MediaStore } from '../lib/media-store.ts';
-import type { Models } from '../models/index.ts';
+import type { ServiceContext } from './context.ts';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -41,12 +40,6 @@ export function decodeImage(input: string, field: string): Buffer {
   return bytes;
 }
 
-export interface MediaDeps {
-  models: Models;
-  store: MediaStore;
-  publicBaseUrl: string;
-}
-
 export const MEDIA_PATH = '/media';
 
 export function mediaUrl(publicBaseUrl: string, fileName: string): string {
@@ -58,17 +51,17 @@ function newFileName(ext: ImageExtension): string {
 }
 
 /** Stores image bytes for an account; returns the hosted URL. */
-export async function storeImage(deps: MediaDeps, accountId: number, bytes: Uint8Array, field: string): Promise<string> {
+export async function storeImage(deps: ServiceContext, accountId: number, bytes: Uint8Array, field: string): Promise<string> {
   const ext = sniffImage(bytes);
   if (!ext) throw new ApiError(400, 'unsupported_image_type', `${field} must be a PNG, JPEG, GIF or WebP image`);
   const fileName = newFileName(ext);
-  await deps.store.put(fileName, bytes);
+  await deps.mediaStore.put(fileName, bytes);
   await deps.models.MediaFile.create({ account_id: accountId, file_name: fileName, content_type: IMAGE_TYPES[ext], size_bytes: bytes.length });
-  return mediaUrl(deps.publicBaseUrl, fileName);
+  return mediaUrl(deps.config.publicBaseUrl, fileName);
 }
 
 /** Decodes and stores a base64 upload. */
-export async function uploadImage(deps: MediaDeps, accountId: number, base64: string, field: string): Promise<string> {
+export async function uploadImage(deps: ServiceContext, accountId: number, base64: string, field: string): Promise<string> {
   return storeImage(deps, accountId, decodeImage(base64, field), field);
 }
 
@@ -79,9 +72,9 @@ export function ownMediaFile(publicBaseUrl: string, url: string | null): string 
 }
 
 /** Copies share nothing: an image of ours is duplicated under a new name; other URLs are kept as they are. */
-export async function duplicateImage(deps: MediaDeps, accountId: number, url: string | null): Promise<string | null> {
-  const fileName = ownMediaFile(deps.publicBaseUrl, url);
+export async function duplicateImage(deps: ServiceContext, accountId: number, url: string | null): Promise<string | null> {
+  const fileName = ownMediaFile(deps.config.publicBaseUrl, url);
   if (!fileName) return url;
-  const bytes = await deps.store.get(fileName);
+  const bytes = await deps.mediaStore.get(fileName);
   return bytes ? storeImage(deps, accountId, bytes, 'image') : url;
 }

@@ -1,10 +1,10 @@
 // The event outbox: events are written in the transaction of the change they describe, so neither exists
 // without the other; the webhook engine drains them into deliveries. Also the redaction of an erased
 // member's events once nothing still has to deliver them.
-import { EventEmitter } from 'node:events';
 import { literal, Op, type Transaction } from 'sequelize';
 import type { Models } from '../models/index.ts';
 import type { OutboxEvent } from '../models/OutboxEvent.ts';
+import type { ServiceContext } from './context.ts';
 
 export interface NewEvent {
   accountId: number;
@@ -19,11 +19,9 @@ export interface NewEvent {
   redactAfterDelivery?: boolean;
 }
 
-/** Tells the drainer in this process that an event was committed (other processes find it by sweeping). */
-export const outboxNudges = new EventEmitter();
-
-export async function recordEvent(models: Models, event: NewEvent, transaction: Transaction): Promise<OutboxEvent> {
-  const row = await models.OutboxEvent.create(
+/** Writes the event in the change's transaction; once committed, this process's drainer is nudged (other processes sweep). */
+export async function recordEvent(ctx: Pick<ServiceContext, 'models' | 'nudge'>, event: NewEvent, transaction: Transaction): Promise<OutboxEvent> {
+  const row = await ctx.models.OutboxEvent.create(
     {
       event_id: event.eventId,
       account_id: event.accountId,
@@ -36,9 +34,7 @@ export async function recordEvent(models: Models, event: NewEvent, transaction: 
     },
     { transaction },
   );
-  transaction.afterCommit(() => {
-    outboxNudges.emit('event');
-  });
+  transaction.afterCommit(() => ctx.nudge());
   return row;
 }
 

@@ -5,6 +5,7 @@
 // does not fit whole falls back to one-by-one counts, so the limit is exact.
 import type { Sequelize } from 'sequelize';
 import type { RateLimit } from '../lib/config.ts';
+import { writeStatement } from '../lib/db.ts';
 
 const MINUTE = 60;
 const HOUR = 3600;
@@ -57,11 +58,14 @@ const SQLITE_ADD = `INSERT INTO rate_limit_counters (api_key_id, window_seconds,
 function sqliteAdd(sequelize: Sequelize): AddToWindows {
   const pool = sequelize.connectionManager as unknown as Pool<SqliteDb>;
   return async ({ apiKeyId, hourStart, minuteStart, limits }, n) => {
-    const db = await pool.getConnection();
     const params = [apiKeyId, hourStart, n, apiKeyId, minuteStart, n, limits.perMinute, limits.perHour];
-    const rows = await new Promise<Array<{ window_seconds: number; count: number }>>((ok, fail) =>
-      db.all(SQLITE_ADD, params, (err, result) => (err ? fail(err) : ok(result))),
-    );
+    // A write like any other: it waits its turn behind this process's writers instead of failing SQLITE_BUSY.
+    const rows = await writeStatement(sequelize, async () => {
+      const db = await pool.getConnection();
+      return new Promise<Array<{ window_seconds: number; count: number }>>((ok, fail) =>
+        db.all(SQLITE_ADD, params, (err, result) => (err ? fail(err) : ok(result))),
+      );
+    });
     const countOf = (seconds: number) => rows.find((r) => Number(r.window_seconds) === seconds)?.count ?? null;
     return { hour: countOf(HOUR), minute: countOf(MINUTE) };
   };

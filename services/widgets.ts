@@ -7,16 +7,12 @@ import type { Models } from '../models/index.ts';
 import type { Widget } from '../models/Widget.ts';
 import { spendToken } from './confirmation-tokens.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
-import { duplicateImage, type MediaDeps } from './media.ts';
+import type { ServiceContext } from './context.ts';
+import { duplicateImage } from './media.ts';
 import { keywordWhere } from './search.ts';
-import { inUse, widgetUsage, type UsageCheck, type WidgetImpact } from './usage.ts';
+import { inUse, widgetUsage, type WidgetImpact } from './usage.ts';
+import { writeTransaction } from '../lib/db.ts';
 
-export interface CatalogDeps {
-  models: Models;
-  media: MediaDeps;
-  usageChecks: readonly UsageCheck[];
-  now: () => Date;
-}
 
 export const newVanityId = () => randomId(12);
 
@@ -72,12 +68,12 @@ async function setPrices(models: Models, widget: Widget, prices: Record<string, 
 
 /** Creates (id 0 or absent) or updates a widget; turning the directory rule off needs a token. */
 export async function saveWidget(
-  deps: CatalogDeps,
+  deps: ServiceContext,
   accountId: number,
   input: { id: number | undefined; widget: WidgetInput; prices: Record<string, number> | undefined; token: string | undefined },
 ): Promise<Widget> {
   const { models } = deps;
-  return models.sequelize.transaction(async (transaction) => {
+  return writeTransaction(models.sequelize, async (transaction) => {
     let widget: Widget;
     if (!input.id) {
       requireFields({ 'widget.name': input.widget.name, 'widget.wconfig': input.widget.wconfig });
@@ -140,7 +136,7 @@ export async function searchWidgets(
 }
 
 /** Copies a widget (named `Copy - <name>`, flags kept) with its first `limit` eCards in display order. */
-export async function copyWidget(deps: CatalogDeps, accountId: number, widgetId: number, limit: number | undefined): Promise<Widget> {
+export async function copyWidget(deps: ServiceContext, accountId: number, widgetId: number, limit: number | undefined): Promise<Widget> {
   const { models } = deps;
   const source = await findWidget(models, accountId, widgetId);
   assertEditable(source);
@@ -150,8 +146,8 @@ export async function copyWidget(deps: CatalogDeps, accountId: number, widgetId:
     ...(limit === undefined ? {} : { limit }),
   });
   // Images first (files, outside the transaction); an unused copy is harmless, a shared file is not.
-  const images = await Promise.all(ecards.map((e) => duplicateImage(deps.media, accountId, e.self_hosted_url)));
-  return models.sequelize.transaction(async (transaction) => {
+  const images = await Promise.all(ecards.map((e) => duplicateImage(deps, accountId, e.self_hosted_url)));
+  return writeTransaction(models.sequelize, async (transaction) => {
     const copy = await models.Widget.create(
       {
         account_id: accountId,
@@ -179,7 +175,7 @@ export function copyOfEcard(ecard: Ecard, target: { widgetId: number; image: str
  * Deletes widgets with their eCards, all or nothing. Widgets in use need a token: one in-use widget takes its
  * own token; several in use at once are refused with the impact of each, to be deleted one at a time.
  */
-export async function deleteWidgets(deps: CatalogDeps, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
+export async function deleteWidgets(deps: ServiceContext, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
   const { models } = deps;
   const unique = [...new Set(ids)];
   const widgets = await models.Widget.findAll({ where: { id: unique, account_id: accountId } });

@@ -7,7 +7,7 @@ import { createMigrator, migrateDownAll, migrateUp, pendingMigrations } from '..
 import { freshSqliteUrl, scratchMysqlDatabase } from './helpers/database.ts';
 import { mysqlUrl } from './helpers/env.ts';
 
-const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions'];
+const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions', 'send_snapshots'];
 
 async function tables(sequelize: Sequelize): Promise<string[]> {
   const names = (await sequelize.getQueryInterface().showAllTables()) as Array<string | { tableName: string }>;
@@ -55,6 +55,35 @@ function migrationSuite(dialect: string, makeUrl: () => Promise<{ url: string; d
       } finally {
         await other.close();
       }
+    });
+
+    it('fills the snapshot of existing sends from their eCards where those still exist', async () => {
+      await migrateDownAll(sequelize, db);
+      await createMigrator(sequelize).up({ to: '20261121050000-sends' });
+      const qi = sequelize.getQueryInterface();
+      const now = new Date();
+      const stamp = { created_at: now, updated_at: now };
+      await qi.bulkInsert('accounts', [{ name: 'snap', plan: 'free', mode: 'live', ...stamp }]);
+      const accountId = ((await sequelize.query('SELECT MAX(id) AS id FROM accounts', { plain: true })) as { id: number }).id;
+      await qi.bulkInsert('widgets', [{ account_id: accountId, vanity_id: 'snapwidget01', name: 'W', wconfig: '{}', ...stamp }]);
+      const widgetId = ((await sequelize.query('SELECT MAX(id) AS id FROM widgets', { plain: true })) as { id: number }).id;
+      await qi.bulkInsert('ecards', [{
+        account_id: accountId, widget_id: widgetId, vanity_id: 'snapecard001', name: 'Kept', email_subject: 'S', header: 'H', details: '<p>D</p>',
+        envelope_color_settings: '{"background":"#010203"}', envelope_auto_open: 1, self_hosted_url: 'https://cdn.example.com/a.png', ...stamp,
+      }]);
+      const ecardId = ((await sequelize.query('SELECT MAX(id) AS id FROM ecards', { plain: true })) as { id: number }).id;
+      const send = (n: number, ecard: number) => ({
+        send_id: `00000000-0000-4000-8000-00000000000${n}`, account_id: accountId, ecard_id: ecard, widget_id: widgetId, mode: 'email', status: 'sent',
+        sender_name: 'S', sender_email: 's@example.com', send_at: now, stat_vanity_id: `snapvanity${n}abcdefghijkl`, ...stamp,
+      });
+      await qi.bulkInsert('sends', [send(1, ecardId), send(2, ecardId + 1000)]);
+      await migrateUp(sequelize, db);
+      const [rows] = (await sequelize.query('SELECT s.send_id, n.design FROM send_snapshots n JOIN sends s ON s.id = n.send_id')) as [Array<{ send_id: string; design: string }>, unknown];
+      expect(rows.map((r) => r.send_id)).to.deep.equal(['00000000-0000-4000-8000-000000000001']);
+      expect(JSON.parse(rows[0]!.design)).to.deep.include({
+        ecard_id: ecardId, widget_id: widgetId, name: 'Kept', emailSubject: 'S', header: 'H', details: '<p>D</p>', self_hosted_url: 'https://cdn.example.com/a.png',
+        envelope_color_settings: '{"background":"#010203"}', envelope_auto_open: true, envelope_confetti: false, url_redirect_after_send: null,
+      });
     });
 
     it('keeps API key hashes case-sensitive and unique', async () => {

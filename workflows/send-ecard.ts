@@ -1,8 +1,8 @@
 // One send: wait durably until its time (scheduled sends), then one activity renders the card and emails every
 // recipient at most once; a cancel while waiting ends it. The activity's retries cover SMTP's temporary failures.
-import { ActivityFailure, isCancellation, proxyActivities, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, isCancellation, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { CardStatus } from './search-attributes.ts';
+import { showStatus } from './shared/status.ts';
 import { DISPATCH_ATTEMPTS } from './send-ecard/policy.ts';
 
 export interface SendEcardInput {
@@ -23,20 +23,16 @@ const { dispatchSend, failSend } = proxyActivities<Activities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: DISPATCH_ATTEMPTS },
 });
 
-function show(status: string): void {
-  upsertSearchAttributes([{ key: CardStatus, value: status }]);
-}
-
 export async function sendEcardWorkflow(input: SendEcardInput): Promise<SendEcardResult> {
   const wait = input.sendAtMs - workflowInfo().runStartTime.getTime();
   try {
     if (wait > 0) await sleep(wait);
   } catch (err) {
     if (!isCancellation(err)) throw err;
-    show('canceled');
+    showStatus('canceled');
     return { status: 'canceled', emailsSent: 0, error: null };
   }
-  show('pending');
+  showStatus('pending');
   let result: SendEcardResult;
   try {
     result = await dispatchSend({ sendPk: input.sendPk });
@@ -44,6 +40,6 @@ export async function sendEcardWorkflow(input: SendEcardInput): Promise<SendEcar
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
     result = await failSend({ sendPk: input.sendPk, reason: cause });
   }
-  show(result.status);
+  showStatus(result.status);
   return result;
 }

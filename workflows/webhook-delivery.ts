@@ -1,8 +1,8 @@
 // One webhook delivery: try at once, then retry on the schedule it was given (timers, not activity retries),
 // honouring a 429's Retry-After; the activities record every attempt and settle the delivery's end.
-import { proxyActivities, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { CardStatus } from './search-attributes.ts';
+import { showStatus } from './shared/status.ts';
 
 export interface WebhookDeliveryInput {
   deliveryId: number;
@@ -18,10 +18,6 @@ const activities = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-
-function showStatus(status: string): void {
-  upsertSearchAttributes([{ key: CardStatus, value: status }]);
-}
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<string> {
   const { workflowId } = workflowInfo();

@@ -3,9 +3,7 @@ import { listDepartments } from '../../services/directory/departments.ts';
 import { settableFields } from '../../services/directory/custom-fields.ts';
 import { eraseMember, findMember, listMembers, setMemberDisabled, type MemberKey } from '../../services/directory/members.ts';
 import { sampleMemberEvent } from '../../services/directory/sample.ts';
-import type { DirectoryDeps } from '../../services/directory/transaction.ts';
 import { upsertMember, type MemberFieldsInput } from '../../services/directory/upsert.ts';
-import type { ApiServices } from '../context.ts';
 import { defineRoute } from '../route.ts';
 import { presentMember, saved } from './present.ts';
 import {
@@ -31,10 +29,6 @@ const view = { area: 'directory', level: 'view' } as const;
 const manage = { area: 'directory', level: 'manage' } as const;
 const base = '/pub/team-member-actions';
 
-function directoryDeps(services: ApiServices): DirectoryDeps {
-  return { models: services.models, seats: services.config.seats, now: services.now };
-}
-
 const memberKey = (input: { email?: string | undefined; employee_id?: string | undefined }): MemberKey =>
   input.email !== undefined ? { field: 'email', value: input.email } : { field: 'employee_id', value: input.employee_id! };
 
@@ -55,7 +49,7 @@ export const directoryRoutes = [
         if (KNOWN_UPSERT_FIELDS.has(key)) Object.assign(fields, { [key]: value });
         else ignored.push(key);
       }
-      const result = await upsertMember(directoryDeps(services), caller.account.id, { fields, matchField: match_field, dryRun: dry_run, source, ignored });
+      const result = await upsertMember(services, caller.account.id, { fields, matchField: match_field, dryRun: dry_run, source, ignored });
       return { ...result, member: presentMember(result.member) };
     },
   }),
@@ -100,7 +94,7 @@ export const directoryRoutes = [
     body: MemberKeyBody,
     response: Member,
     async handler({ body }, { services, caller }) {
-      return saved(await setMemberDisabled(directoryDeps(services), caller.account.id, { key: memberKey(body), source: body.source }, true));
+      return saved(await setMemberDisabled(services, caller.account.id, { key: memberKey(body), source: body.source }, true));
     },
   }),
   defineRoute({
@@ -112,7 +106,7 @@ export const directoryRoutes = [
     body: MemberKeyBody,
     response: Member,
     async handler({ body }, { services, caller }) {
-      return saved(await setMemberDisabled(directoryDeps(services), caller.account.id, { key: memberKey(body), source: body.source }, false));
+      return saved(await setMemberDisabled(services, caller.account.id, { key: memberKey(body), source: body.source }, false));
     },
   }),
   defineRoute({
@@ -124,7 +118,7 @@ export const directoryRoutes = [
     body: MemberKeyBody,
     response: Deleted,
     async handler({ body }, { services, caller }) {
-      return { deleted: [await eraseMember(directoryDeps(services), caller.account.id, { key: memberKey(body), source: body.source })] };
+      return { deleted: [await eraseMember(services, caller.account.id, { key: memberKey(body), source: body.source })] };
     },
   }),
   defineRoute({

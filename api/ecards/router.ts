@@ -1,12 +1,11 @@
 // eCard endpoints: findOne, save, deleteEcards, copy, bulkUpdate, saveOrder, uploadMediaImage, preview, search.
 import { ApiError } from '../../lib/errors.ts';
 import {
-  bulkUpdateEcards, copyEcard, deleteEcards, findEcard, renderEcard, saveEcard, saveOrder, searchEcards, type DateWindow,
+  bulkUpdateEcards, copyEcard, deleteEcards, findEcard, renderEcard, saveEcard, saveOrder, searchEcards, textsOf, type DateWindow,
 } from '../../services/ecards.ts';
 import { uploadImage } from '../../services/media.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
-import { catalogDeps } from '../widgets/router.ts';
 import { Deleted } from '../widgets/schema.ts';
 import { presentEcard } from './present.ts';
 import {
@@ -44,7 +43,7 @@ export const ecardRoutes = [
     response: Ecard,
     async handler({ body }, { services, caller }) {
       const { id, widgetid, ...fields } = body.myEcard;
-      const saved = await saveEcard(catalogDeps(services), caller.account.id, { id, widgetid, fields, image: body.ecardimg });
+      const saved = await saveEcard(services, caller.account.id, { id, widgetid, fields, image: body.ecardimg });
       return presentEcard(saved);
     },
   }),
@@ -57,7 +56,7 @@ export const ecardRoutes = [
     body: DeleteEcardsBody,
     response: Deleted,
     async handler({ body }, { services, caller }) {
-      return { deleted: await deleteEcards(catalogDeps(services), caller.account.id, body.ecardids, body.otp_confirmation_token) };
+      return { deleted: await deleteEcards(services, caller.account.id, body.ecardids, body.otp_confirmation_token) };
     },
   }),
   defineRoute({
@@ -69,7 +68,7 @@ export const ecardRoutes = [
     body: CopyEcardBody,
     response: Ecard,
     async handler({ body }, { services, caller }) {
-      return presentEcard(await copyEcard(catalogDeps(services), caller.account.id, body.ecardid, body.widgetid));
+      return presentEcard(await copyEcard(services, caller.account.id, body.ecardid, body.widgetid));
     },
   }),
   defineRoute({
@@ -110,7 +109,7 @@ export const ecardRoutes = [
     bodyLimitBytes: IMAGE_BODY_LIMIT,
     response: UploadedMedia,
     async handler({ body }, { services, caller }) {
-      return { url: await uploadImage(services.media, caller.account.id, body.imageBase, 'imageBase') };
+      return { url: await uploadImage(services, caller.account.id, body.imageBase, 'imageBase') };
     },
   }),
   defineRoute({
@@ -123,7 +122,7 @@ export const ecardRoutes = [
     response: Preview,
     async handler({ body }, { services, caller }) {
       const ecard = await findEcard(services.models, caller.account.id, body.id);
-      return renderEcard(ecard, { mergeTags: body.mergeTags ?? {}, overrideProps: body.overrideProps ?? {}, trialMode: body.trialMode ?? false });
+      return renderEcard(textsOf(ecard), { mergeTags: body.mergeTags ?? {}, overrideProps: body.overrideProps ?? {}, trialMode: body.trialMode ?? false });
     },
   }),
   defineRoute({

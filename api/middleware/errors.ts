@@ -2,6 +2,7 @@
 // an unreachable database as 503; anything else as a generic 500 whose details go only to the log.
 import type { Middleware } from 'koa';
 import { ConnectionError } from 'sequelize';
+import { isDatabaseBusy } from '../../lib/db.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ApiState } from '../context.ts';
@@ -18,6 +19,11 @@ function asApiError(err: unknown, logger: Logger, requestId: string): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof ConnectionError) {
     logger.warn({ err, requestId }, 'database unreachable');
+    return databaseUnavailable();
+  }
+  if (isDatabaseBusy(err)) {
+    // Still locked after every wait: busy, not broken; the client retries after Retry-After.
+    logger.warn({ err, requestId }, 'database busy');
     return databaseUnavailable();
   }
   logger.error({ err, requestId }, 'unhandled error');

@@ -1,8 +1,6 @@
 // Webhook endpoints: member-change subscriptions, the ecard_shared URL, endpoints, the delivery log, replay, test.
-import type { EndpointDeps } from '../../services/webhooks/endpoints.ts';
 import { enableEndpoint, listEndpoints, setEcardSharedUrl, subscribe, unsubscribe } from '../../services/webhooks/endpoints.ts';
-import { findDelivery, listDeliveries, replayDelivery, sendTest, type StartDeps } from '../../services/webhooks/deliveries.ts';
-import type { ApiServices } from '../context.ts';
+import { findDelivery, listDeliveries, replayDelivery, sendTest, type LoggedDelivery } from '../../services/webhooks/deliveries.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from './present.ts';
@@ -30,13 +28,7 @@ const tags = ['webhooks'];
 const view = { area: 'webhooks', level: 'view' } as const;
 const manage = { area: 'webhooks', level: 'manage' } as const;
 
-const endpointDeps = (s: ApiServices): EndpointDeps => ({ models: s.models, allowPrivateTargets: s.config.webhooks.allowPrivateTargets, now: s.now });
-const startDeps = (s: ApiServices): StartDeps => ({ models: s.models, workflows: s.workflows, webhooks: s.config.webhooks, now: s.now });
-
-async function withUrl(services: ApiServices, delivery: Parameters<typeof presentDelivery>[0]) {
-  const endpoint = await services.models.WebhookEndpoint.findByPk(delivery.endpoint_id, { rejectOnEmpty: true });
-  return presentDelivery(delivery, endpoint.url);
-}
+const present = ({ delivery, url }: LoggedDelivery) => presentDelivery(delivery, url);
 
 export const webhookRoutes = [
   defineRoute({
@@ -48,7 +40,7 @@ export const webhookRoutes = [
     body: SubscribeBody,
     response: SubscribeAnswer,
     async handler({ body }, { services, caller }) {
-      const endpoint = await subscribe(endpointDeps(services), caller.account.id, { eventType: body.event_type, hookUrl: body.hookUrl, integration: body.integration });
+      const endpoint = await subscribe(services, caller.account.id, { eventType: body.event_type, hookUrl: body.hookUrl, integration: body.integration });
       return { id: endpoint.id };
     },
   }),
@@ -61,7 +53,7 @@ export const webhookRoutes = [
     body: UnsubscribeBody,
     response: UnsubscribeAnswer,
     async handler({ body }, { services, caller }) {
-      return { id: await unsubscribe(endpointDeps(services), caller.account.id, body.id), removed: true as const };
+      return { id: await unsubscribe(services, caller.account.id, body.id), removed: true as const };
     },
   }),
   defineRoute({
@@ -73,7 +65,7 @@ export const webhookRoutes = [
     body: EcardSharedUrlBody,
     response: EcardSharedUrlAnswer,
     async handler({ body }, { services, caller }) {
-      const endpoint = await setEcardSharedUrl(endpointDeps(services), caller.account.id, body.url);
+      const endpoint = await setEcardSharedUrl(services, caller.account.id, body.url);
       return { endpoint: endpoint ? presentEndpoint(endpoint) : null };
     },
   }),
@@ -97,7 +89,7 @@ export const webhookRoutes = [
     body: EnableBody,
     response: Endpoint,
     async handler({ body }, { services, caller }) {
-      return presentEndpoint(await enableEndpoint(endpointDeps(services), caller.account.id, body.endpoint_id));
+      return presentEndpoint(await enableEndpoint(services, caller.account.id, body.endpoint_id));
     },
   }),
   defineRoute({
@@ -119,9 +111,7 @@ export const webhookRoutes = [
         dateFrom: query.dateFrom,
         dateTo: query.dateTo,
       });
-      const endpoints = await services.models.WebhookEndpoint.findAll({ where: { id: [...new Set(rows.map((d) => d.endpoint_id))] } });
-      const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
-      return { data: rows.map((d) => presentDelivery(d, urlOf.get(d.endpoint_id)!)), meta: pageMeta(query.page, query.perPage, count) };
+      return { data: rows.map(present), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineRoute({
@@ -145,7 +135,7 @@ export const webhookRoutes = [
     body: ReplayBody,
     response: Delivery,
     async handler({ body }, { services, caller }) {
-      return withUrl(services, await replayDelivery(startDeps(services), caller.account.id, body.id));
+      return present(await replayDelivery(services, caller.account.id, body.id));
     },
   }),
   defineRoute({
@@ -157,7 +147,7 @@ export const webhookRoutes = [
     body: TestBody,
     response: Delivery,
     async handler({ body }, { services, caller }) {
-      return withUrl(services, await sendTest(startDeps(services), caller.account.id, body.endpoint_id));
+      return present(await sendTest(services, caller.account.id, body.endpoint_id));
     },
   }),
 ];

@@ -1,6 +1,5 @@
 // Widget endpoints: search, findOne, save, deleteWidgets, copyWidgetWithEcards.
-import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets, type CatalogDeps } from '../../services/widgets.ts';
-import type { ApiServices } from '../context.ts';
+import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets } from '../../services/widgets.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { presentWidgets, presentWidgetWithPrices } from './present.ts';
@@ -9,10 +8,6 @@ import { CopyWidgetBody, Deleted, DeleteWidgetsBody, PageMeta, SaveWidgetBody, S
 const tags = ['widgets'];
 const view = { area: 'widgets', level: 'view' } as const;
 const manage = { area: 'widgets', level: 'manage' } as const;
-
-export function catalogDeps(services: ApiServices): CatalogDeps {
-  return { models: services.models, media: services.media, usageChecks: services.usageChecks, now: services.now };
-}
 
 export const widgetRoutes = [
   defineRoute({
@@ -51,7 +46,7 @@ export const widgetRoutes = [
     response: Widget,
     async handler({ body }, { services, caller }) {
       const { id, ...widget } = body.widget;
-      const saved = await saveWidget(catalogDeps(services), caller.account.id, {
+      const saved = await saveWidget(services, caller.account.id, {
         id,
         widget,
         prices: body.ecardPrices,
@@ -69,7 +64,7 @@ export const widgetRoutes = [
     body: DeleteWidgetsBody,
     response: Deleted,
     async handler({ body }, { services, caller }) {
-      return { deleted: await deleteWidgets(catalogDeps(services), caller.account.id, body.widgetids, body.otp_confirmation_token) };
+      return { deleted: await deleteWidgets(services, caller.account.id, body.widgetids, body.otp_confirmation_token) };
     },
   }),
   defineRoute({
@@ -81,7 +76,7 @@ export const widgetRoutes = [
     body: CopyWidgetBody,
     response: Widget,
     async handler({ body }, { services, caller }) {
-      const copy = await copyWidget(catalogDeps(services), caller.account.id, body.widgetid, body.limit);
+      const copy = await copyWidget(services, caller.account.id, body.widgetid, body.limit);
       return presentWidgetWithPrices(services.models, copy);
     },
   }),

@@ -2,6 +2,7 @@
 // redaction when a member is erased.
 import { Op, type Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
+import type { ServiceContext } from '../context.ts';
 import { recordEvent, redactFinished } from '../outbox.ts';
 import { memberState, type MemberState, type MemberView } from './view.ts';
 
@@ -69,10 +70,10 @@ export interface MemberChange {
 }
 
 /** Writes the event of a change, in the change's transaction. */
-export async function recordMemberEvent(models: Models, change: MemberChange, transaction: Transaction): Promise<void> {
+export async function recordMemberEvent(ctx: ServiceContext, change: MemberChange, transaction: Transaction): Promise<void> {
   const eventId = crypto.randomUUID();
   await recordEvent(
-    models,
+    ctx,
     {
       accountId: change.accountId,
       eventId,

@@ -6,7 +6,8 @@ import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, redactMemberEvents, type EventSource } from './events.ts';
 import { accountTransaction } from '../account-lock.ts';
-import { assertSeatFree, saveMember, type DirectoryDeps } from './transaction.ts';
+import type { ServiceContext } from '../context.ts';
+import { assertSeatFree, saveMember } from './seats.ts';
 import { findMemberBy, type MatchField } from './upsert.ts';
 import { loadView, loadViews, type MemberView } from './view.ts';
 
@@ -37,7 +38,7 @@ export interface StatusChange {
  * Sets the member's `disabled` flag. A real change is recorded (`team_member_deactivated`, or
  * `team_member_updated` with `changed_fields: ["disabled"]` on reactivation); a repeat is a no-op without event.
  */
-export async function setMemberDisabled(deps: DirectoryDeps, accountId: number, change: StatusChange, disabled: boolean): Promise<MemberView> {
+export async function setMemberDisabled(deps: ServiceContext, accountId: number, change: StatusChange, disabled: boolean): Promise<MemberView> {
   return accountTransaction(deps.models, accountId, async (transaction, account: Account) => {
     const member = await mustFind(deps.models, accountId, change.key, transaction);
     if (member.disabled === disabled) return loadView(deps.models, member, transaction);
@@ -46,7 +47,7 @@ export async function setMemberDisabled(deps: DirectoryDeps, accountId: number, 
     await saveMember(deps.models, member, { disabled }, now, transaction);
     const view = await loadView(deps.models, member, transaction);
     await recordMemberEvent(
-      deps.models,
+      deps,
       {
         accountId,
         type: disabled ? 'team_member_deactivated' : 'team_member_updated',
@@ -65,7 +66,7 @@ export async function setMemberDisabled(deps: DirectoryDeps, accountId: number, 
  * Erases a member for good: the row, its departments and custom dates go; reports lose the manager link; its
  * earlier events keep only its id. The delete event carries id, email and employee_id so subscribers can erase too.
  */
-export async function eraseMember(deps: DirectoryDeps, accountId: number, change: StatusChange): Promise<number> {
+export async function eraseMember(deps: ServiceContext, accountId: number, change: StatusChange): Promise<number> {
   const { models } = deps;
   return accountTransaction(models, accountId, async (transaction) => {
     const member = await mustFind(models, accountId, change.key, transaction);
@@ -76,7 +77,7 @@ export async function eraseMember(deps: DirectoryDeps, accountId: number, change
     await redactMemberEvents(models, accountId, member.id, now, transaction);
     await member.destroy({ transaction });
     await recordMemberEvent(
-      models,
+      deps,
       {
         accountId,
         type: 'team_member_deleted',

@@ -8,7 +8,8 @@ import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, type EventSource } from './events.ts';
 import { accountTransaction } from '../account-lock.ts';
-import { assertSeatFree, saveMember, type DirectoryDeps } from './transaction.ts';
+import type { ServiceContext } from '../context.ts';
+import { assertSeatFree, saveMember } from './seats.ts';
 import { loadView, sortKeys, sortNames, type MemberState, type MemberView } from './view.ts';
 
 /** The fields an upsert sets, in the order changes are reported; a field sent as null clears it. */
@@ -104,7 +105,7 @@ interface Plan {
 }
 
 // Every rule, reading only: the match, the next state, conflicts, required fields, the manager and the seat.
-async function planUpsert(deps: DirectoryDeps, account: Account, request: UpsertRequest, transaction: Transaction): Promise<Plan> {
+async function planUpsert(deps: ServiceContext, account: Account, request: UpsertRequest, transaction: Transaction): Promise<Plan> {
   const { models } = deps;
   const { fields } = request;
   const member = await findMatch(models, account.id, request, transaction);
@@ -169,7 +170,7 @@ async function managerLink(models: Models, accountId: number, email: string | nu
   return manager ? { manager_id: manager.id, pending_manager_email: null } : { manager_id: null, pending_manager_email: email };
 }
 
-async function applyPlan(deps: DirectoryDeps, account: Account, request: UpsertRequest, plan: Plan, transaction: Transaction): Promise<MemberView> {
+async function applyPlan(deps: ServiceContext, account: Account, request: UpsertRequest, plan: Plan, transaction: Transaction): Promise<MemberView> {
   const { models } = deps;
   const { next, changed } = plan;
   const now = deps.now();
@@ -195,7 +196,7 @@ async function applyPlan(deps: DirectoryDeps, account: Account, request: UpsertR
   }
   const view = await loadView(models, member, transaction);
   await recordMemberEvent(
-    models,
+    deps,
     {
       accountId: account.id,
       type: plan.current ? 'team_member_updated' : 'team_member_created',
@@ -221,7 +222,7 @@ function wouldBe(plan: Plan, now: Date): MemberView {
   };
 }
 
-export async function upsertMember(deps: DirectoryDeps, accountId: number, request: UpsertRequest): Promise<UpsertResult> {
+export async function upsertMember(deps: ServiceContext, accountId: number, request: UpsertRequest): Promise<UpsertResult> {
   const matchValue = request.fields[request.matchField];
   if (!matchValue) throw new ApiError(422, 'missing_field', `${request.matchField} is required (match_field is ${request.matchField})`);
   try {

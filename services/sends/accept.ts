@@ -1,8 +1,8 @@
-// Accepting a send: every rule that can refuse it, then the send, its recipients, its quota reservation, its
-// idempotency row and its ecard_shared event in one transaction (the workflow starts after the commit).
+// Accepting a send: every rule that can refuse it, then the send, its recipients, its snapshot of the design, its
+// quota reservation, its idempotency row and its ecard_shared event in one transaction (the workflow starts after
+// the commit).
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
-import type { Config } from '../../lib/config.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { randomId } from '../../lib/ids.ts';
 import type { Account } from '../../models/Account.ts';
@@ -11,10 +11,12 @@ import type { Models } from '../../models/index.ts';
 import type { Send, SendMode } from '../../models/Send.ts';
 import type { Widget } from '../../models/Widget.ts';
 import { accountTransaction } from '../account-lock.ts';
+import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient, isSuspended } from './rules.ts';
+import { designOf, saveSnapshot } from './snapshot.ts';
 
 export const MAX_RECIPIENTS = 50;
 const MAX_AHEAD_MS = 366 * 24 * 3600 * 1000;
@@ -36,12 +38,6 @@ export interface SendRequest {
   idempotencyKey: string | undefined;
   /** A hash of the request body: the same key with another body is refused. */
   requestHash: string;
-}
-
-export interface SendDeps {
-  models: Models;
-  config: Pick<Config, 'emailsPerMonth' | 'mail' | 'publicBaseUrl' | 'sendNowWindowSeconds'>;
-  now: () => Date;
 }
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
@@ -133,7 +129,7 @@ export interface Accepted {
   created: boolean;
 }
 
-export async function acceptSend(deps: SendDeps, account: Account, request: SendRequest): Promise<Accepted> {
+export async function acceptSend(deps: ServiceContext, account: Account, request: SendRequest): Promise<Accepted> {
   const { models } = deps;
   const now = deps.now();
   const earlier = await earlierSend(models, account.id, request, now);
@@ -185,6 +181,7 @@ export async function acceptSend(deps: SendDeps, account: Account, request: Send
         recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email })),
         { transaction },
       );
+      await saveSnapshot(models, send.id, designOf(ecard), transaction);
       if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, deps.config.emailsPerMonth[account.plan], transaction))) {
         throw refuse(403, 'wouldexceedlimit', `The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
       }
@@ -200,7 +197,7 @@ export async function acceptSend(deps: SendDeps, account: Account, request: Send
         );
       }
       await recordEvent(
-        models,
+        deps,
         { accountId: account.id, eventId: send.send_id, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: now, body: sharedEvent(send, ecard, recipients) },
         transaction,
       );

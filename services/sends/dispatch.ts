@@ -1,24 +1,17 @@
 // What the send workflow's activity does: take the send from scheduled to pending (unless canceled), render the
-// card for each recipient (kept with the send), email each one at most once, and record how the send ended.
+// card for each recipient from the send's snapshot (kept with the send), email each one at most once, and record
+// how the send ended.
 // Each recipient's claim (a deterministic Message-ID) is written before SMTP is asked: a retry that finds a
 // claim without a result cannot know whether the message left, so it marks the recipient failed instead of
 // sending a second email.
 import { Op } from 'sequelize';
-import type { Config } from '../../lib/config.ts';
-import type { Ecard } from '../../models/Ecard.ts';
-import type { Models } from '../../models/index.ts';
 import type { Send, SendStatus } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
-import { fromAddress, MailError, type MailTransport } from '../mail/transport.ts';
+import type { ServiceContext } from '../context.ts';
+import { fromAddress, MailError } from '../mail/transport.ts';
 import { releaseQuota } from './quota.ts';
 import { renderCard, renderEmail, shareUrl } from './render.ts';
-
-export interface DispatchDeps {
-  models: Models;
-  transport: MailTransport;
-  config: Pick<Config, 'mailFrom' | 'publicBaseUrl'>;
-  now: () => Date;
-}
+import { loadSnapshot, type EcardDesign } from './snapshot.ts';
 
 export interface SendOutcome {
   status: SendStatus;
@@ -32,7 +25,7 @@ const outcomeOf = (send: Send): SendOutcome => ({ status: send.status, emailsSen
 
 const messageIdOf = (send: Send, r: SendRecipient) => `<${send.send_id}.${r.position}@cardsvc>`;
 
-async function finish(deps: DispatchDeps, send: Send): Promise<SendOutcome> {
+async function finish(deps: ServiceContext, send: Send): Promise<SendOutcome> {
   const recipients = await deps.models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
   const sent = recipients.filter((r) => r.status === 'sent').length;
   const failed = recipients.filter((r) => r.status === 'failed');
@@ -51,7 +44,7 @@ async function markFailed(recipient: SendRecipient, error: string, at: Date) {
   await recipient.update({ status: 'failed', error: error.slice(0, 1000), finished_at: at });
 }
 
-async function emailOne(deps: DispatchDeps, send: Send, ecard: Ecard, recipient: SendRecipient, link: string, lastTry: boolean): Promise<void> {
+async function emailOne(deps: ServiceContext, send: Send, design: EcardDesign, recipient: SendRecipient, link: string, lastTry: boolean): Promise<void> {
   const { models } = deps;
   if (recipient.claimed_at) return markFailed(recipient, OUTCOME_UNKNOWN, deps.now());
   const messageId = messageIdOf(send, recipient);
@@ -60,9 +53,9 @@ async function emailOne(deps: DispatchDeps, send: Send, ecard: Ecard, recipient:
     { where: { id: recipient.id, claimed_at: { [Op.is]: null } } },
   );
   if (!claimed) return markFailed(recipient, OUTCOME_UNKNOWN, deps.now());
-  const email = renderEmail(send, ecard, recipient, link);
+  const email = renderEmail(send, design, recipient, link);
   try {
-    await deps.transport.send(
+    await deps.mail.send(
       {
         accountId: send.account_id,
         messageId,
@@ -88,7 +81,7 @@ async function emailOne(deps: DispatchDeps, send: Send, ecard: Ecard, recipient:
 }
 
 /** The activity's work; safe to run again after a crash at any point. */
-export async function dispatchSend(deps: DispatchDeps, sendPk: number, options: { lastTry: boolean }): Promise<SendOutcome> {
+export async function dispatchSend(deps: ServiceContext, sendPk: number, options: { lastTry: boolean }): Promise<SendOutcome> {
   const { models } = deps;
   let send = await models.Send.findByPk(sendPk, { rejectOnEmpty: true });
   if (send.status === 'scheduled') {
@@ -96,26 +89,27 @@ export async function dispatchSend(deps: DispatchDeps, sendPk: number, options: 
     send = await send.reload();
   }
   if (send.status !== 'pending') return outcomeOf(send);
-  const ecard = await models.Ecard.findByPk(send.ecard_id);
+  const design = await loadSnapshot(models, send.id);
   const recipients = await models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
   const link = shareUrl(deps.config.publicBaseUrl, send);
-  if (!ecard) {
+  if (!design) {
+    // Only a send accepted before snapshots existed, whose eCard was deleted before the migration took one.
     for (const r of recipients) if (r.status === 'pending') await markFailed(r, 'The eCard was deleted before the send went out', deps.now());
     return finish(deps, send);
   }
   for (const r of recipients) {
     if (r.rendered_html !== null) continue;
-    const card = renderCard(send, ecard, r, link);
+    const card = renderCard(send, design, r, link);
     await r.update({ rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html });
   }
   if (send.mode !== 'share') {
-    for (const r of recipients) if (r.status === 'pending') await emailOne(deps, send, ecard, r, link, options.lastTry);
+    for (const r of recipients) if (r.status === 'pending') await emailOne(deps, send, design, r, link, options.lastTry);
   }
   return finish(deps, send);
 }
 
 /** The workflow's last word when the activity gave up: whatever is still pending failed (claimed ones: unknown). */
-export async function failSend(deps: DispatchDeps, sendPk: number, reason: string): Promise<SendOutcome> {
+export async function failSend(deps: ServiceContext, sendPk: number, reason: string): Promise<SendOutcome> {
   const send = await deps.models.Send.findByPk(sendPk, { rejectOnEmpty: true });
   if (send.status !== 'pending' && send.status !== 'scheduled') return outcomeOf(send);
   await deps.models.Send.update({ status: 'pending' }, { where: { id: send.id, status: 'scheduled' } });

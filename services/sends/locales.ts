@@ -3,13 +3,15 @@ export interface Strings {
   intro: (sender: string) => string;
   open: string;
   personalMessage: string;
+  /** The share page's link to the eCard's url_redirect_after_send. */
+  continue: string;
 }
 
 const STRINGS: Record<string, Strings> = {
-  en: { intro: (s) => `${s} sent you an eCard.`, open: 'Open your eCard', personalMessage: 'Personal message' },
-  fr: { intro: (s) => `${s} vous a envoyé une carte.`, open: 'Ouvrir votre carte', personalMessage: 'Message personnel' },
-  de: { intro: (s) => `${s} hat Ihnen eine Karte geschickt.`, open: 'Karte öffnen', personalMessage: 'Persönliche Nachricht' },
-  es: { intro: (s) => `${s} te ha enviado una tarjeta.`, open: 'Abrir tu tarjeta', personalMessage: 'Mensaje personal' },
+  en: { intro: (s) => `${s} sent you an eCard.`, open: 'Open your eCard', personalMessage: 'Personal message', continue: 'Continue' },
+  fr: { intro: (s) => `${s} vous a envoyé une carte.`, open: 'Ouvrir votre carte', personalMessage: 'Message personnel', continue: 'Continuer' },
+  de: { intro: (s) => `${s} hat Ihnen eine Karte geschickt.`, open: 'Karte öffnen', personalMessage: 'Persönliche Nachricht', continue: 'Weiter' },
+  es: { intro: (s) => `${s} te ha enviado una tarjeta.`, open: 'Abrir tu tarjeta', personalMessage: 'Mensaje personal', continue: 'Continuar' },
 };
 
 /** `fr-CA` → French; unknown locales → English. */

@@ -1,15 +1,16 @@
-// The eCard as a recipient gets it: the card rendered with its merge tags, put into the email (HTML and text)
-// and the share page, both from Handlebars templates under templates/.
+// The eCard as a recipient gets it, from the send's snapshot of the design (never the eCard row): the card
+// rendered with its merge tags, put into the email (HTML and text) and the share page, both from Handlebars
+// templates under templates/.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import sanitizeHtml from 'sanitize-html';
 import { packageRoot } from '../../lib/paths.ts';
-import type { Ecard } from '../../models/Ecard.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import { OVERRIDABLE, renderEcard } from '../ecards.ts';
 import { stringsFor } from './locales.ts';
+import type { EcardDesign } from './snapshot.ts';
 
 const handlebars = Handlebars.create();
 const template = (name: string) => handlebars.compile(readFileSync(join(packageRoot, 'templates', `${name}.hbs`), 'utf8'), { strict: false });
@@ -19,11 +20,15 @@ const pageTemplate = template('ecard-page');
 export const shareUrl = (publicBaseUrl: string, send: Send) => `${publicBaseUrl}/e/${send.stat_vanity_id}`;
 
 /** The card for one recipient: subject, header and body HTML with the merge tags filled (kept with the send). */
-export function renderCard(send: Send, ecard: Ecard, recipient: SendRecipient, link: string) {
-  const mergeTags = send.merge_tags ? (JSON.parse(send.merge_tags) as Record<string, string>) : {};
+// The send's overrideProps limited to what may be overridden (texts and envelope).
+function overridesOf(send: Send): Partial<Record<(typeof OVERRIDABLE)[number], unknown>> {
   const overrides = send.override_props ? (JSON.parse(send.override_props) as Record<string, unknown>) : {};
-  const allowed = Object.fromEntries(Object.entries(overrides).filter(([k]) => (OVERRIDABLE as readonly string[]).includes(k)));
-  return renderEcard(ecard, {
+  return Object.fromEntries(Object.entries(overrides).filter(([k]) => (OVERRIDABLE as readonly string[]).includes(k)));
+}
+
+export function renderCard(send: Send, design: EcardDesign, recipient: SendRecipient, link: string) {
+  const mergeTags = send.merge_tags ? (JSON.parse(send.merge_tags) as Record<string, string>) : {};
+  return renderEcard(design, {
     mergeTags: {
       ...mergeTags,
       recipient_name: recipient.recipient_name,
@@ -33,7 +38,7 @@ export function renderCard(send: Send, ecard: Ecard, recipient: SendRecipient, l
       personal_message: sanitizeHtml(send.personal_message ?? '', { allowedTags: [], allowedAttributes: {} }),
       ecard_link: link,
     },
-    overrideProps: allowed,
+    overrideProps: overridesOf(send),
     trialMode: false,
   });
 }
@@ -43,7 +48,7 @@ const toText = (html: string) =>
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 
-export function renderEmail(send: Send, ecard: Ecard, recipient: SendRecipient, link: string) {
+export function renderEmail(send: Send, design: EcardDesign, recipient: SendRecipient, link: string) {
   const { lang, strings } = stringsFor(send.locale);
   const card = { subject: recipient.rendered_subject ?? '', header: recipient.rendered_header ?? '', html: recipient.rendered_html ?? '' };
   const intro = strings.intro(send.sender_name);
@@ -51,7 +56,7 @@ export function renderEmail(send: Send, ecard: Ecard, recipient: SendRecipient, 
     lang,
     subject: card.subject,
     intro,
-    imageUrl: ecard.self_hosted_url,
+    imageUrl: design.self_hosted_url,
     header: card.header,
     html: card.html,
     personalMessage: send.personal_message,
@@ -94,24 +99,34 @@ function colors(settings: string | null): EnvelopeColors {
   return { background: pick('background'), card: pick('card'), text: pick('text'), accent: pick('accent') };
 }
 
-export function renderPage(send: Send, ecard: Ecard, recipient: SendRecipient, nonce: string): string {
+// An override is used only when it has the field's kind: URLs must be http(s) (they land in the page's markup).
+const envelopeOverride = <T>(value: unknown, type: 'url' | 'string' | 'boolean', fallback: T): T => {
+  if (type === 'url') return typeof value === 'string' && /^https?:\/\//i.test(value) ? (value as T) : fallback;
+  return typeof value === type ? (value as T) : fallback;
+};
+
+/** The share page; the envelope is the snapshot's, with the send's envelope overrides. No snapshot: no envelope. */
+export function renderPage(send: Send, design: EcardDesign | null, recipient: SendRecipient, nonce: string): string {
   const { lang, strings } = stringsFor(send.locale);
+  const o = overridesOf(send);
   return pageTemplate({
     lang,
     nonce,
-    title: recipient.rendered_subject || recipient.rendered_header || ecard.name,
+    title: recipient.rendered_subject || recipient.rendered_header || design?.name || strings.open,
     intro: strings.intro(send.sender_name),
-    imageUrl: ecard.self_hosted_url,
+    imageUrl: design?.self_hosted_url,
     header: recipient.rendered_header,
     html: recipient.rendered_html,
     personalMessage: send.personal_message,
     personalMessageLabel: strings.personalMessage,
     openLabel: strings.open,
-    backgroundImage: ecard.envelope_bg_image_url,
-    audioUrl: ecard.envelope_audio_url,
-    videoUrl: ecard.envelope_video_url,
-    autoOpen: ecard.envelope_auto_open,
-    confetti: ecard.envelope_confetti,
-    colors: colors(ecard.envelope_color_settings),
+    backgroundImage: envelopeOverride(o.envelope_bg_image_url, 'url', design?.envelope_bg_image_url ?? null),
+    audioUrl: envelopeOverride(o.envelope_audio_url, 'url', design?.envelope_audio_url ?? null),
+    videoUrl: envelopeOverride(o.envelope_video_url, 'url', design?.envelope_video_url ?? null),
+    autoOpen: envelopeOverride(o.envelope_auto_open, 'boolean', design?.envelope_auto_open ?? false),
+    confetti: envelopeOverride(o.envelope_confetti, 'boolean', design?.envelope_confetti ?? false),
+    colors: colors(envelopeOverride(o.envelope_color_settings, 'string', design?.envelope_color_settings ?? null)),
+    redirectUrl: design?.url_redirect_after_send ?? null,
+    continueLabel: strings.continue,
   });
 }

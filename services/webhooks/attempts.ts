@@ -2,13 +2,12 @@
 // attempt under its stable key, then settle the delivery, the endpoint's pause count and any pending redaction.
 import { writeTransaction } from '../../lib/db.ts';
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
-import type { Config } from '../../lib/config.ts';
 import { guardedPost } from '../../lib/guarded-http.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../lib/signing.ts';
-import type { Models } from '../../models/index.ts';
 import type { AttemptOutcome, AttemptTrigger, WebhookAttempt } from '../../models/WebhookAttempt.ts';
 import type { DeliveryStatus } from '../../models/WebhookDelivery.ts';
 import { accountTransaction } from '../account-lock.ts';
+import type { ServiceContext } from '../context.ts';
 import { redactFinished } from '../outbox.ts';
 import { removeEndpoint } from './endpoints.ts';
 import { notifyEndpointPaused } from './notices.ts';
@@ -19,12 +18,6 @@ export const USER_AGENT = 'CardsvcHook';
 /** Consecutive exhausted deliveries that pause a custom endpoint. */
 export const PAUSE_AFTER = 3;
 const RESPONSE_BODY_LIMIT = 8192;
-
-export interface WebhookDeps {
-  models: Models;
-  webhooks: Config['webhooks'];
-  now: () => Date;
-}
 
 export interface AttemptResult {
   result: AttemptOutcome;
@@ -51,7 +44,7 @@ function classify(status: number | null, error: string | null, trigger: AttemptT
   return { result: 'failed', error: `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}` };
 }
 
-export async function attemptDelivery(deps: WebhookDeps, input: { deliveryId: number; trigger: AttemptTrigger; attemptKey: string }): Promise<AttemptResult> {
+export async function attemptDelivery(deps: ServiceContext, input: { deliveryId: number; trigger: AttemptTrigger; attemptKey: string }): Promise<AttemptResult> {
   const { models } = deps;
   const recorded = await models.WebhookAttempt.findOne({ where: { attempt_key: input.attemptKey } });
   if (recorded) return resultOf(recorded);
@@ -71,8 +64,8 @@ export async function attemptDelivery(deps: WebhookDeps, input: { deliveryId: nu
     'X-SVC-Delivery-Id': String(delivery.id),
   };
   const response = await guardedPost(endpoint.url, event.payload, headers, {
-    allowPrivate: deps.webhooks.allowPrivateTargets,
-    timeoutMs: deps.webhooks.timeoutMs,
+    allowPrivate: deps.config.webhooks.allowPrivateTargets,
+    timeoutMs: deps.config.webhooks.timeoutMs,
     maxResponseBytes: RESPONSE_BODY_LIMIT,
   });
   const { result, error } = classify(response.status, response.error, input.trigger);
@@ -107,7 +100,7 @@ export async function attemptDelivery(deps: WebhookDeps, input: { deliveryId: nu
 
 const UNFINISHED: DeliveryStatus[] = ['Pending', 'Retrying'];
 
-export async function markRetrying(deps: WebhookDeps, input: { deliveryId: number; trigger: AttemptTrigger; error: string | null }): Promise<void> {
+export async function markRetrying(deps: ServiceContext, input: { deliveryId: number; trigger: AttemptTrigger; error: string | null }): Promise<void> {
   if (input.trigger === 'replay') return;
   await deps.models.WebhookDelivery.update({ status: 'Retrying', error: input.error }, { where: { id: input.deliveryId, status: UNFINISHED } });
 }
@@ -125,7 +118,7 @@ function endError(result: AttemptOutcome, error: string | null, trigger: Attempt
  * never move the count. Returns the delivery's status.
  */
 export async function finishDelivery(
-  deps: WebhookDeps,
+  deps: ServiceContext,
   input: { deliveryId: number; trigger: AttemptTrigger; result: AttemptOutcome; error: string | null },
 ): Promise<DeliveryStatus> {
   const { models } = deps;
@@ -163,7 +156,7 @@ export async function finishDelivery(
 }
 
 // Pauses a custom endpoint at most once (the update is conditional), and only then emails the owner.
-async function pause(deps: WebhookDeps, endpointId: number, now: Date, transaction: Transaction, reason: string, atCount = 0): Promise<void> {
+async function pause(deps: ServiceContext, endpointId: number, now: Date, transaction: Transaction, reason: string, atCount = 0): Promise<void> {
   const [paused] = await deps.models.WebhookEndpoint.update(
     { paused_at: now },
     {
@@ -171,5 +164,8 @@ async function pause(deps: WebhookDeps, endpointId: number, now: Date, transacti
       transaction,
     },
   );
-  if (paused) await notifyEndpointPaused(deps.models, endpointId, reason, now, transaction);
+  if (!paused) return;
+  await notifyEndpointPaused(deps.models, endpointId, reason, now, transaction);
+  // The mail queue's background pass sends the notice soon after the commit.
+  transaction.afterCommit(() => deps.nudge());
 }

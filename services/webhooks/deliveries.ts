@@ -1,14 +1,15 @@
 // The delivery log (list, one delivery with its attempts), replays of a delivery and test sends to an endpoint.
 import { Op, type WhereOptions } from 'sequelize';
-import type { Config } from '../../lib/config.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
 import type { WebhookAttempt } from '../../models/WebhookAttempt.ts';
 import type { DeliveryStatus, WebhookDelivery } from '../../models/WebhookDelivery.ts';
 import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
-import { replayWorkflowId, startDeliveryWorkflow, testWorkflowId, type WorkflowTarget } from '../../workflows/webhook-delivery/lifecycle.ts';
+import type { WorkflowTarget } from '../../workflows/shared/start.ts';
+import { replayWorkflowId, startDeliveryWorkflow, testWorkflowId } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { sampleMemberEvent } from '../directory/sample.ts';
 import { accountTransaction } from '../account-lock.ts';
+import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
 import { ecardSharedEndpoint, findEndpoint } from './endpoints.ts';
 import { sampleEcardShared } from './samples.ts';
@@ -23,15 +24,33 @@ export interface DeliveryQuery {
   dateTo: Date | undefined;
 }
 
-export async function listDeliveries(models: Models, accountId: number, query: DeliveryQuery): Promise<{ rows: WebhookDelivery[]; count: number }> {
+/** A delivery as the log shows it: with the URL of its endpoint. */
+export interface LoggedDelivery {
+  delivery: WebhookDelivery;
+  url: string;
+}
+
+async function withUrls(models: Models, deliveries: WebhookDelivery[]): Promise<LoggedDelivery[]> {
+  const endpoints = await models.WebhookEndpoint.findAll({ where: { id: [...new Set(deliveries.map((d) => d.endpoint_id))] }, attributes: ['id', 'url'] });
+  const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
+  return deliveries.map((delivery) => ({ delivery, url: urlOf.get(delivery.endpoint_id)! }));
+}
+
+/** The log, newest first. An `endpoint_id` filter is a reference: one that is not the account's is a 404 (removed ones still are). */
+export async function listDeliveries(models: Models, accountId: number, query: DeliveryQuery): Promise<{ rows: LoggedDelivery[]; count: number }> {
   const where: WhereOptions = { account_id: accountId };
   if (query.status) Object.assign(where, { status: query.status });
   if (query.eventType) Object.assign(where, { event_type: query.eventType });
-  if (query.endpointId) Object.assign(where, { endpoint_id: query.endpointId });
+  if (query.endpointId !== undefined) {
+    const endpoint = await models.WebhookEndpoint.findOne({ where: { id: query.endpointId, account_id: accountId }, attributes: ['id'] });
+    if (!endpoint) throw new ApiError(404, 'not_found', `No webhook endpoint with id ${query.endpointId}`);
+    Object.assign(where, { endpoint_id: query.endpointId });
+  }
   if (query.dateFrom || query.dateTo) {
     Object.assign(where, { created_at: { ...(query.dateFrom ? { [Op.gte]: query.dateFrom } : {}), ...(query.dateTo ? { [Op.lte]: query.dateTo } : {}) } });
   }
-  return models.WebhookDelivery.findAndCountAll({ where, order: [['id', 'DESC']], limit: query.perPage, offset: (query.page - 1) * query.perPage });
+  const { rows, count } = await models.WebhookDelivery.findAndCountAll({ where, order: [['id', 'DESC']], limit: query.perPage, offset: (query.page - 1) * query.perPage });
+  return { rows: await withUrls(models, rows), count };
 }
 
 export interface DeliveryDetail {
@@ -51,20 +70,13 @@ export async function findDelivery(models: Models, accountId: number, id: number
   return { delivery, endpoint, body: event.payload, redacted: event.redacted_at !== null, attempts };
 }
 
-export interface StartDeps {
-  models: Models;
-  workflows: WorkflowTarget | undefined;
-  webhooks: Config['webhooks'];
-  now: () => Date;
-}
-
-function target(deps: StartDeps): WorkflowTarget {
+function target(deps: ServiceContext): WorkflowTarget {
   if (!deps.workflows) throw new ApiError(503, 'service_unavailable', 'Workflows cannot be started right now', { headers: { 'Retry-After': '5' } });
   return deps.workflows;
 }
 
 /** Sends the same body (and event id) again, as a new attempt of the same delivery; the earlier attempts stay. */
-export async function replayDelivery(deps: StartDeps, accountId: number, id: number): Promise<WebhookDelivery> {
+export async function replayDelivery(deps: ServiceContext, accountId: number, id: number): Promise<LoggedDelivery> {
   const { delivery, endpoint, redacted } = await findDelivery(deps.models, accountId, id);
   if (redacted) throw new ApiError(422, 'delivery_redacted', `Delivery ${id} carried personal data of an erased member; it was redacted and cannot be replayed`);
   if (endpoint.removed_at) throw new ApiError(422, 'endpoint_removed', `The endpoint of delivery ${id} was removed`);
@@ -76,11 +88,11 @@ export async function replayDelivery(deps: StartDeps, accountId: number, id: num
     trigger: 'replay',
     retryDelaysSeconds: [],
   });
-  return delivery;
+  return { delivery, url: endpoint.url };
 }
 
 /** Fires a sample event at an endpoint (the ecard_shared URL by default), signed and logged, even while it is paused. */
-export async function sendTest(deps: StartDeps, accountId: number, endpointId: number | undefined): Promise<WebhookDelivery> {
+export async function sendTest(deps: ServiceContext, accountId: number, endpointId: number | undefined): Promise<LoggedDelivery> {
   const endpoint = endpointId === undefined ? await ecardSharedEndpoint(deps.models, accountId) : await findEndpoint(deps.models, accountId, endpointId);
   if (!endpoint) throw new ApiError(422, 'no_endpoint', 'No ecard_shared URL is set; set one or name an endpoint_id');
   const now = deps.now();
@@ -89,7 +101,7 @@ export async function sendTest(deps: StartDeps, accountId: number, endpointId: n
   const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
   const delivery = await accountTransaction(deps.models, accountId, async (transaction) => {
     // Already drained: a test goes to this endpoint only.
-    const event = await recordEvent(deps.models, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
+    const event = await recordEvent(deps, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
     await event.update({ drained_at: now }, { transaction });
     const created = await deps.models.WebhookDelivery.create(
       { account_id: accountId, endpoint_id: endpoint.id, outbox_id: event.id, event_id: eventId, event_type: eventType, trigger: 'test', status: 'Pending', error: null, finished_at: null, workflow_id: 'pending' },
@@ -98,5 +110,5 @@ export async function sendTest(deps: StartDeps, accountId: number, endpointId: n
     return created.update({ workflow_id: testWorkflowId(accountId, created.id), workflow_started: true }, { transaction });
   });
   await startDeliveryWorkflow(target(deps), delivery.workflow_id, accountId, { deliveryId: delivery.id, trigger: 'test', retryDelaysSeconds: [] });
-  return delivery;
+  return { delivery, url: endpoint.url };
 }

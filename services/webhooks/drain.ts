@@ -2,28 +2,17 @@
 // any point loses nothing and starts nothing twice: an event is claimed and fanned out in one transaction
 // (one delivery row per event and endpoint), and a delivery's workflow start is retried until it is recorded.
 import { Op } from 'sequelize';
-import type { Config } from '../../lib/config.ts';
-import type { Logger } from '../../lib/logger.ts';
-import type { Models } from '../../models/index.ts';
 import type { OutboxEvent } from '../../models/OutboxEvent.ts';
-import { deliveryWorkflowId, startDeliveryWorkflow, type WorkflowTarget } from '../../workflows/webhook-delivery/lifecycle.ts';
+import type { WorkflowTarget } from '../../workflows/shared/start.ts';
+import { deliveryWorkflowId, startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { accountTransaction } from '../account-lock.ts';
-import { outboxNudges, redactFinished } from '../outbox.ts';
-
-export interface DrainDeps {
-  models: Models;
-  logger: Logger;
-  webhooks: Config['webhooks'];
-  target: WorkflowTarget;
-  now: () => Date;
-  /** More background passes the same loop runs (send starts, the mail queue); each says whether more is waiting. */
-  otherPasses?: Array<() => Promise<boolean>>;
-}
+import type { ServiceContext } from '../context.ts';
+import { redactFinished } from '../outbox.ts';
 
 const BATCH = 100;
 
 // An event goes to the endpoints that existed when it happened; a paused endpoint's delivery is logged Failed.
-async function fanOut(deps: DrainDeps, event: OutboxEvent): Promise<void> {
+async function fanOut(deps: ServiceContext, event: OutboxEvent): Promise<void> {
   const { models } = deps;
   // Under the account's lock, like every write that records events: locks are taken in one order (the account
   // first), so fanning out cannot deadlock with a member change writing its event (it did on MariaDB).
@@ -55,71 +44,28 @@ async function fanOut(deps: DrainDeps, event: OutboxEvent): Promise<void> {
   });
 }
 
-async function startPending(deps: DrainDeps): Promise<number> {
+async function startPending(deps: ServiceContext, target: WorkflowTarget): Promise<number> {
   const { models } = deps;
   const pending = await models.WebhookDelivery.findAll({ where: { workflow_started: false, status: 'Pending', trigger: 'auto' }, order: [['id', 'ASC']], limit: BATCH });
   for (const delivery of pending) {
-    await startDeliveryWorkflow(deps.target, delivery.workflow_id, delivery.account_id, {
+    await startDeliveryWorkflow(target, delivery.workflow_id, delivery.account_id, {
       deliveryId: delivery.id,
       trigger: 'auto',
-      retryDelaysSeconds: deps.webhooks.retryDelaysSeconds,
+      retryDelaysSeconds: deps.config.webhooks.retryDelaysSeconds,
     });
     await models.WebhookDelivery.update({ workflow_started: true }, { where: { id: delivery.id } });
   }
   return pending.length;
 }
 
-/** One pass: drain waiting events, start waiting workflows, redact what finished. True when there may be more. */
-export async function drainOutbox(deps: DrainDeps): Promise<boolean> {
+/**
+ * One pass (a background pass of the worker): drain waiting events, start waiting workflows, redact what
+ * finished. True when there may be more. Without Temporal, events are fanned out and their starts wait.
+ */
+export async function drainOutbox(deps: ServiceContext): Promise<boolean> {
   const events = await deps.models.OutboxEvent.findAll({ where: { drained_at: { [Op.is]: null } }, order: [['id', 'ASC']], limit: BATCH });
   for (const event of events) await fanOut(deps, event);
-  const started = await startPending(deps);
+  const started = deps.workflows ? await startPending(deps, deps.workflows) : 0;
   await redactFinished(deps.models, {}, deps.now());
   return events.length === BATCH || started === BATCH;
-}
-
-export interface RunningDrainer {
-  stop(): Promise<void>;
-}
-
-/** Drains after every commit in this process and every OUTBOX_SWEEP_MS (events committed by other processes), with the other passes. */
-export function startOutboxDrainer(deps: DrainDeps): RunningDrainer {
-  let running = true;
-  let wake: (() => void) | undefined;
-  let nudged = false;
-  const nudge = () => {
-    nudged = true;
-    wake?.();
-  };
-  outboxNudges.on('event', nudge);
-  const loop = (async () => {
-    while (running) {
-      nudged = false;
-      let more = false;
-      for (const pass of [() => drainOutbox(deps), ...(deps.otherPasses ?? [])]) {
-        try {
-          more = (await pass()) || more;
-        } catch (err) {
-          deps.logger.warn({ err }, 'a background pass (outbox, sends, mail queue) failed; retrying at the next sweep');
-        }
-      }
-      if (more || nudged || !running) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deps.webhooks.outboxSweepMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      outboxNudges.off('event', nudge);
-      wake?.();
-      await loop;
-    },
-  };
 }

@@ -5,6 +5,7 @@ import { resolveTarget, TargetRefusedError } from '../../lib/guarded-http.ts';
 import type { Models } from '../../models/index.ts';
 import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
 import { accountTransaction } from '../account-lock.ts';
+import type { ServiceContext } from '../context.ts';
 
 /** Integration platforms whose hooks are never paused (a 410 removes them instead); subdomains count, substrings do not. */
 export const INTEGRATION_HOSTS = ['zapier.com', 'make.com', 'n8n.cloud'] as const;
@@ -14,16 +15,10 @@ export function isIntegrationHost(url: string): boolean {
   return INTEGRATION_HOSTS.some((known) => host === known || host.endsWith(`.${known}`));
 }
 
-export interface EndpointDeps {
-  models: Models;
-  allowPrivateTargets: boolean;
-  now: () => Date;
-}
-
 /** The URL as it will be called: checked by the same guard that every attempt passes (400 when refused). */
-export async function checkedUrl(deps: EndpointDeps, url: string, field: string): Promise<string> {
+export async function checkedUrl(deps: ServiceContext, url: string, field: string): Promise<string> {
   try {
-    return (await resolveTarget(url, { allowPrivate: deps.allowPrivateTargets })).url.href;
+    return (await resolveTarget(url, { allowPrivate: deps.config.webhooks.allowPrivateTargets })).url.href;
   } catch (err) {
     if (err instanceof TargetRefusedError) throw new ApiError(400, 'invalid_parameter', `${field}: ${err.message}`);
     throw err;
@@ -33,7 +28,7 @@ export async function checkedUrl(deps: EndpointDeps, url: string, field: string)
 const active = { removed_at: { [Op.is]: null } };
 
 /** Subscribing the same (event_type, hookUrl) again returns the existing subscription. */
-export async function subscribe(deps: EndpointDeps, accountId: number, input: { eventType: string; hookUrl: string; integration: boolean }): Promise<WebhookEndpoint> {
+export async function subscribe(deps: ServiceContext, accountId: number, input: { eventType: string; hookUrl: string; integration: boolean }): Promise<WebhookEndpoint> {
   const url = await checkedUrl(deps, input.hookUrl, 'hookUrl');
   return accountTransaction(deps.models, accountId, async (transaction) => {
     const existing = await deps.models.WebhookEndpoint.findOne({
@@ -54,7 +49,7 @@ async function mustFind(models: Models, accountId: number, id: number, transacti
   return endpoint;
 }
 
-export async function unsubscribe(deps: EndpointDeps, accountId: number, id: number): Promise<number> {
+export async function unsubscribe(deps: ServiceContext, accountId: number, id: number): Promise<number> {
   const endpoint = await mustFind(deps.models, accountId, id);
   if (endpoint.kind !== 'member_change') throw new ApiError(404, 'not_found', `No subscription with id ${id}`);
   await removeEndpoint(deps.models, endpoint.id, deps.now());
@@ -67,7 +62,7 @@ export async function removeEndpoint(models: Models, endpointId: number, at: Dat
 }
 
 /** Sets (or, blank, disables) the account's ecard_shared URL; a new URL starts active with a clean count. */
-export async function setEcardSharedUrl(deps: EndpointDeps, accountId: number, rawUrl: string): Promise<WebhookEndpoint | null> {
+export async function setEcardSharedUrl(deps: ServiceContext, accountId: number, rawUrl: string): Promise<WebhookEndpoint | null> {
   const url = rawUrl.trim() === '' ? null : await checkedUrl(deps, rawUrl.trim(), 'url');
   return accountTransaction(deps.models, accountId, async (transaction) => {
     const current = await deps.models.WebhookEndpoint.findOne({ where: { account_id: accountId, kind: 'ecard_shared', ...active }, transaction });
@@ -83,7 +78,7 @@ export async function ecardSharedEndpoint(models: Models, accountId: number): Pr
 }
 
 /** Re-enables a paused endpoint and resets its count of consecutive exhausted deliveries. */
-export async function enableEndpoint(deps: EndpointDeps, accountId: number, id: number): Promise<WebhookEndpoint> {
+export async function enableEndpoint(deps: ServiceContext, accountId: number, id: number): Promise<WebhookEndpoint> {
   const endpoint = await mustFind(deps.models, accountId, id);
   return endpoint.update({ paused_at: null, consecutive_failures: 0 });
 }

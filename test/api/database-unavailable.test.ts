@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createLogger } from '../../lib/logger.ts';
 import { createModels } from '../../models/index.ts';
 import { createSequelize } from '../../lib/db.ts';
-import { startApi } from '../../lib/runtime.ts';
+import { startApi } from '../../app/runtime.ts';
+import { createServices } from '../../app/services.ts';
 import { generateKey } from '../../services/api-keys.ts';
 import { call, expectFailure } from '../helpers/api.ts';
 import { fixtureRoutes } from '../helpers/fixture-routes.ts';
@@ -16,9 +17,11 @@ describe('with the database unreachable', function () {
     // Nothing listens on port 1: every query fails to connect, as when the database is down.
     const config = await testConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:1/cardsvc' });
     const models = createModels(createSequelize(config.database));
-    const api = await startApi(config, createLogger(config), models, config.temporal.address!, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
+    const services = createServices({ config, logger: createLogger(config), models, temporalAddress: config.temporal.address });
+    const api = await startApi(services, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
     onSuiteEnd(async () => {
       await api.stop();
+      await services.close();
       await models.sequelize.close();
     });
     url = api.url;

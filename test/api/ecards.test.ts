@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { issueToken } from '../../services/confirmation-tokens.ts';
 import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { markUsed } from '../helpers/fake-usage.ts';
+import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 /** A real 1×1 PNG. */
@@ -100,19 +100,21 @@ describe('eCards', function () {
       expect(await stack.models.Ecard.count({ where: { id: [a.id, theirs.id] } })).to.equal(2);
       expect(expectSuccess(await api('POST', '/ecard/deleteEcards', { ecardids: [a.id] }))).to.deep.equal({ deleted: [a.id] });
 
-      markUsed('ecards', b.id, { sends: 3 });
+      for (let i = 0; i < 3; i++) await shareCard(stack.url, account.liveKey, b.id);
       const refused = await api('POST', '/ecard/deleteEcards', { ecardids: [b.id] });
       expectFailure(refused, 403, 'confirmation_required');
       expect(refused.body).to.deep.include({ requires_otp: true, otp_purpose: 'ecard_delete_in_use', impact: [{ id: b.id, campaigns: 0, automations: 0, sends: 3 }] });
+      expect(await stack.models.Ecard.count({ where: { id: b.id } })).to.equal(1);
       const { token } = await issueToken(stack.models, { accountId: account.accountId, purpose: 'ecard_delete_in_use', resourceId: String(b.id), now: new Date() });
       expect(expectSuccess(await api('POST', '/ecard/deleteEcards', { ecardIds: [b.id], otp_confirmation_token: token }))).to.deep.equal({ deleted: [b.id] });
 
       const [c, d] = [await create(), await create()];
-      markUsed('ecards', c.id, { campaigns: 1 });
-      markUsed('ecards', d.id, { automations: 1 });
+      await shareCard(stack.url, account.liveKey, c.id);
+      await shareCard(stack.url, account.liveKey, d.id);
       const several = await api('POST', '/ecard/deleteEcards', { ecardids: [c.id, d.id] });
       expectFailure(several, 403, 'confirmation_required');
       expect((several.body.impact as Array<{ id: number }>).map((i) => i.id)).to.deep.equal([c.id, d.id]);
+      expect(await stack.models.Ecard.count({ where: { id: [c.id, d.id] } })).to.equal(2);
     });
   });
 
@@ -209,7 +211,7 @@ describe('eCards', function () {
       expect(await ids(`widgetID=${w2.id}`)).to.deep.equal([c.id]);
       expect(await ids(`widgetId=${w2.id}`)).to.deep.equal([c.id]);
       expect(await ids(`ecardIDs=${a.id},${c.vanity_id}&sortBy=id&sortOrder=asc`)).to.deep.equal([a.id, c.id]);
-      expect(await ids(`ecardIDs=${foreign.id},${foreign.vanity_id}`)).to.deep.equal([]);
+      expectFailure(await call(stack.url, 'GET', `/v2/api/ecard/search?ecardIDs=${foreign.id},${foreign.vanity_id}`, { key: acct.liveKey }), 404, 'not_found');
       expect(await ids('filterByDate=last-month&sortBy=id&sortOrder=asc')).to.deep.equal([a.id, c.id]);
       expect(await ids('filterByDate=last-year&sortBy=id&sortOrder=asc')).to.deep.equal([a.id, b.id, c.id]);
       const page = await call(stack.url, 'GET', '/v2/api/ecard/search?perPage=2&page=2&sortBy=id&sortOrder=asc', { key: acct.liveKey });

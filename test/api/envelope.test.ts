@@ -99,6 +99,13 @@ describe('the envelope and the shared errors', function () {
     expect(messages[0]).to.include('request id');
   });
 
+  it('a database still locked after every wait (SQLITE_BUSY) is 503 service_unavailable with Retry-After, not 500', async () => {
+    const res = await call(url, 'GET', '/v2/api/fixture/busy', { key: account.liveKey });
+    expectFailure(res, 503, 'service_unavailable');
+    expect(res.headers.get('retry-after')).to.equal('5');
+    expect(JSON.stringify(res.body)).not.to.include('SQLITE');
+  });
+
   it('a response with a field outside its declared schema is refused (strict response checks)', async () => {
     const res = await call(url, 'GET', '/v2/api/fixture/leaky', { key: account.liveKey });
     expectFailure(res, 500, 'internal_error');

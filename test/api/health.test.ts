@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { createLogger } from '../../lib/logger.ts';
-import { startApi } from '../../lib/runtime.ts';
+import { startApi } from '../../app/runtime.ts';
 import { freePort } from '../helpers/ports.ts';
-import { testConfig, testModels, testStack } from '../helpers/stack.ts';
+import { testConfig, testServices, testStack } from '../helpers/stack.ts';
 
 describe('health probes', function () {
   this.timeout(30_000);
@@ -24,7 +23,7 @@ describe('health probes', function () {
 
   it('starts without Temporal and answers /readyz 503 naming temporal, within the 2 s deadline', async () => {
     const config = await testConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` });
-    const api = await startApi(config, createLogger(config), await testModels(), config.temporal.address!, { host: '127.0.0.1' });
+    const api = await startApi(await testServices(config), { host: '127.0.0.1' });
     try {
       const started = performance.now();
       const res = await fetch(`${api.url}/readyz`);

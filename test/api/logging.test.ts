@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { createLogger } from '../../lib/logger.ts';
-import { startApi } from '../../lib/runtime.ts';
+import { startApi } from '../../app/runtime.ts';
 import { call, newAccount } from '../helpers/api.ts';
 import { onSuiteEnd } from '../helpers/cleanup.ts';
 import { fixtureRoutes } from '../helpers/fixture-routes.ts';
-import { testConfig, testModels } from '../helpers/stack.ts';
+import { testConfig, testModels, testServices } from '../helpers/stack.ts';
 
 describe('request logs', function () {
   this.timeout(30_000);
@@ -20,7 +20,7 @@ describe('request logs', function () {
     });
     const config = await testConfig({ LOG_LEVEL: 'info' });
     const models = await testModels();
-    const api = await startApi(config, createLogger(config, sink), models, config.temporal.address!, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
+    const api = await startApi(await testServices(config, { logger: createLogger(config, sink) }), { host: '127.0.0.1', extraRoutes: fixtureRoutes });
     onSuiteEnd(() => api.stop());
     const account = await newAccount(models);
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { issueToken } from '../../services/confirmation-tokens.ts';
 import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { markUsed } from '../helpers/fake-usage.ts';
+import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type WidgetBody = Record<string, unknown> & { id: number; vanity_id: string; name: string; ecardPrices: Record<string, number> };
@@ -166,30 +166,32 @@ describe('widgets', function () {
 
     it('a widget in use needs its token: 403 with requires_otp and the impact, then deleted with the token', async () => {
       const widget = await insertWidget(stack.models, account.accountId);
+      const sent = await insertEcard(stack.models, account.accountId, widget.id);
       await insertEcard(stack.models, account.accountId, widget.id);
-      await insertEcard(stack.models, account.accountId, widget.id);
-      markUsed('widgets', widget.id, { sends: 12, campaigns: 1 });
+      await shareCard(stack.url, account.liveKey, sent.id);
+      await shareCard(stack.url, account.liveKey, sent.id);
       const refused = await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id] });
       expectFailure(refused, 403, 'confirmation_required');
       expect(refused.body).to.deep.include({
         requires_otp: true,
         otp_purpose: 'widget_delete',
-        impact: [{ id: widget.id, ecards: 2, campaigns: 1, automations: 0, sends: 12 }],
+        impact: [{ id: widget.id, ecards: 2, campaigns: 0, automations: 0, sends: 2 }],
       });
+      expect(await stack.models.Ecard.count({ where: { widget_id: widget.id } })).to.equal(2);
       const wrong = await token('widget_delete', widget.id + 1);
       expectFailure(await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id], otp_confirmation_token: wrong }), 403, 'confirmation_required');
       const good = await token('widget_delete', widget.id);
       expect(expectSuccess(await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id], otp_confirmation_token: good }))).to.deep.equal({ deleted: [widget.id] });
       // A token works once.
       const again = await insertWidget(stack.models, account.accountId);
-      markUsed('widgets', again.id, { automations: 1 });
+      await shareCard(stack.url, account.liveKey, (await insertEcard(stack.models, account.accountId, again.id)).id);
       expectFailure(await api('POST', '/widget/deleteWidgets', { widgetids: [again.id], otp_confirmation_token: good }), 403, 'confirmation_required');
     });
 
     it('several widgets in use at once are refused with the impact of each, and nothing is deleted', async () => {
       const [a, b, c] = [await insertWidget(stack.models, account.accountId), await insertWidget(stack.models, account.accountId), await insertWidget(stack.models, account.accountId)];
-      markUsed('widgets', a.id, { sends: 1 });
-      markUsed('widgets', b.id, { campaigns: 2 });
+      await shareCard(stack.url, account.liveKey, (await insertEcard(stack.models, account.accountId, a.id)).id);
+      await shareCard(stack.url, account.liveKey, (await insertEcard(stack.models, account.accountId, b.id)).id);
       const refused = await api('POST', '/widget/deleteWidgets', { widgetids: [a.id, b.id, c.id], otp_confirmation_token: await token('widget_delete', a.id) });
       expectFailure(refused, 403, 'confirmation_required');
       expect((refused.body.impact as Array<{ id: number }>).map((i) => i.id)).to.deep.equal([a.id, b.id]);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
-import { insertWidget } from '../helpers/catalog.ts';
-import { markUsed } from '../helpers/fake-usage.ts';
+import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { shareCard } from '../helpers/sends.ts';
 import { cardsvc } from '../helpers/cli.ts';
 import { suiteDatabaseUrl } from '../helpers/database.ts';
 import { baseEnv, tempDir } from '../helpers/env.ts';
@@ -16,7 +16,7 @@ describe('cardsvc otp issue', function () {
     const { models, url } = await testStack();
     const account = await newAccount(models);
     const widget = await insertWidget(models, account.accountId);
-    markUsed('widgets', widget.id, { sends: 1 });
+    await shareCard(url, account.liveKey, (await insertEcard(models, account.accountId, widget.id)).id);
     const result = await cardsvc(['otp', 'issue', '--account', String(account.accountId), '--purpose', 'widget_delete', '--resource', String(widget.id), '--json'], env());
     expect(result.code, result.stderr).to.equal(0);
     const { token } = JSON.parse(result.stdout) as { token: string };
@@ -27,7 +27,7 @@ describe('cardsvc otp issue', function () {
     const body = { widgetids: [widget.id], otp_confirmation_token: token };
     expect(expectSuccess(await call(url, 'POST', '/v2/api/widget/deleteWidgets', { key: account.liveKey, body }))).to.deep.equal({ deleted: [widget.id] });
     const again = await insertWidget(models, account.accountId);
-    markUsed('widgets', again.id, { sends: 1 });
+    await shareCard(url, account.liveKey, (await insertEcard(models, account.accountId, again.id)).id);
     expectFailure(await call(url, 'POST', '/v2/api/widget/deleteWidgets', { key: account.liveKey, body: { widgetids: [again.id], otp_confirmation_token: token } }), 403, 'confirmation_required');
   });
 

@@ -1,6 +1,9 @@
-// Widgets and eCards made straight in the database for tests of the endpoints that use them.
-import { newVanityId } from '../../services/widgets.ts';
+// Widgets, eCards and sends made straight in the database for tests of the endpoints and workflows that use them.
+import { randomId } from '../../lib/ids.ts';
+import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
+import { designOf } from '../../services/sends/snapshot.ts';
+import { newVanityId } from '../../services/widgets.ts';
 
 export async function insertWidget(models: Models, accountId: number, fields: { name?: string; is_campaign?: boolean; dir_sender_must_be_in_directory?: boolean } = {}) {
   return models.Widget.create({
@@ -34,4 +37,16 @@ export async function insertEcard(models: Models, accountId: number, widgetId: n
     display_order: fields.display_order ?? 0,
     price: null,
   });
+}
+
+/** A committed email send of one recipient with its snapshot, as acceptance leaves it (for tests of what follows a crash). */
+export async function insertSend(models: Models, ecard: Ecard, to: string, fields: { workflowStarted?: boolean } = {}) {
+  const send = await models.Send.create({
+    send_id: crypto.randomUUID(), account_id: ecard.account_id, ecard_id: ecard.id, widget_id: ecard.widget_id, mode: 'email', status: 'pending',
+    sandbox: false, sender_name: 'Sam', sender_email: 'sam@example.com', personal_message: null, locale: 'en', merge_tags: null,
+    override_props: null, send_at: new Date(), stat_vanity_id: randomId(24), quota_month: null, quota_count: 0, workflow_started: fields.workflowStarted ?? false,
+  });
+  await models.SendSnapshot.create({ send_id: send.id, design: JSON.stringify(designOf(ecard)) });
+  await models.SendRecipient.create({ send_id: send.id, position: 1, recipient_name: 'Rita', recipient_email: to });
+  return send;
 }

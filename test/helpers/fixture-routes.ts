@@ -87,6 +87,18 @@ export const fixtureRoutes: AnyRoute[] = [
   }),
   defineRoute({
     method: 'get',
+    path: '/fixture/busy',
+    summary: 'Fails as SQLite does when another writer holds the lock past every wait',
+    tags: ['fixture'],
+    access: 'any_key',
+    documented: false,
+    response: z.object({}),
+    async handler() {
+      throw Object.assign(new Error('SQLITE_BUSY: database is locked'), { errno: 5, code: 'SQLITE_BUSY' });
+    },
+  }),
+  defineRoute({
+    method: 'get',
     path: '/fixture/leaky',
     summary: 'Answers a field its schema does not declare',
     tags: ['fixture'],

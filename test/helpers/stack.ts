@@ -1,10 +1,10 @@
 // The running service for tests: migrated database, a worker on the suite's Temporal server, the API on a random port.
 import { loadConfig, type Config } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
-import { openDatabase, startApi, startWorker } from '../../lib/runtime.ts';
+import { openDatabase, startApi, startWorker } from '../../app/runtime.ts';
+import { createServices, type Services, type ServicesInput } from '../../app/services.ts';
 import type { Models } from '../../models/index.ts';
 import { onSuiteEnd } from './cleanup.ts';
-import { fakeUsageChecks } from './fake-usage.ts';
 import { fixtureRoutes } from './fixture-routes.ts';
 import { suiteDatabaseUrl } from './database.ts';
 import { baseEnv, tempDir } from './env.ts';
@@ -15,6 +15,8 @@ import { testTemporal } from './temporal.ts';
 export interface TestStack {
   config: Config;
   models: Models;
+  /** The services of the stack's API and worker (the process's one object, as in `npm start`). */
+  services: Services;
   /** Base URL of the API, e.g. http://127.0.0.1:54321 */
   url: string;
   temporalAddress: string;
@@ -29,14 +31,26 @@ export interface ExtraApp {
 /** Another API instance on the suite's database (own clock, limits or routes); stopped after the run. */
 export async function extraApp(options: { now?: () => Date; env?: Record<string, string> } = {}): Promise<ExtraApp> {
   const config = await testConfig(options.env);
-  const api = await startApi(config, createLogger(config), await testModels(), config.temporal.address!, {
-    host: '127.0.0.1',
-    extraRoutes: fixtureRoutes,
-    usageChecks: fakeUsageChecks,
+  const services = createServices({
+    config,
+    logger: createLogger(config),
+    models: await testModels(),
+    temporalAddress: config.temporal.address,
     ...(options.now ? { now: options.now } : {}),
   });
-  onSuiteEnd(() => api.stop());
+  const api = await startApi(services, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
+  onSuiteEnd(async () => {
+    await api.stop();
+    await services.close();
+  });
   return api;
+}
+
+/** A services object (app/services.ts) on the given config and the suite's database and Temporal server; closed after the run. */
+export async function testServices(config: Config, input: Partial<Omit<ServicesInput, 'config'>> = {}): Promise<Services> {
+  const services = createServices({ config, logger: createLogger(config), models: await testModels(), temporalAddress: config.temporal.address, ...input });
+  onSuiteEnd(() => services.close());
+  return services;
 }
 
 /** The suite's environment with the given overrides, pointed at the suite's database and Temporal server. */
@@ -86,11 +100,15 @@ export function testStack(): Promise<TestStack> {
     const logger = createLogger(config);
     const models = await testModels();
     const address = config.temporal.address!;
-    const worker = await startWorker(config, logger, models, address);
-    onSuiteEnd(() => worker.stop());
-    const api = await startApi(config, logger, models, address, { host: '127.0.0.1', extraRoutes: fixtureRoutes, usageChecks: fakeUsageChecks });
-    onSuiteEnd(() => api.stop());
-    return { config, models, url: api.url, temporalAddress: address, taskQueue: config.temporal.taskQueue };
+    const services = createServices({ config, logger, models, temporalAddress: address });
+    const worker = await startWorker(services);
+    const api = await startApi(services, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
+    onSuiteEnd(async () => {
+      await api.stop();
+      await worker.stop();
+      await services.close();
+    });
+    return { config, models, services, url: api.url, temporalAddress: address, taskQueue: config.temporal.taskQueue };
   })();
   return stack;
 }

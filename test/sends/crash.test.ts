@@ -1,14 +1,12 @@
 import { expect } from 'chai';
-import { createLogger } from '../../lib/logger.ts';
-import { randomId } from '../../lib/ids.ts';
-import { startWorker } from '../../lib/runtime.ts';
+import { startWorker } from '../../app/runtime.ts';
 import { createMailTransport, type MailTransport } from '../../services/mail/transport.ts';
 import { OUTCOME_UNKNOWN } from '../../services/sends/dispatch.ts';
 import { startSendWorkflow } from '../../workflows/send-ecard/lifecycle.ts';
 import { newAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
-import { testConfig, testStack } from '../helpers/stack.ts';
+import { testConfig, testServices, testStack } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
 
 // The email activity dies once at the given moment (as a killed worker would: nothing after it runs), then
@@ -42,32 +40,12 @@ describe('send-ecard: a worker that dies around the SMTP hand-over', function ()
       // stack's own sweeper leaves it alone.
       const config = await testConfig({ TEMPORAL_TASK_QUEUE: `crash-${process.pid}-${moment}-${Date.now()}` });
       const real = createMailTransport(stack.models, config.mail);
-      const worker = await startWorker(config, createLogger(config), stack.models, stack.temporalAddress, { drainOutbox: false, mailTransport: dyingOnce(real, moment) });
+      const worker = await startWorker(await testServices(config, { mail: dyingOnce(real, moment) }), { background: false });
       const account = await newAccount(stack.models);
       const widget = await insertWidget(stack.models, account.accountId);
       const ecard = await insertEcard(stack.models, account.accountId, widget.id);
       const to = `crash-${moment}-${Date.now()}@example.com`;
-      const send = await stack.models.Send.create({
-        send_id: crypto.randomUUID(),
-        account_id: account.accountId,
-        ecard_id: ecard.id,
-        widget_id: widget.id,
-        mode: 'email',
-        status: 'pending',
-        sandbox: false,
-        sender_name: 'Sam',
-        sender_email: 'sam@example.com',
-        personal_message: null,
-        locale: 'en',
-        merge_tags: null,
-        override_props: null,
-        send_at: new Date(),
-        stat_vanity_id: randomId(24),
-        quota_month: null,
-        quota_count: 0,
-        workflow_started: true,
-      });
-      await stack.models.SendRecipient.create({ send_id: send.id, position: 1, recipient_name: 'Rita', recipient_email: to });
+      const send = await insertSend(stack.models, ecard, to, { workflowStarted: true });
       try {
         const client = await testClient();
         await startSendWorkflow({ client, taskQueue: config.temporal.taskQueue }, account.accountId, send.send_id, 'pending', { sendPk: send.id, sendAtMs: Date.now() });

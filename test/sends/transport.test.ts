@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { randomId } from '../../lib/ids.ts';
 import { createMailTransport, MailError, classifySmtpError } from '../../services/mail/transport.ts';
 import { newAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { testStack } from '../helpers/stack.ts';
@@ -93,12 +93,7 @@ describe('the mail transport and the send sweeper', function () {
     const ecard = await insertEcard(models, account.accountId, widget.id);
     const to = `swept-${randomId(6)}@example.com`;
     // What the API leaves when it dies between its commit and the workflow start.
-    const send = await models.Send.create({
-      send_id: crypto.randomUUID(), account_id: account.accountId, ecard_id: ecard.id, widget_id: widget.id, mode: 'email', status: 'pending',
-      sandbox: false, sender_name: 'Sam', sender_email: 'sam@example.com', personal_message: null, locale: 'en', merge_tags: null,
-      override_props: null, send_at: new Date(), stat_vanity_id: randomId(24), quota_month: null, quota_count: 0,
-    });
-    await models.SendRecipient.create({ send_id: send.id, position: 1, recipient_name: 'Swept', recipient_email: to });
+    const send = await insertSend(models, ecard, to);
     await eventually(async () => smtp.to(to), (m) => m.length > 0, 10_000);
     expect(smtp.to(to)).to.have.length(1);
     await eventually(() => send.reload(), (s) => s.status === 'sent');

@@ -14,6 +14,8 @@ describe('loadConfig', () => {
       address: undefined, port: 7233, uiPort: 8233, namespace: 'default', taskQueue: 'cardsvc', cliPath: undefined,
     });
     expect(config.logLevel).to.equal('info');
+    expect(config.keepAliveTimeoutMs).to.equal(65_000);
+    expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000' }).keepAliveTimeoutMs).to.equal(2000);
   });
 
   it('resolves DATA_DIR and relative SQLite paths against the package root, not the working directory', () => {
@@ -45,6 +47,8 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'ftp://x' }],
     ['TEMPORAL_UI_PORT', { TEMPORAL_UI_PORT: '-1' }],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: 'forever' }],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }],
   ];
   for (const [name, env] of bad) {
     it(`refuses a bad ${name} (${JSON.stringify(Object.values(env)[0])}) with one line naming it`, () => {

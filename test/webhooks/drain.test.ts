@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { createLogger } from '../../lib/logger.ts';
 import { recordEvent } from '../../services/outbox.ts';
 import { drainOutbox } from '../../services/webhooks/drain.ts';
 import { expectFailure } from '../helpers/api.ts';
@@ -14,13 +13,7 @@ describe('webhooks: draining the outbox', function () {
   it('drainers racing over one event make one delivery per endpoint and start one workflow', async () => {
     const path = hookPath('race');
     const endpointId = await ctx.hooks.subscribe('team_member_created', `${ctx.receiver.url}${path}`);
-    const deps = {
-      models: ctx.stack.models,
-      logger: createLogger(ctx.stack.config),
-      webhooks: ctx.stack.config.webhooks,
-      now: () => new Date(),
-      target: { client: await testClient(), taskQueue: ctx.stack.taskQueue },
-    };
+    const deps = ctx.stack.services;
     // The stack's own drainer is nudged by this commit too: four drainers in all.
     await Promise.all([ctx.hooks.upsert({ email: 'race@example.com' }), drainOutbox(deps), drainOutbox(deps), drainOutbox(deps)]);
     await Promise.all([drainOutbox(deps), drainOutbox(deps)]);
@@ -54,7 +47,7 @@ describe('webhooks: draining the outbox', function () {
     const eventId = crypto.randomUUID();
     await ctx.stack.models.sequelize.transaction(async (transaction) => {
       await ctx.stack.models.WebhookEndpoint.update({ created_at: new Date(occurredAt.getTime() - 1000) }, { where: { account_id: ctx.account.accountId, url: `${ctx.receiver.url}${early}` }, transaction });
-      await recordEvent(ctx.stack.models, { accountId: ctx.account.accountId, eventId, eventType: 'team_member_created', source: 'api', memberId: null, occurredAt, body: { event_id: eventId } }, transaction);
+      await recordEvent(ctx.stack.services, { accountId: ctx.account.accountId, eventId, eventType: 'team_member_created', source: 'api', memberId: null, occurredAt, body: { event_id: eventId } }, transaction);
     });
     await eventually(() => ctx.stack.models.WebhookDelivery.findAll({ where: { event_id: eventId } }), (d) => d.length > 0 && d.every((x) => x.status === 'Delivered'));
     const deliveries = await ctx.stack.models.WebhookDelivery.findAll({ where: { event_id: eventId } });

@@ -96,7 +96,7 @@ describe('webhooks: subscriptions, the ecard_shared URL, redaction, cardsvc webh
       const body = [...sampleEcardShared(new Date()), { ...sampleEcardShared(new Date())[0], sender_request_id: 'send-9.2', recipient_email: 'two@example.com' }];
       const sendId = crypto.randomUUID();
       await ctx.stack.models.sequelize.transaction((transaction) =>
-        recordEvent(ctx.stack.models, { accountId: ctx.account.accountId, eventId: sendId, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: new Date(), body }, transaction),
+        recordEvent(ctx.stack.services, { accountId: ctx.account.accountId, eventId: sendId, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: new Date(), body }, transaction),
       );
       const [delivery] = await ctx.hooks.settled(set.endpoint.id);
       expect(delivery).to.deep.include({ status: 'Delivered', event_id: sendId, event_type: 'ecard_shared' });

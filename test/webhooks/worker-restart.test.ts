@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { createLogger } from '../../lib/logger.ts';
-import { startWorker, type RunningWorker } from '../../lib/runtime.ts';
+import { startWorker, type RunningWorker } from '../../app/runtime.ts';
 import { subscribe } from '../../services/webhooks/endpoints.ts';
 import { startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { newAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testReceiver } from '../helpers/receiver.ts';
-import { testConfig, testStack } from '../helpers/stack.ts';
+import { testConfig, testServices, testStack } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
 import { hookPath, insertDelivery } from '../helpers/webhooks.ts';
 
@@ -18,11 +17,11 @@ describe('webhooks: a worker restarted mid-schedule', function () {
     const receiver = await testReceiver();
     // A queue of its own, whose workers run no drainer: this test starts the one workflow itself.
     const config = await testConfig({ TEMPORAL_TASK_QUEUE: `restart-${process.pid}-${Date.now()}` });
-    const logger = createLogger(config);
+    const services = await testServices(config);
     const account = await newAccount(stack.models);
     const path = hookPath('restart');
     receiver.on(path, (n) => ({ status: n === 1 ? 503 : 200 }));
-    const endpoint = await subscribe({ models: stack.models, allowPrivateTargets: true, now: () => new Date() }, account.accountId, {
+    const endpoint = await subscribe(services, account.accountId, {
       eventType: 'team_member_created',
       hookUrl: `${receiver.url}${path}`,
       integration: false,
@@ -30,7 +29,7 @@ describe('webhooks: a worker restarted mid-schedule', function () {
     // Marked started, so the stack's own drainer leaves it to this test.
     const delivery = await insertDelivery(stack.models, account.accountId, endpoint.id, { workflowStarted: true });
 
-    let worker: RunningWorker = await startWorker(config, logger, stack.models, stack.temporalAddress, { drainOutbox: false });
+    let worker: RunningWorker = await startWorker(services, { background: false });
     const client = await testClient();
     await startDeliveryWorkflow({ client, taskQueue: config.temporal.taskQueue }, delivery.workflow_id, account.accountId, {
       deliveryId: delivery.id,
@@ -42,7 +41,7 @@ describe('webhooks: a worker restarted mid-schedule', function () {
     const stoppedAt = performance.now();
     expect(receiver.at(path)).to.have.length(1);
     await new Promise((r) => setTimeout(r, 1000));
-    worker = await startWorker(config, logger, stack.models, stack.temporalAddress, { drainOutbox: false });
+    worker = await startWorker(services, { background: false });
     try {
       expect(await client.workflow.getHandle(delivery.workflow_id).result()).to.equal('Delivered');
       expect(await stack.models.WebhookDelivery.findByPk(delivery.id)).to.deep.include({ status: 'Delivered', attempts: 2 });

@@ -1,21 +1,15 @@
 // What directory writes share (each runs under accountTransaction, so the seat check and the insert are atomic
-// and two upserts of one new person run one after the other): the seat rule and the member update.
+// and two upserts of one new person run one after the other): the plan's seat rule and the member update.
 import type { Transaction } from 'sequelize';
-import type { Config } from '../../lib/config.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
-
-export interface DirectoryDeps {
-  models: Models;
-  seats: Config['seats'];
-  now: () => Date;
-}
+import type { ServiceContext } from '../context.ts';
 
 /** 403 when every seat of the plan is taken by an active member. */
-export async function assertSeatFree(deps: DirectoryDeps, account: Account, transaction: Transaction): Promise<void> {
-  const limit = deps.seats[account.plan];
+export async function assertSeatFree(deps: ServiceContext, account: Account, transaction: Transaction): Promise<void> {
+  const limit = deps.config.seats[account.plan];
   const active = await deps.models.TeamMember.count({ where: { account_id: account.id, disabled: false }, transaction });
   if (active >= limit) {
     throw new ApiError(403, 'seat_limit_reached', `All ${limit} seats of the ${account.plan} plan are taken by active members; deactivate one or upgrade the plan`);

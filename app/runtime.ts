@@ -1,0 +1,99 @@
+// Runs the parts (database, API, worker) the same way for bin/start, bin/api, bin/worker and the tests, each from
+// the one services object of its process (app/services.ts).
+import { createActivities } from '../activities/index.ts';
+import { createApp, type AppOptions } from '../api/app.ts';
+import { listen, type RunningServer } from '../api/server.ts';
+import type { Config } from '../lib/config.ts';
+import { connectDatabase } from '../lib/db.ts';
+import { probeConnection } from '../lib/temporal.ts';
+import { createWorker, workerIdentity } from '../lib/worker.ts';
+import { createModels, type Models } from '../models/index.ts';
+import { migrateUp, pendingMigrations } from '../models/migrator.ts';
+import type { Services } from './services.ts';
+
+/** `npm run api` and `npm run worker` run against an external Temporal server; only `npm start` embeds one. */
+export function externalTemporalAddress(config: Config, part: 'API' | 'worker'): string {
+  const address = config.temporal.address;
+  if (address === undefined) {
+    throw new Error(`TEMPORAL_ADDRESS is not set: the ${part} alone needs an external Temporal server (\`npm start\` runs an embedded one)`);
+  }
+  return address;
+}
+
+export class PendingMigrationsError extends Error {
+  override name = 'PendingMigrationsError';
+}
+
+/** Connects; `migrate` applies pending migrations, `require-migrated` refuses to run while any are pending. */
+export async function openDatabase(config: Config, mode: 'migrate' | 'require-migrated'): Promise<Models> {
+  const sequelize = await connectDatabase(config.database);
+  try {
+    if (mode === 'migrate') {
+      await migrateUp(sequelize, config.database);
+    } else {
+      const pending = await pendingMigrations(sequelize);
+      if (pending.length > 0) {
+        throw new PendingMigrationsError(`${pending.length} database migration(s) pending (${pending.join(', ')}): run \`npm run migrate\` first`);
+      }
+    }
+  } catch (err) {
+    await sequelize.close();
+    throw err;
+  }
+  return createModels(sequelize);
+}
+
+function temporalAddressOf(services: Services, part: string): string {
+  if (services.temporalAddress === undefined) throw new Error(`the ${part} needs a Temporal server address`);
+  return services.temporalAddress;
+}
+
+export interface RunningApi extends RunningServer {
+  stop(): Promise<void>;
+}
+
+export interface ApiOptions extends Omit<AppOptions, 'readinessProbe'> {
+  host?: string;
+}
+
+export async function startApi(services: Services, options: ApiOptions = {}): Promise<RunningApi> {
+  const probe = probeConnection(temporalAddressOf(services, 'API'));
+  const { host, ...appOptions } = options;
+  const app = createApp(services, { ...appOptions, readinessProbe: probe });
+  const server = await listen(app, services.config.port, host, services.config.keepAliveTimeoutMs);
+  return {
+    ...server,
+    stop: async () => {
+      await server.close();
+      await probe.close();
+    },
+  };
+}
+
+export interface RunningWorker {
+  /** Settles when the worker stops; rejects if it fails. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The worker and, unless told otherwise (a test's extra worker), the process's background passes. */
+export async function startWorker(services: Services, options: { background?: boolean } = {}): Promise<RunningWorker> {
+  const { worker, close } = await createWorker({
+    address: temporalAddressOf(services, 'worker'),
+    namespace: services.config.temporal.namespace,
+    taskQueue: services.config.temporal.taskQueue,
+    activities: createActivities(services, workerIdentity),
+    logger: services.logger,
+  });
+  const runsBackground = options.background !== false;
+  if (runsBackground) services.background.start();
+  const done = worker.run().finally(close);
+  return {
+    done,
+    stop: async () => {
+      if (runsBackground) await services.background.stop();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// The composition root: builds every area once for a process (the API, the worker, `cardsvc`, later the console)
+// and registers what each area brings: its usage check, its background pass, where its workflows start.
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { backgroundScheduler, type BackgroundPass, type BackgroundScheduler } from '../lib/background.ts';
+import type { Config } from '../lib/config.ts';
+import type { Logger } from '../lib/logger.ts';
+import { localDiskStore, type MediaStore } from '../lib/media-store.ts';
+import type { Models } from '../models/index.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { drainMailQueue } from '../services/mail/queue.ts';
+import { createMailTransport, type MailTransport } from '../services/mail/transport.ts';
+import { startUnstartedSends } from '../services/sends/start.ts';
+import { sendsUsageCheck } from '../services/sends/usage.ts';
+import type { UsageCheck } from '../services/usage.ts';
+import { drainOutbox } from '../services/webhooks/drain.ts';
+
+// What makes a widget or an eCard "in use", one check per area that can use them (campaigns and automations
+// add theirs here).
+const USAGE_CHECKS: readonly UsageCheck[] = [sendsUsageCheck];
+
+// Each area's background pass: a batch of conditional claims, so any number of workers can run them at once.
+function backgroundPasses(services: ServiceContext): BackgroundPass[] {
+  return [
+    // Webhooks: committed events become deliveries, and their workflows start.
+    { name: 'webhook outbox', run: () => drainOutbox(services) },
+    // Sends: workflows of committed sends whose start never happened.
+    { name: 'send starts', run: () => startUnstartedSends(services) },
+    // The service's own emails (owner notices).
+    { name: 'mail queue', run: () => drainMailQueue(services) },
+  ];
+}
+
+export interface Services extends ServiceContext {
+  /** host:port of the Temporal server, when there is one (the worker and the API's readiness probe dial it). */
+  temporalAddress: string | undefined;
+  /** The background passes; the worker starts them, and nudges made in this process wake them. */
+  background: BackgroundScheduler;
+  /** Stops the background passes and closes the Temporal client and the mail transport. */
+  close(): Promise<void>;
+}
+
+export interface ServicesInput {
+  config: Config;
+  logger: Logger;
+  models: Models;
+  /** The Temporal server workflows start on; absent where there is none (`cardsvc`). */
+  temporalAddress?: string | undefined;
+  /** Replaces the configured mail transport (tests that cut a delivery short). */
+  mail?: MailTransport;
+  /** The clock (tests move it). */
+  now?: () => Date;
+  mediaStore?: MediaStore;
+}
+
+export function createServices(input: ServicesInput): Services {
+  const { config, logger, models } = input;
+  const mail = input.mail ?? createMailTransport(models, config.mail);
+  // Dials on first use, so a process starts (and commits its work) while Temporal is down; sweeps start it later.
+  const connection = input.temporalAddress === undefined ? undefined : Connection.lazy({ address: input.temporalAddress });
+  let background: BackgroundScheduler | undefined;
+  const services: Services = {
+    config,
+    logger,
+    models,
+    now: input.now ?? (() => new Date()),
+    mediaStore: input.mediaStore ?? localDiskStore(join(config.dataDir, 'media')),
+    mail,
+    workflows: connection && { client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue },
+    usageChecks: USAGE_CHECKS,
+    nudge: () => background?.nudge(),
+    temporalAddress: input.temporalAddress,
+    get background(): BackgroundScheduler {
+      background ??= backgroundScheduler(backgroundPasses(services), { intervalMs: config.webhooks.outboxSweepMs, logger });
+      return background;
+    },
+    async close() {
+      await background?.stop();
+      await connection?.close();
+      if (!input.mail) mail.close();
+    },
+  };
+  return services;
+}

@@ -1,0 +1,27 @@
+// What every use case is given: one object, built once per process by the composition root (app/services.ts),
+// so the API's handlers, the worker's activities, `cardsvc` and later the console share each area's wiring.
+import type { Config } from '../lib/config.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { MediaStore } from '../lib/media-store.ts';
+import type { Models } from '../models/index.ts';
+import type { WorkflowTarget } from '../workflows/shared/start.ts';
+import type { MailTransport } from './mail/transport.ts';
+import type { UsageCheck } from './usage.ts';
+
+export interface ServiceContext {
+  config: Config;
+  logger: Logger;
+  models: Models;
+  /** The clock (tests move it); real time in production. */
+  now: () => Date;
+  /** Where media files live (local disk under DATA_DIR/media by default). */
+  mediaStore: MediaStore;
+  /** Where emails go: SMTP, or the mail_sink table. */
+  mail: MailTransport;
+  /** Where use cases start workflows; undefined where no Temporal server is reachable (`cardsvc`). */
+  workflows: WorkflowTarget | undefined;
+  /** What makes widgets and eCards "in use": each area that can use them registers its check. */
+  usageChecks: readonly UsageCheck[];
+  /** Tells this process's background passes that something was committed for them (an event, a send). */
+  nudge(): void;
+}
