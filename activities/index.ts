@@ -1,5 +1,6 @@
 // Builds every activity from the process's services (app/services.ts), so tests can pass their own.
 import type { ServiceContext } from '../services/context.ts';
+import { createCampaignActivities } from './campaigns.ts';
 import { createPingActivities } from './ping.ts';
 import { createSendActivities } from './sends.ts';
 import { createWebhookActivities } from './webhooks.ts';
@@ -9,6 +10,7 @@ export function createActivities(services: ServiceContext, workerIdentity: strin
     ...createPingActivities({ workerIdentity }),
     ...createWebhookActivities(services),
     ...createSendActivities(services),
+    ...createCampaignActivities(services),
   };
 }
 

@@ -8,6 +8,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { createRateLimiter, type RateLimiter } from '../services/rate-limits.ts';
 import { mediaRouter } from './media.ts';
 import { sharePageRouter } from './share-page.ts';
+import { unsubscribePageRouter } from './unsubscribe-page.ts';
 import type { ApiServices, ApiState } from './context.ts';
 import { docsRouter } from './docs.ts';
 import { healthRouter } from './health/router.ts';
@@ -45,6 +46,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
     docsRouter(buildOpenApiDocument(apiRoutes)),
     mediaRouter(services.mediaStore),
     sharePageRouter(services),
+    unsubscribePageRouter(services),
   ];
   const publicAllowed = (path: string) =>
     [...new Set(publicRouters.flatMap((r) => r.match(path, 'GET').path.flatMap((layer) => layer.methods)))];

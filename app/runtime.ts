@@ -76,23 +76,31 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** The worker and, unless told otherwise (a test's extra worker), the process's background passes. */
+/**
+ * The worker (workflows and activities on the task queue; bulk batches on the bulk task queue, at most
+ * BULK_CONCURRENCY at once) and, unless told otherwise (a test's extra worker), the process's background passes.
+ */
 export async function startWorker(services: Services, options: { background?: boolean } = {}): Promise<RunningWorker> {
-  const { worker, close } = await createWorker({
-    address: temporalAddressOf(services, 'worker'),
-    namespace: services.config.temporal.namespace,
-    taskQueue: services.config.temporal.taskQueue,
-    activities: createActivities(services, workerIdentity),
-    logger: services.logger,
+  const activities = createActivities(services, workerIdentity);
+  const common = { address: temporalAddressOf(services, 'worker'), namespace: services.config.temporal.namespace, activities, logger: services.logger };
+  const main = await createWorker({ ...common, taskQueue: services.config.temporal.taskQueue });
+  const bulk = await createWorker({
+    ...common,
+    taskQueue: services.config.temporal.bulkTaskQueue,
+    workflows: false,
+    maxConcurrentActivities: services.config.bulk.concurrency,
+  }).catch(async (err: unknown) => {
+    await main.close();
+    throw err;
   });
   const runsBackground = options.background !== false;
   if (runsBackground) services.background.start();
-  const done = worker.run().finally(close);
+  const done = Promise.all([main.worker.run().finally(main.close), bulk.worker.run().finally(bulk.close)]).then(() => undefined);
   return {
     done,
     stop: async () => {
       if (runsBackground) await services.background.stop();
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const { worker } of [main, bulk]) if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
     },
   };

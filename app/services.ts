@@ -11,13 +11,14 @@ import type { ServiceContext } from '../services/context.ts';
 import { drainMailQueue } from '../services/mail/queue.ts';
 import { createMailTransport, type MailTransport } from '../services/mail/transport.ts';
 import { startUnstartedSends } from '../services/sends/start.ts';
+import { wakeUnstartedCampaigns } from '../services/campaigns/run.ts';
+import { campaignsUsageCheck } from '../services/campaigns/usage.ts';
 import { sendsUsageCheck } from '../services/sends/usage.ts';
 import type { UsageCheck } from '../services/usage.ts';
 import { drainOutbox } from '../services/webhooks/drain.ts';
 
-// What makes a widget or an eCard "in use", one check per area that can use them (campaigns and automations
-// add theirs here).
-const USAGE_CHECKS: readonly UsageCheck[] = [sendsUsageCheck];
+// What makes a widget or an eCard "in use", one check per area that can use them (automations add theirs here).
+const USAGE_CHECKS: readonly UsageCheck[] = [sendsUsageCheck, campaignsUsageCheck];
 
 // Each area's background pass: a batch of conditional claims, so any number of workers can run them at once.
 function backgroundPasses(services: ServiceContext): BackgroundPass[] {
@@ -26,6 +27,8 @@ function backgroundPasses(services: ServiceContext): BackgroundPass[] {
     { name: 'webhook outbox', run: () => drainOutbox(services) },
     // Sends: workflows of committed sends whose start never happened.
     { name: 'send starts', run: () => startUnstartedSends(services) },
+    // Campaigns: scheduled or sending campaigns whose workflow wake never arrived.
+    { name: 'campaign wakes', run: () => wakeUnstartedCampaigns(services) },
     // The service's own emails (owner notices).
     { name: 'mail queue', run: () => drainMailQueue(services) },
   ];

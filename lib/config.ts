@@ -24,6 +24,14 @@ const EnvSchema = z.object({
   TEMPORAL_NAMESPACE: nonEmpty.default('default'),
   TEMPORAL_TASK_QUEUE: nonEmpty.default('cardsvc'),
   TEMPORAL_CLI_PATH: nonEmpty.optional(),
+  // Bulk work (campaign and automation batches) runs on its own task queue, so it never starves single sends.
+  TEMPORAL_BULK_TASK_QUEUE: nonEmpty.optional(),
+  // Batches one worker runs at once (and one campaign runs in parallel).
+  BULK_CONCURRENCY: z.coerce.number({ error: 'expected a number' }).int().min(1).max(64).default(4),
+  // Recipients per batch activity: one prepare transaction, then micro-batches of the pool's size.
+  BULK_BATCH_SIZE: z.coerce.number({ error: 'expected a number' }).int().min(1).max(5000).default(500),
+  // SMTP connections kept open (nodemailer's pool); also the size of a bulk micro-batch.
+  SMTP_POOL_SIZE: z.coerce.number({ error: 'expected a number' }).int().min(1).max(100).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   MAIL_FROM: nonEmpty.default('Card Service <no-reply@cardsvc.localhost>'),
   // Per plan: per-minute/per-hour request limits of one API key.
@@ -84,6 +92,7 @@ export interface Config {
     uiPort: number;
     namespace: string;
     taskQueue: string;
+    bulkTaskQueue: string;
     cliPath: string | undefined;
     cliCacheDir: string;
     searchPath: string;
@@ -99,11 +108,17 @@ export interface Config {
     /** `smtp` (SMTP_URL), `sink` (the mail_sink table), or `none`: live emails cannot be sent. */
     transport: 'smtp' | 'sink' | 'none';
     smtpUrl: string | undefined;
+    /** SMTP connections in the pool. */
+    poolSize: number;
     /** The sink was chosen because nothing was configured (`npm start` warns about it). */
     sinkByDefault: boolean;
   };
   sendWaitSeconds: number;
   sendNowWindowSeconds: number;
+  bulk: {
+    concurrency: number;
+    batchSize: number;
+  };
   webhooks: {
     retryDelaysSeconds: number[];
     timeoutMs: number;
@@ -192,6 +207,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       uiPort: e.TEMPORAL_UI_PORT,
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
+      bulkTaskQueue: e.TEMPORAL_BULK_TASK_QUEUE ?? `${e.TEMPORAL_TASK_QUEUE}-bulk`,
       cliPath: e.TEMPORAL_CLI_PATH,
       cliCacheDir: join(e.HOME ?? homedir(), '.cache', 'cardsvc'),
       searchPath: e.PATH ?? '',
@@ -205,10 +221,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail: {
       transport: e.MAIL_TRANSPORT ?? (e.SMTP_URL ? 'smtp' : options.mailSinkByDefault ? 'sink' : 'none'),
       smtpUrl: e.SMTP_URL,
+      poolSize: e.SMTP_POOL_SIZE,
       sinkByDefault: !e.MAIL_TRANSPORT && !e.SMTP_URL && options.mailSinkByDefault === true,
     },
     sendWaitSeconds: e.SEND_WAIT_SECONDS,
     sendNowWindowSeconds: e.SEND_NOW_WINDOW_SECONDS,
+    bulk: { concurrency: e.BULK_CONCURRENCY, batchSize: e.BULK_BATCH_SIZE },
     webhooks: {
       retryDelaysSeconds: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

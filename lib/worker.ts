@@ -31,6 +31,10 @@ export interface WorkerOptions {
   taskQueue: string;
   activities: object;
   logger: Logger;
+  /** false: an activity-only worker (the bulk task queue). */
+  workflows?: boolean;
+  /** Activities this worker runs at once (the bulk queue's cap). */
+  maxConcurrentActivities?: number;
 }
 
 export async function createWorker(o: WorkerOptions): Promise<{ worker: Worker; close: () => Promise<void> }> {
@@ -46,8 +50,9 @@ export async function createWorker(o: WorkerOptions): Promise<{ worker: Worker; 
     connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
-    workflowsPath,
+    ...(o.workflows === false ? {} : { workflowsPath }),
     activities: o.activities,
+    ...(o.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities } : {}),
     identity: workerIdentity,
   });
   return { worker, close: () => connection.close() };

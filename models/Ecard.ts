@@ -26,6 +26,8 @@ export function defineEcard(sequelize: Sequelize) {
     declare envelope_confetti: CreationOptional<boolean>;
     declare self_hosted_url: string | null;
     declare display_order: CreationOptional<number>;
+    /** The eCard this one was copied from into a campaign's widget (the campaigns usage check). */
+    declare source_ecard_id: CreationOptional<number | null>;
     /** DECIMAL comes back as a string from MySQL: read through `priceOf`. */
     declare price: string | number | null;
     declare created_at: CreationOptional<Date>;
@@ -38,6 +40,7 @@ export function defineEcard(sequelize: Sequelize) {
       id: idColumn(),
       account_id: { type: DataTypes.INTEGER, allowNull: false },
       widget_id: { type: DataTypes.INTEGER, allowNull: false },
+      source_ecard_id: { type: DataTypes.INTEGER, allowNull: true },
       vanity_id: { type: DataTypes.STRING(32), allowNull: false },
       name: { type: DataTypes.STRING(200), allowNull: false },
       email_subject: text(500),

@@ -3,6 +3,8 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 import { idColumn, timestamps } from './columns.ts';
 
 export type SendMode = 'email' | 'schedule' | 'share';
+/** Where a send came from: the send-ecard call, a campaign or an automation (`origin_id` names which). */
+export type SendOrigin = 'single' | 'campaign' | 'automation';
 export type SendStatus = 'scheduled' | 'pending' | 'sent' | 'failed' | 'canceled';
 
 export function defineSend(sequelize: Sequelize) {
@@ -30,6 +32,8 @@ export function defineSend(sequelize: Sequelize) {
     declare emails_sent: CreationOptional<number>;
     declare error: CreationOptional<string | null>;
     declare workflow_started: CreationOptional<boolean>;
+    declare origin: CreationOptional<SendOrigin>;
+    declare origin_id: CreationOptional<number | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
   }
@@ -57,6 +61,8 @@ export function defineSend(sequelize: Sequelize) {
       emails_sent: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       error: { type: DataTypes.STRING(1000), allowNull: true },
       workflow_started: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      origin: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'single' },
+      origin_id: { type: DataTypes.INTEGER, allowNull: true },
       ...timestamps(),
     },
     { sequelize, tableName: 'sends', modelName: 'Send' },

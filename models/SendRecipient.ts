@@ -2,7 +2,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn } from './columns.ts';
 
-export type RecipientStatus = 'pending' | 'sent' | 'failed';
+export type RecipientStatus = 'pending' | 'sent' | 'failed' | 'canceled';
 
 export function defineSendRecipient(sequelize: Sequelize) {
   class SendRecipient extends Model<InferAttributes<SendRecipient>, InferCreationAttributes<SendRecipient>> {
@@ -17,6 +17,8 @@ export function defineSendRecipient(sequelize: Sequelize) {
     declare rendered_html: CreationOptional<string | null>;
     declare message_id: CreationOptional<string | null>;
     declare claimed_at: CreationOptional<Date | null>;
+    /** Bulk sends: the token of the micro-batch claim that took this recipient. */
+    declare claim_token: CreationOptional<string | null>;
     declare finished_at: CreationOptional<Date | null>;
     declare error: CreationOptional<string | null>;
   }
@@ -33,6 +35,7 @@ export function defineSendRecipient(sequelize: Sequelize) {
       rendered_html: { type: DataTypes.TEXT, allowNull: true },
       message_id: { type: DataTypes.STRING(250), allowNull: true },
       claimed_at: { type: DataTypes.DATE(3), allowNull: true },
+      claim_token: { type: DataTypes.CHAR(36).BINARY, allowNull: true },
       finished_at: { type: DataTypes.DATE(3), allowNull: true },
       error: { type: DataTypes.STRING(1000), allowNull: true },
     },

@@ -2,6 +2,8 @@
 import type { Sequelize } from 'sequelize';
 import { defineAccount } from './Account.ts';
 import { defineApiKey } from './ApiKey.ts';
+import { defineCampaign } from './Campaign.ts';
+import { defineCampaignRecipient } from './CampaignRecipient.ts';
 import { defineConfirmationToken } from './ConfirmationToken.ts';
 import { defineCustomField } from './CustomField.ts';
 import { defineDepartment } from './Department.ts';
@@ -21,6 +23,7 @@ import { defineWebhookAttempt } from './WebhookAttempt.ts';
 import { defineWebhookDelivery } from './WebhookDelivery.ts';
 import { defineWebhookEndpoint } from './WebhookEndpoint.ts';
 import { defineWebhookSecret } from './WebhookSecret.ts';
+import { defineUnsubscribeLink } from './UnsubscribeLink.ts';
 import { defineWidget } from './Widget.ts';
 
 export function createModels(sequelize: Sequelize) {
@@ -45,6 +48,9 @@ export function createModels(sequelize: Sequelize) {
   const Send = defineSend(sequelize);
   const SendRecipient = defineSendRecipient(sequelize);
   const SendSnapshot = defineSendSnapshot(sequelize);
+  const Campaign = defineCampaign(sequelize);
+  const CampaignRecipient = defineCampaignRecipient(sequelize);
+  const UnsubscribeLink = defineUnsubscribeLink(sequelize);
   const { IdempotencyKey, QuotaUsage, Suppression, SendSuspension, MailSinkMessage } = defineSendingRules(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
@@ -75,6 +81,9 @@ export function createModels(sequelize: Sequelize) {
     Send,
     SendRecipient,
     SendSnapshot,
+    Campaign,
+    CampaignRecipient,
+    UnsubscribeLink,
     IdempotencyKey,
     QuotaUsage,
     Suppression,

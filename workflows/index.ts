@@ -2,3 +2,5 @@
 export { pingWorkflow } from './ping.ts';
 export { sendEcardWorkflow } from './send-ecard.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
+export { campaignWorkflow } from './campaign.ts';
+export { campaignFanOutWorkflow } from './campaign-fan-out.ts';

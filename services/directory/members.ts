@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context.ts';
 import { assertSeatFree, saveMember } from './seats.ts';
 import { findMemberBy, type MatchField } from './upsert.ts';
 import { loadView, loadViews, type MemberView } from './view.ts';
+import { eraseCampaignRecipient } from '../campaigns/recipients.ts';
 
 /** Exactly one of `email` / `employee_id`, normalized. */
 export interface MemberKey {
@@ -75,6 +76,7 @@ export async function eraseMember(deps: ServiceContext, accountId: number, chang
     await models.MemberDepartment.destroy({ where: { member_id: member.id }, transaction });
     await models.MemberCustomValue.destroy({ where: { member_id: member.id }, transaction });
     await redactMemberEvents(models, accountId, member.id, now, transaction);
+    await eraseCampaignRecipient(models, accountId, member.id, transaction);
     await member.destroy({ transaction });
     await recordMemberEvent(
       deps,

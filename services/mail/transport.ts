@@ -14,6 +14,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string | undefined;
+  /** Extra headers (bulk mail's List-Unsubscribe). */
+  headers?: Record<string, string> | undefined;
 }
 
 /**
@@ -53,7 +55,7 @@ export function fromAddress(mailFrom: string): string {
 }
 
 export function createMailTransport(models: Models, mail: Config['mail']): MailTransport {
-  const smtp = mail.transport === 'smtp' && mail.smtpUrl ? nodemailer.createTransport(mail.smtpUrl) : undefined;
+  const smtp = mail.transport === 'smtp' && mail.smtpUrl ? nodemailer.createTransport({ url: mail.smtpUrl, pool: true, maxConnections: mail.poolSize }) : undefined;
   const toSink = async (m: OutgoingMail) => {
     await models.MailSinkMessage.create({
       account_id: m.accountId,
@@ -80,6 +82,7 @@ export function createMailTransport(models: Models, mail: Config['mail']): MailT
           subject: m.subject,
           text: m.text,
           ...(m.html ? { html: m.html } : {}),
+          ...(m.headers ? { headers: m.headers } : {}),
         });
       } catch (err) {
         throw classifySmtpError(err);

@@ -101,7 +101,7 @@ async function earlierSend(models: Models, accountId: number, request: SendReque
   return models.Send.findByPk(row.send_id, { rejectOnEmpty: true, ...options });
 }
 
-function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null }>) {
+export function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null }>) {
   return recipients.map((r, i) => ({
     event_type: 'ecard_shared',
     type: send.mode === 'share' ? 'ecard_copy_link' : 'email',

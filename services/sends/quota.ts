@@ -22,3 +22,9 @@ export async function releaseQuota(models: Models, accountId: number, month: str
     { where: { account_id: accountId, month, used: { [Op.gte]: count } }, ...(transaction ? { transaction } : {}) },
   );
 }
+
+/** What is left of the month's quota (for refusals that say how much remains). */
+export async function quotaRemaining(models: Models, accountId: number, month: string, limit: number, transaction?: Transaction): Promise<number> {
+  const row = await models.QuotaUsage.findOne({ where: { account_id: accountId, month }, ...(transaction ? { transaction } : {}) });
+  return Math.max(0, limit - (row?.used ?? 0));
+}

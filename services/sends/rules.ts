@@ -1,5 +1,5 @@
 // Who may send to whom: suppressed addresses and blocked domains per account, suspended accounts (anti-spam).
-import { UniqueConstraintError } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
 
@@ -19,8 +19,8 @@ export async function blockedRecipient(models: Models, accountId: number, emails
   return null;
 }
 
-export async function isSuspended(models: Models, accountId: number): Promise<boolean> {
-  return (await models.SendSuspension.count({ where: { account_id: accountId } })) > 0;
+export async function isSuspended(models: Models, accountId: number, transaction?: Transaction): Promise<boolean> {
+  return (await models.SendSuspension.count({ where: { account_id: accountId }, ...(transaction ? { transaction } : {}) })) > 0;
 }
 
 export async function addSuppression(models: Models, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {

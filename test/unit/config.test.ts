@@ -11,8 +11,12 @@ describe('loadConfig', () => {
     expect(config.dataDir).to.equal(join(packageRoot, 'data'));
     expect(config.database).to.deep.include({ dialect: 'sqlite', storage: join(packageRoot, 'data', 'cardsvc.sqlite') });
     expect(config.temporal).to.deep.include({
-      address: undefined, port: 7233, uiPort: 8233, namespace: 'default', taskQueue: 'cardsvc', cliPath: undefined,
+      address: undefined, port: 7233, uiPort: 8233, namespace: 'default', taskQueue: 'cardsvc', bulkTaskQueue: 'cardsvc-bulk', cliPath: undefined,
     });
+    expect(loadConfig({ TEMPORAL_TASK_QUEUE: 'q' }).temporal.bulkTaskQueue).to.equal('q-bulk');
+    expect(loadConfig({ TEMPORAL_BULK_TASK_QUEUE: 'b' }).temporal.bulkTaskQueue).to.equal('b');
+    expect(config.bulk).to.deep.equal({ concurrency: 4, batchSize: 500 });
+    expect(config.mail.poolSize).to.equal(5);
     expect(config.logLevel).to.equal('info');
     expect(config.keepAliveTimeoutMs).to.equal(65_000);
     expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000' }).keepAliveTimeoutMs).to.equal(2000);

@@ -1,0 +1,120 @@
+// The bulk sender's second step: emails prepared sends micro-batch by micro-batch. One conditional UPDATE claims a
+// micro-batch (a token on its recipients, before SMTP is asked); the emails go out in parallel over the pool; the
+// results are one UPDATE per outcome. A claimed recipient without a result (its try died) becomes `unknown`,
+// never a second email.
+import { Op } from 'sequelize';
+import type { SendRecipient } from '../../models/SendRecipient.ts';
+import type { ServiceContext } from '../context.ts';
+import { fromAddress, MailError } from '../mail/transport.ts';
+import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
+import { renderEmail, shareUrl } from '../sends/render.ts';
+import { EcardDesign } from '../sends/snapshot.ts';
+
+export type BulkOutcome = 'sent' | 'failed' | 'unknown';
+
+export interface Delivered {
+  sendPk: number;
+  outcome: BulkOutcome;
+  error: string | null;
+}
+
+export interface DeliverOptions {
+  /** Emails in flight at once: the SMTP pool's size (100 with the sink). */
+  microBatch: number;
+  /** On the last try a temporary SMTP failure is the recipient's failure instead of another retry. */
+  lastTry: boolean;
+  /** Extra headers of one recipient's email (List-Unsubscribe). */
+  headers: (email: string) => Record<string, string>;
+  /** Called once per micro-batch (the activity's heartbeat). */
+  heartbeat: () => void;
+}
+
+/** Thrown after the batch when SMTP refused some emails for now: the activity's retry sends those (and only those). */
+export class BulkRetry extends MailError {}
+
+async function finishRows(ctx: ServiceContext, rows: SendRecipient[], outcome: BulkOutcome, error: string | null): Promise<void> {
+  if (rows.length === 0) return;
+  const now = ctx.now();
+  const ids = rows.map((r) => r.id);
+  const sendPks = rows.map((r) => r.send_id);
+  await ctx.models.SendRecipient.update({ status: outcome === 'sent' ? 'sent' : 'failed', finished_at: now, error: error?.slice(0, 1000) ?? null }, { where: { id: ids } });
+  await ctx.models.Send.update(
+    { status: outcome === 'sent' ? 'sent' : 'failed', emails_sent: outcome === 'sent' ? 1 : 0, error: error?.slice(0, 1000) ?? null },
+    { where: { id: sendPks, status: 'pending' } },
+  );
+}
+
+export async function deliverBulk(ctx: ServiceContext, sendPks: number[], options: DeliverOptions): Promise<Delivered[]> {
+  const { models } = ctx;
+  const results: Delivered[] = [];
+  if (sendPks.length === 0) return results;
+  // Claimed by a try that stopped before its result: the email may have left, so it is not sent again.
+  const orphans = await models.SendRecipient.findAll({ where: { send_id: sendPks, status: 'pending', claimed_at: { [Op.ne]: null } } });
+  await finishRows(ctx, orphans, 'unknown', OUTCOME_UNKNOWN);
+  results.push(...orphans.map((r) => ({ sendPk: r.send_id, outcome: 'unknown' as const, error: OUTCOME_UNKNOWN })));
+
+  const waiting = await models.SendRecipient.findAll({
+    attributes: ['id'],
+    where: { send_id: sendPks, status: 'pending', claimed_at: { [Op.is]: null } },
+    order: [['id', 'ASC']],
+    raw: true,
+  });
+  let retry: string | undefined;
+  for (let i = 0; i < waiting.length; i += options.microBatch) {
+    const token = crypto.randomUUID();
+    const ids = waiting.slice(i, i + options.microBatch).map((r) => r.id);
+    await models.SendRecipient.update({ claim_token: token, claimed_at: ctx.now() }, { where: { id: ids, status: 'pending', claimed_at: { [Op.is]: null } } });
+    const claimed = await models.SendRecipient.findAll({ where: { claim_token: token } });
+    const sends = new Map((await models.Send.findAll({ where: { id: claimed.map((r) => r.send_id) } })).map((s) => [s.id, s]));
+    const designs = new Map(
+      (await models.SendSnapshot.findAll({ where: { send_id: claimed.map((r) => r.send_id) } })).map((s) => [s.send_id, EcardDesign.parse(JSON.parse(s.design))]),
+    );
+    const settled = await Promise.allSettled(
+      claimed.map(async (r) => {
+        const send = sends.get(r.send_id)!;
+        const email = renderEmail(send, designs.get(send.id)!, r, shareUrl(ctx.config.publicBaseUrl, send));
+        await ctx.mail.send(
+          {
+            accountId: send.account_id,
+            messageId: r.message_id!,
+            from: { name: send.sender_name, address: fromAddress(ctx.config.mailFrom) },
+            to: r.recipient_email!,
+            replyTo: send.sender_email,
+            subject: email.subject,
+            text: email.text,
+            html: email.html,
+            headers: options.headers(r.recipient_email!),
+          },
+          { sandbox: send.sandbox },
+        );
+      }),
+    );
+    const sent: SendRecipient[] = [];
+    const failed = new Map<string, SendRecipient[]>();
+    const again: SendRecipient[] = [];
+    for (const [j, s] of settled.entries()) {
+      const r = claimed[j]!;
+      if (s.status === 'fulfilled') sent.push(r);
+      else if (!(s.reason instanceof MailError)) throw s.reason;
+      else if (s.reason.kind === 'retryable' && !options.lastTry) again.push(r);
+      else {
+        const error = s.reason.kind === 'unknown' ? `${OUTCOME_UNKNOWN} (${s.reason.message})` : s.reason.message;
+        failed.set(error, [...(failed.get(error) ?? []), r]);
+      }
+    }
+    await finishRows(ctx, sent, 'sent', null);
+    results.push(...sent.map((r) => ({ sendPk: r.send_id, outcome: 'sent' as const, error: null })));
+    for (const [error, rows] of failed) {
+      await finishRows(ctx, rows, 'failed', error);
+      results.push(...rows.map((r) => ({ sendPk: r.send_id, outcome: 'failed' as const, error })));
+    }
+    if (again.length) {
+      // SMTP never took these: their claim is freed for the retry.
+      await models.SendRecipient.update({ claim_token: null, claimed_at: null }, { where: { id: again.map((r) => r.id) } });
+      retry = `SMTP refused ${again.length} email(s) for now`;
+    }
+    options.heartbeat();
+  }
+  if (retry) throw new BulkRetry(retry, 'retryable');
+  return results;
+}

@@ -1,0 +1,120 @@
+// The bulk sender's first step, shared by campaigns and automations: in the caller's transaction, one send per
+// recipient (its origin, its snapshot, the card rendered for it, a deterministic Message-ID) and the ecard_shared
+// events of up to 100 elements each, written before any email (`sent: false`), as the spec says.
+import type { Transaction } from 'sequelize';
+import { randomId } from '../../lib/ids.ts';
+import type { Ecard } from '../../models/Ecard.ts';
+import type { Send, SendOrigin } from '../../models/Send.ts';
+import type { SendRecipient } from '../../models/SendRecipient.ts';
+import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../outbox.ts';
+import { sharedEvent } from '../sends/accept.ts';
+import { renderCard, shareUrl } from '../sends/render.ts';
+import { designOf, type EcardDesign } from '../sends/snapshot.ts';
+import { sanitizeHtmlField } from '../templates.ts';
+
+export const EVENT_ELEMENTS = 100;
+
+export interface BulkSender {
+  name: string;
+  email: string;
+  personalMessage: string | null;
+  locale: string;
+  sandbox: boolean;
+}
+
+export interface BulkRecipient {
+  /** The caller's row id (a campaign recipient, an automation firing). */
+  key: number;
+  email: string;
+  name: string;
+  mergeTags: Record<string, string>;
+  ecard: Ecard;
+}
+
+export const bulkMessageId = (send: Pick<Send, 'send_id'>) => `<${send.send_id}.1@cardsvc>`;
+
+/** Makes the sends; returns the send row id of each recipient key. */
+export async function prepareBulkSends(
+  ctx: ServiceContext,
+  accountId: number,
+  origin: { kind: Exclude<SendOrigin, 'single'>; id: number },
+  sender: BulkSender,
+  recipients: BulkRecipient[],
+  transaction: Transaction,
+): Promise<Map<number, number>> {
+  const { models } = ctx;
+  if (recipients.length === 0) return new Map();
+  const now = ctx.now();
+  const personalMessage = sender.personalMessage ? sanitizeHtmlField(sender.personalMessage) : null;
+  const rows = recipients.map((r) => ({
+    send_id: crypto.randomUUID(),
+    account_id: accountId,
+    ecard_id: r.ecard.id,
+    widget_id: r.ecard.widget_id,
+    mode: 'email' as const,
+    status: 'pending' as const,
+    sandbox: sender.sandbox,
+    sender_name: sender.name,
+    sender_email: sender.email,
+    personal_message: personalMessage,
+    locale: sender.locale,
+    merge_tags: JSON.stringify(r.mergeTags),
+    override_props: null,
+    send_at: now,
+    stat_vanity_id: randomId(24),
+    quota_month: null,
+    quota_count: 0,
+    error: null,
+    // No workflow per send: the bulk batch delivers it (the sends sweeper starts single sends only).
+    workflow_started: true,
+    origin: origin.kind,
+    origin_id: origin.id,
+  }));
+  await models.Send.bulkCreate(rows, { transaction });
+  const sends = await models.Send.findAll({ where: { send_id: rows.map((r) => r.send_id) }, transaction });
+  const byUuid = new Map(sends.map((s) => [s.send_id, s]));
+  const ordered = rows.map((r) => byUuid.get(r.send_id)!);
+
+  const designs = new Map<number, EcardDesign>();
+  const designFor = (ecard: Ecard) => designs.get(ecard.id) ?? designs.set(ecard.id, designOf(ecard)).get(ecard.id)!;
+  await models.SendSnapshot.bulkCreate(
+    ordered.map((send, i) => ({ send_id: send.id, design: JSON.stringify(designFor(recipients[i]!.ecard)) })),
+    { transaction },
+  );
+  await models.SendRecipient.bulkCreate(
+    ordered.map((send, i) => {
+      const r = recipients[i]!;
+      const recipient = { recipient_name: r.name, recipient_email: r.email } as SendRecipient;
+      const card = renderCard(send, designFor(r.ecard), recipient, shareUrl(ctx.config.publicBaseUrl, send));
+      return {
+        send_id: send.id,
+        position: 1,
+        recipient_name: r.name.slice(0, 200),
+        recipient_email: r.email,
+        rendered_subject: card.subject.slice(0, 1000),
+        rendered_header: card.header.slice(0, 1000),
+        rendered_html: card.html,
+        message_id: bulkMessageId(send),
+      };
+    }),
+    { transaction },
+  );
+  for (let i = 0; i < ordered.length; i += EVENT_ELEMENTS) {
+    const part = ordered.slice(i, i + EVENT_ELEMENTS);
+    await recordEvent(
+      ctx,
+      {
+        accountId,
+        eventId: crypto.randomUUID(),
+        eventType: 'ecard_shared',
+        source: 'api',
+        memberId: null,
+        occurredAt: now,
+        body: part.map((send, j) => sharedEvent(send, recipients[i + j]!.ecard, [{ name: recipients[i + j]!.name, email: recipients[i + j]!.email }])[0]!),
+      },
+      transaction,
+    );
+  }
+  return new Map(recipients.map((r, i) => [r.key, ordered[i]!.id]));
+}

@@ -1,0 +1,157 @@
+// One batch of a sending campaign (the bulk activity's work): its recipients (id > after, up to `limit`) are
+// prepared in one transaction under the account's lock (skips, sends, snapshots, events), then delivered by the
+// bulk sender, then their states are read back from their sends. Safe to run again at any point.
+import { literal, Op } from 'sequelize';
+import type { Campaign } from '../../models/Campaign.ts';
+import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/CampaignRecipient.ts';
+import type { Models } from '../../models/index.ts';
+import { accountTransaction } from '../account-lock.ts';
+import { deliverBulk } from '../bulk-send/deliver.ts';
+import { prepareBulkSends, type BulkRecipient } from '../bulk-send/prepare.ts';
+import type { ServiceContext } from '../context.ts';
+import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
+import { releaseQuota } from '../sends/quota.ts';
+import { isSuspended } from '../sends/rules.ts';
+import { campaignEcards, ecardFor } from './ecards.ts';
+import { cancelUnclaimed } from './moves.ts';
+import { unsubscribeHeaders, unsubscribeLinks } from './unsubscribe.ts';
+
+export interface BatchInput {
+  campaignId: number;
+  afterRecipientId: number;
+  limit: number;
+}
+
+export type BatchCounts = Record<'sent' | 'failed' | 'unknown' | 'skipped' | 'canceled', number>;
+
+// The sink is a table, not a pool of connections: larger micro-batches.
+const SINK_MICRO_BATCH = 100;
+const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
+
+/** Recipients given back their quota (skipped, failed), and the campaign's reservation lowered with it. */
+async function giveBack(models: Models, campaign: Campaign, count: number): Promise<void> {
+  if (!campaign.quota_month || count <= 0) return;
+  await releaseQuota(models, campaign.account_id, campaign.quota_month, count);
+  await models.Campaign.update({ quota_count: literal(`quota_count - ${Number(count)}`) }, { where: { id: campaign.id, quota_count: { [Op.gte]: count } } });
+}
+
+async function setStatus(models: Models, ids: number[], status: CampaignRecipientStatus, reason: string | null, extra: Partial<CampaignRecipient> = {}) {
+  if (ids.length === 0) return 0;
+  const [changed] = await models.CampaignRecipient.update({ status, reason, ...extra }, { where: { id: ids, status: 'pending' } });
+  return changed;
+}
+
+/** In one transaction: skips (inactive members, suppressed addresses), then a send for each other recipient. */
+async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRecipient[]): Promise<void> {
+  const { models } = ctx;
+  let skippedCount = 0;
+  await accountTransaction(models, campaign.account_id, async (transaction, account) => {
+    // Under the lock: a cancel that got here first leaves nothing to prepare.
+    const current = await models.Campaign.findByPk(campaign.id, { transaction });
+    if (current?.status !== 'sending') return;
+    const todo = await models.CampaignRecipient.findAll({ where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.is]: null } }, transaction });
+    if (todo.length === 0) return;
+    const memberIds = todo.flatMap((r) => (r.member_id ? [r.member_id] : []));
+    const members = new Map(
+      (memberIds.length ? await models.TeamMember.findAll({ where: { account_id: account.id, id: memberIds }, transaction }) : []).map((m) => [m.id, m]),
+    );
+    const emails = todo.map((r) => (r.member_id ? (members.get(r.member_id)?.email ?? '') : r.email).toLowerCase());
+    const suppressed = await models.Suppression.findAll({ where: { account_id: account.id, value: [...new Set([...emails, ...emails.map(domainOf)])] }, transaction });
+    const blocked = new Set(suppressed.map((s) => s.value));
+    const inactive: number[] = [];
+    const blockedIds: number[] = [];
+    const ready: BulkRecipient[] = [];
+    const ecards = await campaignEcards(models, campaign);
+    const ecardIds = ecards.map((e) => e.id);
+    for (const [i, r] of todo.entries()) {
+      const member = r.member_id ? members.get(r.member_id) : undefined;
+      if (r.source === 'directory' && (!member || member.disabled || !r.email)) inactive.push(r.id);
+      else if (blocked.has(emails[i]!) || blocked.has(domainOf(emails[i]!))) blockedIds.push(r.id);
+      else {
+        const first = member ? (member.first_name ?? '') : r.first_name;
+        const last = member ? (member.last_name ?? '') : r.last_name;
+        const name = member ? [first, last].filter(Boolean).join(' ') : r.name;
+        const fields = r.merge_fields ? (JSON.parse(r.merge_fields) as Record<string, string>) : {};
+        const mergeTags = { ...fields, first_name: first, last_name: last, ...(member?.job_position ? { job_position: member.job_position } : {}) };
+        ready.push({ key: r.id, email: emails[i]!, name, mergeTags, ecard: ecards.find((e) => e.id === ecardFor(campaign.id, r.id, ecardIds))! });
+      }
+    }
+    skippedCount = inactive.length + blockedIds.length;
+    if (inactive.length) await models.CampaignRecipient.update({ status: 'skipped', reason: 'inactive' }, { where: { id: inactive }, transaction });
+    if (blockedIds.length) await models.CampaignRecipient.update({ status: 'skipped', reason: 'suppressed' }, { where: { id: blockedIds }, transaction });
+    const sender = {
+      name: campaign.from_name || campaign.from_email!,
+      email: campaign.from_email!,
+      personalMessage: campaign.personal_message,
+      locale: campaign.locale,
+      sandbox: account.mode === 'sandbox',
+    };
+    const sendPks = await prepareBulkSends(ctx, account.id, { kind: 'campaign', id: campaign.id }, sender, ready, transaction);
+    if (sendPks.size === 0) return;
+    // Numbers only, so one CASE statement links every recipient to its send and eCard.
+    const cases = (pick: (r: BulkRecipient) => number) => ready.map((r) => `WHEN ${Number(r.key)} THEN ${Number(pick(r))}`).join(' ');
+    await models.CampaignRecipient.update(
+      { send_id: literal(`CASE id ${cases((r) => sendPks.get(r.key)!)} END`), ecard_id: literal(`CASE id ${cases((r) => r.ecard.id)} END`) },
+      { where: { id: ready.map((r) => r.key) }, transaction },
+    );
+  });
+  await giveBack(models, campaign, skippedCount);
+}
+
+/** The page's recipients take the state their sends ended in (sent, failed, unknown). */
+async function readBack(ctx: ServiceContext, campaign: Campaign, page: CampaignRecipient[]): Promise<void> {
+  const { models } = ctx;
+  const open = await models.CampaignRecipient.findAll({ where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } } });
+  if (open.length === 0) return;
+  const finished = await models.SendRecipient.findAll({ where: { send_id: open.map((r) => r.send_id!), status: ['sent', 'failed'] } });
+  const bySend = new Map(open.map((r) => [r.send_id!, r.id]));
+  const sentAt = ctx.now();
+  await setStatus(models, finished.filter((f) => f.status === 'sent').map((f) => bySend.get(f.send_id)!), 'sent', null, { sent_at: sentAt });
+  const failedRows = finished.filter((f) => f.status === 'failed');
+  await setStatus(models, failedRows.filter((f) => f.error?.startsWith(OUTCOME_UNKNOWN)).map((f) => bySend.get(f.send_id)!), 'unknown', OUTCOME_UNKNOWN);
+  const byReason = new Map<string, number[]>();
+  for (const f of failedRows.filter((row) => !row.error?.startsWith(OUTCOME_UNKNOWN))) byReason.set(f.error ?? 'failed', [...(byReason.get(f.error ?? 'failed') ?? []), bySend.get(f.send_id)!]);
+  let failed = 0;
+  for (const [reason, ids] of byReason) failed += await setStatus(models, ids, 'failed', reason);
+  await giveBack(models, campaign, failed);
+}
+
+export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, run: { lastTry: boolean; heartbeat: () => void }): Promise<BatchCounts> {
+  const { models } = ctx;
+  const campaign = await models.Campaign.findByPk(input.campaignId);
+  const page = campaign
+    ? await models.CampaignRecipient.findAll({ where: { campaign_id: campaign.id, id: { [Op.gt]: input.afterRecipientId } }, order: [['id', 'ASC']], limit: input.limit })
+    : [];
+  if (!campaign || page.length === 0) return countsOf([]);
+  if (campaign.status === 'sending' && (await isSuspended(models, campaign.account_id))) {
+    // Suspended sending stops a running campaign: whatever is not claimed yet is canceled.
+    await accountTransaction(models, campaign.account_id, async (transaction) => {
+      const [stopped] = await models.Campaign.update({ status: 'canceled', completed_at: ctx.now() }, { where: { id: campaign.id, status: 'sending' }, transaction });
+      if (stopped) await cancelUnclaimed(models, campaign, 'sending suspended', transaction);
+    });
+  }
+  if (campaign.status === 'sending') await prepare(ctx, campaign, page);
+  const prepared = await models.CampaignRecipient.findAll({ attributes: ['send_id', 'email'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
+  try {
+    const links = await unsubscribeLinks(models, campaign.account_id, prepared.map((r) => r.email));
+    await deliverBulk(
+      ctx,
+      prepared.map((r) => r.send_id!),
+      {
+        microBatch: (await models.Account.findByPk(campaign.account_id))?.mode === 'sandbox' || ctx.config.mail.transport === 'sink' ? SINK_MICRO_BATCH : ctx.config.mail.poolSize,
+        lastTry: run.lastTry,
+        headers: (email) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase())),
+        heartbeat: run.heartbeat,
+      },
+    );
+  } finally {
+    await readBack(ctx, campaign, page);
+  }
+  return countsOf(await models.CampaignRecipient.findAll({ attributes: ['status'], where: { id: page.map((r) => r.id) }, raw: true }));
+}
+
+function countsOf(rows: Array<Pick<CampaignRecipient, 'status'>>): BatchCounts {
+  const counts: BatchCounts = { sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0 };
+  for (const r of rows) if (r.status in counts) counts[r.status as keyof BatchCounts] += 1;
+  return counts;
+}

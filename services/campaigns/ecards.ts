@@ -1,0 +1,55 @@
+// The eCards a campaign sends: copies in its backing widget that remember their source, so later edits of the
+// source change nothing; each recipient gets one of them, picked by a stable hash.
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../lib/errors.ts';
+import type { Campaign } from '../../models/Campaign.ts';
+import type { Ecard } from '../../models/Ecard.ts';
+import type { Models } from '../../models/index.ts';
+import { accountTransaction } from '../account-lock.ts';
+import type { ServiceContext } from '../context.ts';
+import { duplicateImage } from '../media.ts';
+import { copyOfEcard } from '../widgets.ts';
+import { findDraft } from './campaigns.ts';
+
+/** The campaign's eCard copies in display order. */
+export function campaignEcards(models: Models, campaign: Pick<Campaign, 'widget_id'>): Promise<Ecard[]> {
+  return models.Ecard.findAll({ where: { widget_id: campaign.widget_id }, order: [['display_order', 'ASC'], ['id', 'ASC']] });
+}
+
+/** Which of the campaign's n eCards a recipient gets: the same one on every run (decisions.md). */
+export function ecardFor(campaignId: number, recipientId: number, ecardIds: readonly number[]): number {
+  const digest = createHash('sha256').update(`${campaignId}:${recipientId}`).digest();
+  return ecardIds[digest.readUInt32BE(0) % ecardIds.length]!;
+}
+
+/** Replaces the draft's eCards with copies of the given ones: the account's enabled eCards outside campaigns. */
+export async function saveCampaignEcards(deps: ServiceContext, accountId: number, campaignId: number, ecardIds: number[]): Promise<Campaign> {
+  const { models } = deps;
+  const unique = [...new Set(ecardIds)];
+  const sources = await models.Ecard.findAll({
+    where: { id: unique, account_id: accountId },
+    include: [{ model: models.Widget, attributes: [], required: true, where: { is_campaign: false } }],
+  });
+  const missing = unique.filter((id) => !sources.some((e) => e.id === id));
+  if (missing.length) throw new ApiError(404, 'not_found', `No eCard with id ${missing.join(', ')}`);
+  const disabled = sources.filter((e) => e.disabled).map((e) => e.id);
+  if (disabled.length) throw new ApiError(422, 'ecard_disabled', `eCard ${disabled.join(', ')} is disabled and cannot be sent`);
+  // Checked before any file is copied; checked again under the lock.
+  await models.Campaign.findOne({ where: { id: campaignId, account_id: accountId } }).then((c) => {
+    if (!c) throw new ApiError(404, 'not_found', `No campaign with id ${campaignId}`);
+  });
+  const ordered = unique.map((id) => sources.find((e) => e.id === id)!);
+  const images = await Promise.all(ordered.map((e) => duplicateImage(deps, accountId, e.self_hosted_url)));
+  return accountTransaction(models, accountId, async (transaction) => {
+    const campaign = await findDraft(models, accountId, campaignId, transaction);
+    await models.Ecard.destroy({ where: { widget_id: campaign.widget_id, account_id: accountId }, transaction });
+    for (const [i, source] of ordered.entries()) {
+      await models.Ecard.create(
+        { ...copyOfEcard(source, { widgetId: campaign.widget_id, image: images[i]!, displayOrder: i }), price: null, source_ecard_id: source.id },
+        { transaction },
+      );
+    }
+    await campaign.update({ updated_at: deps.now() }, { transaction });
+    return campaign;
+  });
+}

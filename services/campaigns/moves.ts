@@ -1,0 +1,186 @@
+// Campaign state moves: schedule, send, unschedule, cancel. The database decides (one transaction under the
+// account's lock: checks, quota, the conditional state change); Temporal carries out (a wake after the commit,
+// and a background pass wakes any campaign whose wake was lost).
+import { Op, type Transaction } from 'sequelize';
+import { ApiError } from '../../lib/errors.ts';
+import type { Account } from '../../models/Account.ts';
+import type { Campaign, CampaignStatus } from '../../models/Campaign.ts';
+import type { Models } from '../../models/index.ts';
+import { wakeCampaignWorkflow } from '../../workflows/campaign/lifecycle.ts';
+import { accountTransaction } from '../account-lock.ts';
+import { spendToken } from '../confirmation-tokens.ts';
+import type { ServiceContext } from '../context.ts';
+import { isSuspended } from '../sends/rules.ts';
+import { billingMonth, quotaRemaining, releaseQuota, reserveQuota } from '../sends/quota.ts';
+import { findCampaign } from './campaigns.ts';
+import { checkScheduleWindow } from './schedule-time.ts';
+
+type Move = 'schedule' | 'send' | 'unschedule' | 'cancel';
+const CANCEL_PAGE = 1000;
+const FROM: Record<Move, CampaignStatus[]> = {
+  schedule: ['draft', 'scheduled'],
+  send: ['draft', 'scheduled'],
+  unschedule: ['scheduled'],
+  cancel: ['scheduled', 'sending'],
+};
+
+function assertMove(campaign: Campaign, move: Move): void {
+  if (!FROM[move].includes(campaign.status)) {
+    throw new ApiError(422, 'invalid_campaign_state', `Campaign ${campaign.id} is ${campaign.status}; ${move} needs ${FROM[move].join(' or ')}`);
+  }
+}
+
+/** ≥ 1 eCard, ≥ 1 recipient, a from_email (and a gift when gifts are on), each missing one named. */
+async function assertComplete(models: Models, campaign: Campaign, transaction: Transaction): Promise<number> {
+  const [ecards, recipients] = await Promise.all([
+    models.Ecard.count({ where: { widget_id: campaign.widget_id }, transaction }),
+    models.CampaignRecipient.count({ where: { campaign_id: campaign.id, status: 'pending' }, transaction }),
+  ]);
+  const missing = [
+    ...(ecards === 0 ? ['at least one eCard (saveCampaignEcards)'] : []),
+    ...(recipients === 0 ? ['at least one recipient (saveRecipients)'] : []),
+    ...(campaign.from_email ? [] : ['from_email']),
+    ...(campaign.gift_card_enabled && !campaign.gift_card ? ['gift_card (gift_card_enabled is on)'] : []),
+  ];
+  if (missing.length) {
+    const messages = missing.map((m) => `Campaign ${campaign.id} needs ${m}`);
+    throw new ApiError(422, 'campaign_incomplete', messages[0]!, { messages, extra: { missing } });
+  }
+  return recipients;
+}
+
+/** Reserves the campaign's emails against the month of its send time, giving back an earlier reservation. */
+async function reserveFor(deps: ServiceContext, account: Account, campaign: Campaign, count: number, at: Date, transaction: Transaction): Promise<void> {
+  const { models } = deps;
+  if (campaign.quota_month) await releaseQuota(models, account.id, campaign.quota_month, campaign.quota_count, transaction);
+  if (account.mode === 'sandbox') return void (await campaign.update({ quota_month: null, quota_count: 0 }, { transaction }));
+  const month = billingMonth(at);
+  const limit = deps.config.emailsPerMonth[account.plan];
+  if (!(await reserveQuota(models, account.id, month, count, limit, transaction))) {
+    const remaining = await quotaRemaining(models, account.id, month, limit, transaction);
+    throw new ApiError(403, 'wouldexceedlimit', `The ${account.plan} plan has ${remaining} emails left for ${month}; this campaign needs ${count}`, {
+      extra: { needed: count, remaining },
+    });
+  }
+  await campaign.update({ quota_month: month, quota_count: count }, { transaction });
+}
+
+async function startChecks(deps: ServiceContext, account: Account, campaign: Campaign, token: string | undefined, transaction: Transaction): Promise<number> {
+  const count = await assertComplete(deps.models, campaign, transaction);
+  if (await isSuspended(deps.models, account.id, transaction)) throw new ApiError(403, 'spammer', 'Sending is suspended for this account');
+  // A gift campaign's token is spent when it leaves the draft (reading: a reschedule needs none).
+  if (campaign.gift_card_enabled && campaign.status === 'draft') {
+    await spendToken(
+      deps.models,
+      { accountId: account.id, purpose: 'gc_campaign_send', resourceId: String(campaign.id), token, now: deps.now(), message: 'A gift-card campaign needs a gc_confirmation_token issued for it' },
+      transaction,
+    );
+  }
+  return count;
+}
+
+/** Wakes the campaign's workflow after the commit; a failure is left to the background pass. */
+export async function wakeCampaign(deps: ServiceContext, campaign: Campaign): Promise<void> {
+  if (!deps.workflows) return;
+  try {
+    await wakeCampaignWorkflow(deps.workflows, campaignWorkflowInput(deps, campaign), campaign.status);
+    await deps.models.Campaign.update({ workflow_started: true }, { where: { id: campaign.id, status: campaign.status } });
+  } catch (err) {
+    deps.logger.warn({ err, campaignId: campaign.id }, 'waking the campaign workflow failed; the background pass will');
+    deps.nudge();
+  }
+}
+
+export function campaignWorkflowInput(deps: ServiceContext, campaign: Pick<Campaign, 'id' | 'account_id'>) {
+  return {
+    accountId: campaign.account_id,
+    campaignId: campaign.id,
+    bulk: { taskQueue: deps.config.temporal.bulkTaskQueue, concurrency: deps.config.bulk.concurrency, batchSize: deps.config.bulk.batchSize },
+  };
+}
+
+async function move(
+  deps: ServiceContext,
+  accountId: number,
+  campaignId: number,
+  name: Move,
+  work: (account: Account, campaign: Campaign, transaction: Transaction) => Promise<Partial<Campaign>>,
+): Promise<Campaign> {
+  const campaign = await accountTransaction(deps.models, accountId, async (transaction, account) => {
+    const found = await findCampaign(deps.models, accountId, campaignId, transaction);
+    assertMove(found, name);
+    const changes = { ...(await work(account, found, transaction)), workflow_started: false, updated_at: deps.now() };
+    // Conditional: the workflow moves scheduled → sending without the account's lock.
+    const [changed] = await deps.models.Campaign.update(changes, { where: { id: found.id, status: found.status }, transaction });
+    if (!changed) throw new ApiError(422, 'invalid_campaign_state', `Campaign ${found.id} changed state meanwhile; try again`);
+    return found.reload({ transaction });
+  });
+  await wakeCampaign(deps, campaign);
+  return campaign;
+}
+
+export function scheduleCampaign(deps: ServiceContext, accountId: number, campaignId: number, input: { at: Date; timeZone: string; token: string | undefined }) {
+  return move(deps, accountId, campaignId, 'schedule', async (account, campaign, transaction) => {
+    checkScheduleWindow(input.at, deps.now(), deps.config.sendNowWindowSeconds);
+    const count = await startChecks(deps, account, campaign, input.token, transaction);
+    await reserveFor(deps, account, campaign, count, input.at, transaction);
+    return { status: 'scheduled', scheduled_at: input.at, scheduled_timezone: input.timeZone };
+  });
+}
+
+export function sendCampaign(deps: ServiceContext, accountId: number, campaignId: number, token: string | undefined) {
+  return move(deps, accountId, campaignId, 'send', async (account, campaign, transaction) => {
+    const now = deps.now();
+    const count = await startChecks(deps, account, campaign, token, transaction);
+    await reserveFor(deps, account, campaign, count, now, transaction);
+    return { status: 'sending', started_at: now };
+  });
+}
+
+export function unscheduleCampaign(deps: ServiceContext, accountId: number, campaignId: number) {
+  return move(deps, accountId, campaignId, 'unschedule', async (account, campaign, transaction) => {
+    if (campaign.quota_month) await releaseQuota(deps.models, account.id, campaign.quota_month, campaign.quota_count, transaction);
+    return { status: 'draft', scheduled_at: null, scheduled_timezone: null, quota_month: null, quota_count: 0 };
+  });
+}
+
+/** Unclaimed recipients end `canceled` (their quota back); claimed ones finish. */
+export function cancelCampaign(deps: ServiceContext, accountId: number, campaignId: number) {
+  return move(deps, accountId, campaignId, 'cancel', async (_account, campaign, transaction) => {
+    const released = await cancelUnclaimed(deps.models, campaign, 'campaign canceled', transaction);
+    return { status: 'canceled', completed_at: deps.now(), quota_count: Math.max(0, campaign.quota_count - released) };
+  });
+}
+
+/**
+ * Marks the campaign's unclaimed recipients (and their prepared sends) canceled; returns the quota released.
+ * Races a batch's claim on the same send_recipients rows: both are conditional updates, so each row goes one way.
+ */
+export async function cancelUnclaimed(models: Models, campaign: Campaign, reason: string, transaction: Transaction): Promise<number> {
+  let canceled = 0;
+  for (let after = 0; ; ) {
+    const page = await models.CampaignRecipient.findAll({
+      attributes: ['id', 'send_id'],
+      where: { campaign_id: campaign.id, status: 'pending', id: { [Op.gt]: after } },
+      order: [['id', 'ASC']],
+      limit: CANCEL_PAGE,
+      raw: true,
+      transaction,
+    });
+    if (page.length === 0) break;
+    after = page[page.length - 1]!.id;
+    const sendIds = page.flatMap((r) => (r.send_id ? [r.send_id] : []));
+    let stopped = new Set<number>();
+    if (sendIds.length) {
+      await models.SendRecipient.update({ status: 'canceled', error: reason }, { where: { send_id: sendIds, status: 'pending', claimed_at: { [Op.is]: null } }, transaction });
+      const rows = await models.SendRecipient.findAll({ attributes: ['send_id'], where: { send_id: sendIds, status: 'canceled' }, raw: true, transaction });
+      stopped = new Set(rows.map((r) => r.send_id));
+      if (stopped.size) await models.Send.update({ status: 'canceled' }, { where: { id: [...stopped] }, transaction });
+    }
+    const ids = page.filter((r) => r.send_id === null || stopped.has(r.send_id)).map((r) => r.id);
+    if (ids.length) canceled += (await models.CampaignRecipient.update({ status: 'canceled', reason }, { where: { id: ids, status: 'pending' }, transaction }))[0];
+  }
+  const released = Math.min(canceled, campaign.quota_count);
+  if (campaign.quota_month && released) await releaseQuota(models, campaign.account_id, campaign.quota_month, released, transaction);
+  return released;
+}

@@ -1,0 +1,130 @@
+// A campaign's recipients: directory members and CSV rows, deduplicated by email (a directory entry winning),
+// at most 100,000; listed with their states. Erasing a member clears its data from every campaign.
+import { Op, type Transaction } from 'sequelize';
+import { ApiError } from '../../lib/errors.ts';
+import type { Campaign } from '../../models/Campaign.ts';
+import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/CampaignRecipient.ts';
+import type { Models } from '../../models/index.ts';
+import { accountTransaction } from '../account-lock.ts';
+import type { ServiceContext } from '../context.ts';
+import { findCampaign, findDraft } from './campaigns.ts';
+
+export const MAX_CAMPAIGN_RECIPIENTS = 100_000;
+const INSERT_CHUNK = 1000;
+
+export interface CsvRecipient {
+  email: string;
+  name?: string | undefined;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  merge_fields?: Record<string, string> | undefined;
+}
+
+export interface RecipientsInput {
+  directoryMemberIds: number[];
+  csvRecipients: CsvRecipient[];
+  append: boolean;
+}
+
+type NewRecipient = Pick<CampaignRecipient, 'source' | 'member_id' | 'email' | 'name' | 'first_name' | 'last_name' | 'merge_fields'>;
+
+async function membersOf(models: Models, accountId: number, ids: number[]): Promise<NewRecipient[]> {
+  const unique = [...new Set(ids)];
+  const members = unique.length ? await models.TeamMember.findAll({ where: { account_id: accountId, id: unique } }) : [];
+  const missing = unique.filter((id) => !members.some((m) => m.id === id));
+  if (missing.length) throw new ApiError(404, 'not_found', `No directory member with id ${missing.slice(0, 20).join(', ')}`);
+  const byId = new Map(members.map((m) => [m.id, m]));
+  // Name, email and merge fields are taken again from the member when its email goes out.
+  return unique.map((id) => {
+    const m = byId.get(id)!;
+    const name = [m.first_name, m.last_name].filter(Boolean).join(' ');
+    return { source: 'directory', member_id: m.id, email: m.email.toLowerCase(), name, first_name: m.first_name ?? '', last_name: m.last_name ?? '', merge_fields: null };
+  });
+}
+
+function csvRowsOf(rows: CsvRecipient[]): NewRecipient[] {
+  return rows.map((r) => {
+    const first = r.first_name?.trim() ?? '';
+    const last = r.last_name?.trim() ?? '';
+    return {
+      source: 'csv',
+      member_id: null,
+      email: r.email.trim().toLowerCase(),
+      name: (r.name?.trim() || [first, last].filter(Boolean).join(' ')).slice(0, 200),
+      first_name: first.slice(0, 200),
+      last_name: last.slice(0, 200),
+      merge_fields: r.merge_fields && Object.keys(r.merge_fields).length ? JSON.stringify(r.merge_fields) : null,
+    };
+  });
+}
+
+/** Sets (or with `append`, adds to) the draft's recipients; all or nothing. */
+export async function saveRecipients(deps: ServiceContext, accountId: number, campaignId: number, input: RecipientsInput): Promise<Campaign> {
+  const { models } = deps;
+  await findCampaign(models, accountId, campaignId);
+  const members = await membersOf(models, accountId, input.directoryMemberIds);
+  const incoming = new Map<string, NewRecipient>();
+  for (const r of [...members, ...csvRowsOf(input.csvRecipients)]) if (!incoming.has(r.email)) incoming.set(r.email, r);
+  return accountTransaction(models, accountId, async (transaction) => {
+    const campaign = await findDraft(models, accountId, campaignId, transaction);
+    if (!input.append) await models.CampaignRecipient.destroy({ where: { campaign_id: campaign.id }, transaction });
+    const kept = input.append ? await existingSources(models, campaign.id, transaction) : new Map<string, string>();
+    // An address already there stays, unless a directory entry now replaces its CSV row.
+    const replaced = [...incoming.values()].filter((r) => r.source === 'directory' && kept.get(r.email) === 'csv').map((r) => r.email);
+    const added = [...incoming.values()].filter((r) => !kept.has(r.email) || replaced.includes(r.email));
+    if (kept.size - replaced.length + added.length > MAX_CAMPAIGN_RECIPIENTS) {
+      throw new ApiError(422, 'too_many_recipients', `A campaign has at most ${MAX_CAMPAIGN_RECIPIENTS} recipients (this would make ${kept.size - replaced.length + added.length})`);
+    }
+    for (let i = 0; i < replaced.length; i += INSERT_CHUNK) {
+      await models.CampaignRecipient.destroy({ where: { campaign_id: campaign.id, email: replaced.slice(i, i + INSERT_CHUNK) }, transaction });
+    }
+    for (let i = 0; i < added.length; i += INSERT_CHUNK) {
+      const chunk = added.slice(i, i + INSERT_CHUNK).map((r) => ({ ...r, campaign_id: campaign.id, account_id: accountId }));
+      await models.CampaignRecipient.bulkCreate(chunk, { transaction });
+    }
+    await campaign.update({ updated_at: deps.now() }, { transaction });
+    return campaign;
+  });
+}
+
+async function existingSources(models: Models, campaignId: number, transaction: Transaction): Promise<Map<string, string>> {
+  const rows = await models.CampaignRecipient.findAll({ attributes: ['email', 'source'], where: { campaign_id: campaignId }, raw: true, transaction });
+  return new Map(rows.map((r) => [r.email, r.source]));
+}
+
+export interface RecipientListQuery {
+  page: number;
+  perPage: number;
+  status?: CampaignRecipientStatus | undefined;
+}
+
+export async function listRecipients(models: Models, accountId: number, campaignId: number, query: RecipientListQuery) {
+  const campaign = await findCampaign(models, accountId, campaignId);
+  const { rows, count } = await models.CampaignRecipient.findAndCountAll({
+    where: { campaign_id: campaign.id, ...(query.status ? { status: query.status } : {}) },
+    order: [['id', 'ASC']],
+    limit: query.perPage,
+    offset: (query.page - 1) * query.perPage,
+  });
+  const sendIds = rows.flatMap((r) => (r.send_id ? [r.send_id] : []));
+  const opened = new Set(
+    sendIds.length ? (await models.Send.findAll({ attributes: ['id'], where: { id: sendIds, opened_at: { [Op.ne]: null } }, raw: true })).map((s) => s.id) : [],
+  );
+  return { rows: rows.map((r) => ({ recipient: r, opened: r.send_id !== null && opened.has(r.send_id) })), count };
+}
+
+/** Erasure: the member's rows in every campaign of the account, and the sends made for them, lose its data. */
+export async function eraseCampaignRecipient(models: Models, accountId: number, memberId: number, transaction: Transaction): Promise<void> {
+  const rows = await models.CampaignRecipient.findAll({ attributes: ['send_id'], where: { account_id: accountId, member_id: memberId }, raw: true, transaction });
+  const sendIds = rows.flatMap((r) => (r.send_id ? [r.send_id] : []));
+  await models.CampaignRecipient.update(
+    { email: '', name: '', first_name: '', last_name: '', merge_fields: null },
+    { where: { account_id: accountId, member_id: memberId }, transaction },
+  );
+  if (sendIds.length === 0) return;
+  await models.SendRecipient.update(
+    { recipient_name: '', recipient_email: null, rendered_subject: null, rendered_header: null, rendered_html: null },
+    { where: { send_id: sendIds }, transaction },
+  );
+  await models.Send.update({ merge_tags: null }, { where: { id: sendIds, account_id: accountId }, transaction });
+}

@@ -1,0 +1,84 @@
+// What the campaign workflow asks of the database: where the campaign stands, the move from scheduled to sending
+// when its time has come, where its batches start, and how it ended. Each is one read or one conditional write.
+import { fn, col, Op } from 'sequelize';
+import type { CampaignStatus } from '../../models/Campaign.ts';
+import type { ServiceContext } from '../context.ts';
+import { wakeCampaignWorkflow } from '../../workflows/campaign/lifecycle.ts';
+import { campaignWorkflowInput } from './moves.ts';
+
+export interface CampaignPlan {
+  status: CampaignStatus | 'gone';
+  /** scheduled: when it goes out (epoch ms). */
+  startAtMs: number | null;
+}
+
+export async function campaignPlan(ctx: ServiceContext, campaignId: number): Promise<CampaignPlan> {
+  const campaign = await ctx.models.Campaign.findByPk(campaignId);
+  if (!campaign) return { status: 'gone', startAtMs: null };
+  return { status: campaign.status, startAtMs: campaign.scheduled_at?.getTime() ?? null };
+}
+
+/** scheduled → sending once its time has come (a reschedule or unschedule that got there first wins). */
+export async function beginCampaign(ctx: ServiceContext, campaignId: number): Promise<void> {
+  const now = ctx.now();
+  await ctx.models.Campaign.update(
+    { status: 'sending', started_at: now },
+    { where: { id: campaignId, status: 'scheduled', scheduled_at: { [Op.lte]: now } } },
+  );
+}
+
+/**
+ * Where the next `count` batches of `limit` recipients start (each covers the ids after its start), and the last
+ * id they cover: ids only, never recipient data.
+ */
+export async function campaignBatchStarts(
+  ctx: ServiceContext,
+  input: { campaignId: number; afterRecipientId: number; limit: number; count: number },
+): Promise<{ starts: number[]; end: number }> {
+  const ids = await ctx.models.CampaignRecipient.findAll({
+    attributes: ['id'],
+    where: { campaign_id: input.campaignId, id: { [Op.gt]: input.afterRecipientId } },
+    order: [['id', 'ASC']],
+    limit: input.limit * input.count,
+    raw: true,
+  });
+  const starts: number[] = [];
+  for (let i = 0; i < ids.length; i += input.limit) starts.push(i === 0 ? input.afterRecipientId : ids[i - 1]!.id);
+  return { starts, end: ids.length ? ids[ids.length - 1]!.id : input.afterRecipientId };
+}
+
+/** sending → sent (something went out or may have) or failed (nothing did), once nothing is pending. */
+export async function finishCampaign(ctx: ServiceContext, campaignId: number): Promise<CampaignStatus | 'gone'> {
+  const { models } = ctx;
+  const rows = (await models.CampaignRecipient.findAll({
+    attributes: ['status', [fn('COUNT', col('id')), 'n']],
+    where: { campaign_id: campaignId },
+    group: ['status'],
+    raw: true,
+  })) as unknown as Array<{ status: string; n: number | string }>;
+  const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+  if (count('pending') === 0) {
+    await models.Campaign.update(
+      { status: count('sent') + count('unknown') > 0 ? 'sent' : 'failed', completed_at: ctx.now() },
+      { where: { id: campaignId, status: 'sending' } },
+    );
+  }
+  return (await campaignPlan(ctx, campaignId)).status;
+}
+
+const WAKE_BATCH = 50;
+
+/** Background pass: wakes campaigns that should have a workflow running but whose wake never arrived. */
+export async function wakeUnstartedCampaigns(ctx: ServiceContext): Promise<boolean> {
+  if (!ctx.workflows) return false;
+  const campaigns = await ctx.models.Campaign.findAll({
+    where: { workflow_started: false, status: ['scheduled', 'sending'] },
+    order: [['id', 'ASC']],
+    limit: WAKE_BATCH,
+  });
+  for (const campaign of campaigns) {
+    await wakeCampaignWorkflow(ctx.workflows, campaignWorkflowInput(ctx, campaign), campaign.status);
+    await ctx.models.Campaign.update({ workflow_started: true }, { where: { id: campaign.id, status: campaign.status } });
+  }
+  return campaigns.length === WAKE_BATCH;
+}

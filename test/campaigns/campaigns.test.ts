@@ -1,0 +1,229 @@
+import { expect } from 'chai';
+import { issueToken } from '../../services/confirmation-tokens.ts';
+import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { seedMembers } from '../helpers/directory.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
+import { testStack, type TestStack } from '../helpers/stack.ts';
+
+type Json = Record<string, unknown>;
+
+describe('campaigns: drafts, eCards, recipients, sending', function () {
+  this.timeout(90_000);
+  let stack: TestStack;
+  let smtp: SmtpTestServer;
+  let account: TestAccount;
+  let ecardIds: number[];
+  let domain: string;
+  let counter = 0;
+
+  before(async () => {
+    stack = await testStack();
+    smtp = await testSmtpServer();
+  });
+  beforeEach(async () => {
+    account = await newAccount(stack.models, 'pro');
+    domain = `c${process.pid}-${++counter}.example.com`;
+    const widget = await insertWidget(stack.models, account.accountId);
+    const a = await insertEcard(stack.models, account.accountId, widget.id, { name: 'A' });
+    await a.update({ email_subject: 'Hello {{first_name}} ({{team}})', details: '<p>Dear {{recipient_name}}</p>' });
+    const b = await insertEcard(stack.models, account.accountId, widget.id, { name: 'B' });
+    await b.update({ email_subject: 'Hi {{first_name}} ({{team}})', details: '<p>For {{recipient_name}}</p>' });
+    ecardIds = [a.id, b.id];
+  });
+
+  const api = (method: string, path: string, body?: unknown, key = account.liveKey) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
+  const ok = async (method: string, path: string, body?: unknown) => expectSuccess(await api(method, path, body)) as Json;
+  const draft = async (fields: Json = {}) =>
+    ok('POST', '/campaign/save', { campaign: { campaign_name: 'Spring', from_name: 'HR Team', from_email: 'hr@example.com', ...fields } });
+  const csvRows = (n: number, prefix = 'csv') =>
+    Array.from({ length: n }, (_, i) => ({ email: `${prefix}${i}@${domain}`, first_name: `Csv${i}`, last_name: 'Row', merge_fields: { team: `T${i % 3}` } }));
+
+  it('save creates a draft with its backing widget; edits only a draft; list and findOne show it; bad input refused', async () => {
+    const created = await draft();
+    expect(created).to.deep.include({ campaign_name: 'Spring', status: 'draft', locale: 'en', from_email: 'hr@example.com', ecard_ids: [], scheduled_at: null });
+    expect(created.counts).to.deep.equal({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0 });
+    const widget = await stack.models.Widget.findByPk(created.widgetid as number);
+    expect(widget!.is_campaign).to.equal(true);
+    const edited = await ok('POST', '/campaign/save', { campaign: { id: created.id, campaign_name: 'Summer' } });
+    expect(edited).to.deep.include({ campaign_name: 'Summer', from_email: 'hr@example.com' });
+    expect(await ok('POST', '/campaign/updateLocale', { campaignid: created.id, locale: 'fr' })).to.deep.include({ locale: 'fr' });
+    expect(await ok('GET', `/campaign/findOne/id/${created.id as number}`)).to.deep.include({ campaign_name: 'Summer', locale: 'fr' });
+    const list = await api('GET', '/campaign/list?status=draft&keyword=summ');
+    expect((expectSuccess(list) as Json[]).map((c) => c.id)).to.deep.equal([created.id]);
+    expect(list.body.meta).to.deep.equal({ page: 1, perPage: 20, total: 1, totalPages: 1 });
+
+    expectFailure(await api('POST', '/campaign/save', { campaign: { from_email: 'x@example.com' } }), 422, 'missing_field');
+    expectFailure(await api('POST', '/campaign/save', { campaign: { campaign_name: 'X', from_email: 'not-an-email' } }), 400, 'invalid_parameter');
+    expectFailure(await api('GET', '/campaign/list?status=done'), 400, 'invalid_parameter');
+    const other = await newAccount(stack.models);
+    expectFailure(await api('GET', `/campaign/findOne/id/${created.id as number}`, undefined, other.liveKey), 404, 'not_found');
+    expectFailure(await api('POST', '/campaign/save', { campaign: { id: created.id, campaign_name: 'Theirs' } }, other.liveKey), 404, 'not_found');
+    const viewOnly = await newKey(stack.models, account.accountId, { campaigns: 'view' });
+    expectFailure(await api('POST', '/campaign/save', { campaign: { campaign_name: 'No' } }, viewOnly.key), 403, 'key_out_of_scope');
+    expect(await stack.models.Campaign.count({ where: { account_id: account.accountId } })).to.equal(1);
+
+    // delete: 404 when unknown or foreign, else console only.
+    const refused = await api('POST', '/campaign/delete', { id: created.id });
+    expectFailure(refused, 403, 'console_only');
+    expect(refused.body.requires_otp).to.equal(true);
+    expectFailure(await api('POST', '/campaign/delete', { id: created.id }, other.liveKey), 404, 'not_found');
+  });
+
+  it('eCards are copies that keep their source; the sources and their widget are then in use (campaigns in impact)', async () => {
+    const created = await draft();
+    const saved = await ok('POST', '/campaign/saveCampaignEcards', { campaignid: created.id, ecardIds });
+    expect(saved.source_ecard_ids).to.deep.equal(ecardIds);
+    const copies = saved.ecard_ids as number[];
+    expect(copies).to.have.length(2);
+    expect(copies).not.to.include.members(ecardIds);
+    // Editing the source changes nothing in the copy.
+    await stack.models.Ecard.update({ email_subject: 'Changed' }, { where: { id: ecardIds[0] } });
+    expect((await stack.models.Ecard.findByPk(copies[0]))!.email_subject).to.equal('Hello {{first_name}} ({{team}})');
+
+    const other = await newAccount(stack.models);
+    const foreignWidget = await insertWidget(stack.models, other.accountId);
+    const foreign = await insertEcard(stack.models, other.accountId, foreignWidget.id);
+    expectFailure(await api('POST', '/campaign/saveCampaignEcards', { campaignid: created.id, ecardIds: [foreign.id] }), 404, 'not_found');
+    expectFailure(await api('POST', '/campaign/saveCampaignEcards', { campaignid: created.id, ecardIds: [copies[0]] }), 404, 'not_found');
+    expect((await ok('GET', `/campaign/findOne/id/${created.id as number}`)).ecard_ids).to.deep.equal(copies);
+
+    const refused = await api('POST', '/ecard/deleteEcards', { ecardids: [ecardIds[0]] });
+    expectFailure(refused, 403, 'confirmation_required');
+    const widgetId = (await stack.models.Ecard.findByPk(ecardIds[0]))!.widget_id;
+    const widgetRefused = await api('POST', '/widget/deleteWidgets', { widgetids: [widgetId] });
+    expectFailure(widgetRefused, 403, 'confirmation_required');
+    expect(widgetRefused.body.impact).to.deep.equal([{ id: widgetId, ecards: 2, campaigns: 1, automations: 0, sends: 0 }]);
+    expect(await stack.models.Ecard.count({ where: { id: ecardIds } })).to.equal(2);
+  });
+
+  it('recipients: members and CSV rows, deduplicated (a member wins), append, 404 for foreign members with nothing saved', async () => {
+    const created = await draft();
+    const members = await seedMembers(stack.models, account.accountId, 3, { domain });
+    const ids = (await stack.models.TeamMember.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] })).map((m) => m.id);
+    void members;
+    const rows = [...csvRows(2), { email: `M0@${domain}`, name: 'Dup of a member' }];
+    const saved = await ok('POST', '/campaign/saveRecipients', { campaignid: created.id, directoryMemberIds: ids, csvRecipients: rows });
+    expect((saved.counts as Json).recipients).to.equal(5);
+    const appended = await ok('POST', '/campaign/saveRecipients', { campaignid: created.id, csvRecipients: csvRows(3), append: true });
+    expect((appended.counts as Json).recipients).to.equal(6);
+    const page = await api('GET', `/campaign/recipients?campaignid=${created.id as number}&perPage=2`);
+    const listed = expectSuccess(page) as Json[];
+    expect(listed[0]).to.deep.include({ source: 'directory', email: `m0@${domain}`, status: 'pending', opened: false });
+    expect(page.body.meta).to.deep.equal({ page: 1, perPage: 2, total: 6, totalPages: 3 });
+
+    const other = await newAccount(stack.models);
+    await seedMembers(stack.models, other.accountId, 1, { domain: `other.${domain}` });
+    const foreignId = (await stack.models.TeamMember.findOne({ where: { account_id: other.accountId } }))!.id;
+    expectFailure(await api('POST', '/campaign/saveRecipients', { campaignid: created.id, directoryMemberIds: [foreignId] }), 404, 'not_found');
+    const bad = expectFailure(await api('POST', '/campaign/saveRecipients', { campaignid: created.id, csvRecipients: [{ email: 'a@b.co' }, { email: 'nope' }] }), 400, 'invalid_parameter');
+    expect(bad[0]).to.match(/csvRecipients\.1\.email/);
+    expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: created.id as number } })).to.equal(6);
+  });
+
+  it('send: one email per recipient (members and CSV rows, two eCards), merge fields, List-Unsubscribe; the link suppresses', async () => {
+    const created = await draft({ personal_message: '<p>Thanks!</p>' });
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: created.id, ecardIds });
+    await seedMembers(stack.models, account.accountId, 4, { domain });
+    const memberIds = (await stack.models.TeamMember.findAll({ where: { account_id: account.accountId } })).map((m) => m.id);
+    await ok('POST', '/campaign/saveRecipients', { campaignid: created.id, directoryMemberIds: memberIds, csvRecipients: csvRows(16) });
+    const sending = await ok('POST', '/campaign/send', { campaignid: created.id });
+    expect(sending.status).to.equal('sending');
+    const done = await eventually(
+      () => ok('GET', `/campaign/findOne/id/${created.id as number}`),
+      (c) => c.status === 'sent',
+      60_000,
+    );
+    expect(done.counts).to.deep.include({ recipients: 20, sent: 20, pending: 0, failed: 0, unknown: 0 });
+    const mails = smtp.messages.filter((m) => m.to[0]?.endsWith(`@${domain}`));
+    expect(mails).to.have.length(20);
+    expect(new Set(mails.map((m) => m.messageId)).size).to.equal(20);
+    const csv0 = smtp.to(`csv0@${domain}`)[0]!;
+    expect(csv0.subject).to.match(/^H(ello|i) Csv0 \(T0\)$/);
+    expect(csv0.html).to.match(/(Dear|For) Csv0 Row/);
+    expect(csv0.headers['list-unsubscribe-post']).to.equal('List-Unsubscribe=One-Click');
+    const link = /<(http[^>]+\/u\/[0-9A-Za-z]+)>/.exec(csv0.headers['list-unsubscribe'] ?? '')![1]!;
+    expect((await fetch(link)).status).to.equal(200);
+    expect(await stack.models.Suppression.count({ where: { account_id: account.accountId } })).to.equal(0);
+    expect((await fetch(link, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).to.equal(200);
+    expect(await stack.models.Suppression.count({ where: { account_id: account.accountId, value: `csv0@${domain}` } })).to.equal(1);
+    // Both eCards were used, and each recipient's send is a real send of the pipeline.
+    const recipients = expectSuccess(await api('GET', `/campaign/recipients?campaignid=${created.id as number}&perPage=500`)) as Json[];
+    expect(new Set(recipients.map((r) => r.ecard_id)).size).to.equal(2);
+    expect(await stack.models.Send.count({ where: { origin: 'campaign', origin_id: created.id as number, status: 'sent' } })).to.equal(20);
+    expectFailure(await api('POST', '/campaign/send', { campaignid: created.id }), 422, 'invalid_campaign_state');
+    expectFailure(await api('POST', '/campaign/save', { campaign: { id: created.id, campaign_name: 'Late' } }), 422, 'campaign_not_editable');
+  });
+
+  it('schedule in Asia/Kolkata: nothing before its time, everything after; unschedule and cancel give quota back', async () => {
+    const created = await draft();
+    const id = created.id as number;
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecardIds[0]] });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(5) });
+    const usage = async () => (await stack.models.QuotaUsage.findAll({ where: { account_id: account.accountId } })).reduce((n, r) => n + r.used, 0);
+
+    // A wall-clock time in Kolkata (UTC+05:30), whole seconds ahead.
+    const at = new Date(Math.ceil((Date.now() + 4000) / 1000) * 1000);
+    const kolkata = new Date(at.getTime() + 330 * 60_000).toISOString().slice(0, 19);
+    const scheduled = await ok('POST', '/campaign/schedule', { campaignid: id, scheduled_at: kolkata, scheduled_timezone: 'Asia/Kolkata' });
+    expect(scheduled).to.deep.include({ status: 'scheduled', scheduled_at: at.toISOString(), scheduled_timezone: 'Asia/Kolkata', scheduled_at_local: `${kolkata}.000+05:30` });
+    expect(await usage()).to.equal(5);
+    expect(smtp.messages.filter((m) => m.to[0]?.endsWith(`@${domain}`))).to.have.length(0);
+    const done = await eventually(() => ok('GET', `/campaign/findOne/id/${id}`), (c) => c.status === 'sent', 30_000);
+    expect(new Date(done.started_at as string).getTime()).to.be.at.least(at.getTime());
+    expect(smtp.messages.filter((m) => m.to[0]?.endsWith(`@${domain}`))).to.have.length(5);
+
+    // Unschedule: back to draft, quota released, nothing sent.
+    const second = (await draft()).id as number;
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: second, ecardIds: [ecardIds[0]] });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: second, csvRecipients: csvRows(3, 'later') });
+    const later = new Date(Date.now() + 3600_000).toISOString().slice(0, 19) + 'Z';
+    await ok('POST', '/campaign/schedule', { campaignid: second, scheduled_at: later, scheduled_timezone: 'UTC' });
+    expect(await usage()).to.equal(8);
+    expect(await ok('POST', '/campaign/unschedule', { campaignid: second })).to.deep.include({ status: 'draft', scheduled_at: null });
+    expect(await usage()).to.equal(5);
+    await ok('POST', '/campaign/schedule', { campaignid: second, scheduled_at: later, scheduled_timezone: 'UTC' });
+    const canceled = await ok('POST', '/campaign/cancel', { campaignid: second });
+    expect(canceled).to.deep.include({ status: 'canceled' });
+    expect(canceled.counts).to.deep.include({ canceled: 3, pending: 0 });
+    expect(await usage()).to.equal(5);
+    expectFailure(await api('POST', '/campaign/unschedule', { campaignid: second }), 422, 'invalid_campaign_state');
+    expect(smtp.messages.filter((m) => m.to[0]?.startsWith('later'))).to.have.length(0);
+
+    // Refusals: bad times and zones (400), past (422), and nothing changes.
+    const third = (await draft()).id as number;
+    expectFailure(await api('POST', '/campaign/schedule', { campaignid: third, scheduled_at: '2030-01-01', scheduled_timezone: 'UTC' }), 400, 'invalid_parameter');
+    expectFailure(await api('POST', '/campaign/schedule', { campaignid: third, scheduled_at: later, scheduled_timezone: 'Mars/Olympus' }), 400, 'invalid_parameter');
+    const incomplete = expectFailure(await api('POST', '/campaign/schedule', { campaignid: third, scheduled_at: later, scheduled_timezone: 'UTC' }), 422, 'campaign_incomplete');
+    expect(incomplete.join(' ')).to.match(/eCard/).and.match(/recipient/);
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: third, ecardIds: [ecardIds[0]] });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: third, csvRecipients: csvRows(1, 'third') });
+    expectFailure(await api('POST', '/campaign/schedule', { campaignid: third, scheduled_at: '2020-01-01T00:00:00Z', scheduled_timezone: 'UTC' }), 422, 'scheduled_at_past');
+    expect((await stack.models.Campaign.findByPk(third))!.status).to.equal('draft');
+    expect(await usage()).to.equal(5);
+  });
+
+  it('quota: a campaign larger than what is left is refused with needed and remaining; a gift campaign needs its token', async () => {
+    const free = await newAccount(stack.models, 'free');
+    const widget = await insertWidget(stack.models, free.accountId);
+    const ecard = await insertEcard(stack.models, free.accountId, widget.id);
+    const post = (path: string, body: unknown) => call(stack.url, 'POST', `/v2/api${path}`, { key: free.liveKey, body });
+    const created = expectSuccess(await post('/campaign/save', { campaign: { campaign_name: 'Big', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: { product_id: 'manual:acme:25', amount: 25 } } })) as Json;
+    const id = created.id as number;
+    expectSuccess(await post('/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] }));
+    expectSuccess(await post('/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(101, 'big') }));
+    const noToken = await post('/campaign/send', { campaignid: id });
+    expectFailure(noToken, 403, 'confirmation_required');
+    expect(noToken.body).to.deep.include({ requires_otp: true, otp_purpose: 'gc_campaign_send' });
+    const { token } = await issueToken(stack.models, { accountId: free.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
+    const over = await post('/campaign/send', { campaignid: id, gc_confirmation_token: token });
+    expectFailure(over, 403, 'wouldexceedlimit');
+    expect(over.body).to.deep.include({ needed: 101, remaining: 100 });
+    // Refused, so the token is still unused and nothing moved.
+    expect((await stack.models.Campaign.findByPk(id))!.status).to.equal('draft');
+    expectSuccess(await post('/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(100, 'big') }));
+    expect((expectSuccess(await post('/campaign/send', { campaignid: id, gc_confirmation_token: token })) as Json).status).to.equal('sending');
+    expect((await stack.models.QuotaUsage.findOne({ where: { account_id: free.accountId } }))!.used).to.equal(100);
+  });
+});

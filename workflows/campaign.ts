@@ -1,0 +1,58 @@
+// One campaign, `campaign/<accountId>/<id>`: the database decides, this carries out. It reads where the campaign
+// stands, sleeps until its time (a wake signal cuts the sleep short: a reschedule, unschedule or cancel), moves it
+// to sending, fans out in a child workflow, and settles how it ended.
+import { condition, defineSignal, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { BatchCounts } from '../services/campaigns/batch.ts';
+import type { BulkSettings, campaignFanOutWorkflow } from './campaign-fan-out.ts';
+import { showStatus } from './shared/status.ts';
+
+export interface CampaignWorkflowInput {
+  accountId: number;
+  campaignId: number;
+  /** From configuration when the campaign was woken (the bulk task queue, concurrency, batch size). */
+  bulk: BulkSettings;
+}
+
+export interface CampaignWorkflowResult {
+  status: string;
+  counts: BatchCounts | null;
+}
+
+/** Payload-less: "look again". */
+export const wakeSignal = defineSignal('wake');
+
+const { campaignPlan, beginCampaign, finishCampaign } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<CampaignWorkflowResult> {
+  let woken = false;
+  setHandler(wakeSignal, () => {
+    woken = true;
+  });
+  for (;;) {
+    woken = false;
+    const plan = await campaignPlan({ campaignId: input.campaignId });
+    showStatus(plan.status);
+    if (plan.status === 'scheduled' && plan.startAtMs !== null) {
+      // Date.now() is the workflow's own clock here (deterministic on replay).
+      const wait = plan.startAtMs - Date.now();
+      if (wait > 0) {
+        await condition(() => woken, wait);
+        continue;
+      }
+      await beginCampaign({ campaignId: input.campaignId });
+      continue;
+    }
+    if (plan.status !== 'sending') return { status: plan.status, counts: null };
+    const counts = await executeChild<typeof campaignFanOutWorkflow>('campaignFanOutWorkflow', {
+      workflowId: `${workflowInfo().workflowId}/fan-out`,
+      args: [{ campaignId: input.campaignId, afterRecipientId: 0, bulk: input.bulk, counts: null }],
+    });
+    const status = await finishCampaign({ campaignId: input.campaignId });
+    showStatus(status);
+    return { status, counts };
+  }
+}
