@@ -57,6 +57,12 @@ describe('parseRecipientsCsv', () => {
     });
   }
 
+  it('reads a file that mixes line endings, each ending one line', () => {
+    const result = parseRecipientsCsv('email\na@x.com\r\nb@x.com\rbad\n');
+    expect(result.rows.map((row) => row.email)).to.deep.equal(['a@x.com', 'b@x.com']);
+    expect(result.errors).to.deep.equal([{ line: 4, reason: 'invalid_email' }]);
+  });
+
   it('detects `;` and tab delimiters from the header line, outside quotes', () => {
     const semi = parseRecipientsCsv(csv('email;name;city', 'a@x.com;"Doe; Jane";Paris, France'));
     expect(semi.rows[0]).to.deep.include({ name: 'Doe; Jane', merge_fields: { city: 'Paris, France' } });
