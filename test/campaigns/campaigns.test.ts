@@ -122,6 +122,21 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: created.id as number } })).to.equal(6);
   });
 
+  it('uploadCsv parses rows with their errors and saves nothing; no email column is 422; over 10 MB is 413', async () => {
+    const csv = '\uFEFFEmail;Name;Favourite Team\r\n"a@x.example.com";"Ann; A.";"Ops"\r\nnot-an-email;Bob;Dev\r\n\r\nb@x.example.com;"Bo\nB";QA\r\n';
+    const parsed = await ok('POST', '/campaign/uploadCsv', { csvContent: csv });
+    expect(parsed.rows).to.deep.equal([
+      { email: 'a@x.example.com', name: 'Ann; A.', first_name: '', last_name: '', merge_fields: { favourite_team: 'Ops' } },
+      { email: 'b@x.example.com', name: 'Bo\nB', first_name: '', last_name: '', merge_fields: { favourite_team: 'QA' } },
+    ]);
+    expect(parsed.errors).to.deep.equal([{ line: 3, reason: 'invalid_email' }]);
+    expect(parsed).to.deep.include({ total_rows: 3, valid_rows: 2 });
+    expectFailure(await api('POST', '/campaign/uploadCsv', { csvContent: 'name,team\nAnn,Ops\n' }), 422, 'csv_invalid');
+    expectFailure(await api('POST', '/campaign/uploadCsv', { csvContent: `email\n${'a'.repeat(10 * 1024 * 1024)}` }), 413, 'csv_too_large');
+    expectFailure(await api('POST', '/campaign/uploadCsv', { csvContent: 42 }), 400, 'invalid_parameter');
+    expect(await stack.models.CampaignRecipient.count({ where: { account_id: account.accountId } })).to.equal(0);
+  });
+
   it('send: one email per recipient (members and CSV rows, two eCards), merge fields, List-Unsubscribe; the link suppresses', async () => {
     const created = await draft({ personal_message: '<p>Thanks!</p>' });
     await ok('POST', '/campaign/saveCampaignEcards', { campaignid: created.id, ecardIds });
