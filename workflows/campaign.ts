@@ -36,11 +36,9 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
     woken = false;
     const plan = await campaignPlan({ campaignId: input.campaignId });
     showStatus(plan.status);
-    if (plan.status === 'scheduled' && plan.startAtMs !== null) {
-      // Date.now() is the workflow's own clock here (deterministic on replay).
-      const wait = plan.startAtMs - Date.now();
-      if (wait > 0) {
-        await condition(() => woken, wait);
+    if (plan.status === 'scheduled' && plan.waitMs !== null) {
+      if (plan.waitMs > 0) {
+        await condition(() => woken, plan.waitMs);
         continue;
       }
       await beginCampaign({ campaignId: input.campaignId });

@@ -7,6 +7,7 @@ import type { Account } from '../../models/Account.ts';
 import type { Campaign, CampaignStatus } from '../../models/Campaign.ts';
 import type { Models } from '../../models/index.ts';
 import { wakeCampaignWorkflow } from '../../workflows/campaign/lifecycle.ts';
+import type { WorkflowTarget } from '../../workflows/shared/start.ts';
 import { accountTransaction } from '../account-lock.ts';
 import { spendToken } from '../confirmation-tokens.ts';
 import type { ServiceContext } from '../context.ts';
@@ -79,12 +80,17 @@ async function startChecks(deps: ServiceContext, account: Account, campaign: Cam
   return count;
 }
 
+/** Wakes (or starts) the campaign's workflow and records that the wake arrived. */
+export async function wakeCampaignNow(deps: ServiceContext, target: WorkflowTarget, campaign: Campaign): Promise<void> {
+  await wakeCampaignWorkflow(target, campaignWorkflowInput(deps, campaign), campaign.status);
+  await deps.models.Campaign.update({ workflow_started: true }, { where: { id: campaign.id, status: campaign.status } });
+}
+
 /** Wakes the campaign's workflow after the commit; a failure is left to the background pass. */
 export async function wakeCampaign(deps: ServiceContext, campaign: Campaign): Promise<void> {
   if (!deps.workflows) return;
   try {
-    await wakeCampaignWorkflow(deps.workflows, campaignWorkflowInput(deps, campaign), campaign.status);
-    await deps.models.Campaign.update({ workflow_started: true }, { where: { id: campaign.id, status: campaign.status } });
+    await wakeCampaignNow(deps, deps.workflows, campaign);
   } catch (err) {
     deps.logger.warn({ err, campaignId: campaign.id }, 'waking the campaign workflow failed; the background pass will');
     deps.nudge();

@@ -3,19 +3,19 @@
 import { fn, col, Op } from 'sequelize';
 import type { CampaignStatus } from '../../models/Campaign.ts';
 import type { ServiceContext } from '../context.ts';
-import { wakeCampaignWorkflow } from '../../workflows/campaign/lifecycle.ts';
-import { campaignWorkflowInput } from './moves.ts';
+import { wakeCampaignNow } from './moves.ts';
 
 export interface CampaignPlan {
   status: CampaignStatus | 'gone';
-  /** scheduled: when it goes out (epoch ms). */
-  startAtMs: number | null;
+  /** scheduled: how long until it goes out, measured by the activity (0 when due), so the workflow reads no clock. */
+  waitMs: number | null;
 }
 
 export async function campaignPlan(ctx: ServiceContext, campaignId: number): Promise<CampaignPlan> {
   const campaign = await ctx.models.Campaign.findByPk(campaignId);
-  if (!campaign) return { status: 'gone', startAtMs: null };
-  return { status: campaign.status, startAtMs: campaign.scheduled_at?.getTime() ?? null };
+  if (!campaign) return { status: 'gone', waitMs: null };
+  const waitMs = campaign.scheduled_at ? Math.max(0, campaign.scheduled_at.getTime() - ctx.now().getTime()) : null;
+  return { status: campaign.status, waitMs };
 }
 
 /** scheduled → sending once its time has come (a reschedule or unschedule that got there first wins). */
@@ -76,9 +76,6 @@ export async function wakeUnstartedCampaigns(ctx: ServiceContext): Promise<boole
     order: [['id', 'ASC']],
     limit: WAKE_BATCH,
   });
-  for (const campaign of campaigns) {
-    await wakeCampaignWorkflow(ctx.workflows, campaignWorkflowInput(ctx, campaign), campaign.status);
-    await ctx.models.Campaign.update({ workflow_started: true }, { where: { id: campaign.id, status: campaign.status } });
-  }
+  for (const campaign of campaigns) await wakeCampaignNow(ctx, ctx.workflows, campaign);
   return campaigns.length === WAKE_BATCH;
 }
