@@ -10,13 +10,8 @@ import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
 import { renderEmail, shareUrl } from '../sends/render.ts';
 import { EcardDesign } from '../sends/snapshot.ts';
 
-export type BulkOutcome = 'sent' | 'failed' | 'unknown';
-
-export interface Delivered {
-  sendPk: number;
-  outcome: BulkOutcome;
-  error: string | null;
-}
+// Callers read the outcomes back from the sends (also after a try that threw).
+type BulkOutcome = 'sent' | 'failed' | 'unknown';
 
 export interface DeliverOptions {
   /** Emails in flight at once: the SMTP pool's size (100 with the sink). */
@@ -44,14 +39,12 @@ async function finishRows(ctx: ServiceContext, rows: SendRecipient[], outcome: B
   );
 }
 
-export async function deliverBulk(ctx: ServiceContext, sendPks: number[], options: DeliverOptions): Promise<Delivered[]> {
+export async function deliverBulk(ctx: ServiceContext, sendPks: number[], options: DeliverOptions): Promise<void> {
   const { models } = ctx;
-  const results: Delivered[] = [];
-  if (sendPks.length === 0) return results;
+  if (sendPks.length === 0) return;
   // Claimed by a try that stopped before its result: the email may have left, so it is not sent again.
   const orphans = await models.SendRecipient.findAll({ where: { send_id: sendPks, status: 'pending', claimed_at: { [Op.ne]: null } } });
   await finishRows(ctx, orphans, 'unknown', OUTCOME_UNKNOWN);
-  results.push(...orphans.map((r) => ({ sendPk: r.send_id, outcome: 'unknown' as const, error: OUTCOME_UNKNOWN })));
 
   const waiting = await models.SendRecipient.findAll({
     attributes: ['id'],
@@ -103,10 +96,8 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
       }
     }
     await finishRows(ctx, sent, 'sent', null);
-    results.push(...sent.map((r) => ({ sendPk: r.send_id, outcome: 'sent' as const, error: null })));
     for (const [error, rows] of failed) {
       await finishRows(ctx, rows, 'failed', error);
-      results.push(...rows.map((r) => ({ sendPk: r.send_id, outcome: 'failed' as const, error })));
     }
     if (again.length) {
       // SMTP never took these: their claim is freed for the retry.
@@ -116,5 +107,4 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
     options.heartbeat();
   }
   if (retry) throw new BulkRetry(retry, 'retryable');
-  return results;
 }

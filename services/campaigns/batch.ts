@@ -131,19 +131,19 @@ export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, 
     });
   }
   if (campaign.status === 'sending') await prepare(ctx, campaign, page);
-  const prepared = await models.CampaignRecipient.findAll({ attributes: ['send_id', 'email'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
+  const prepared = await models.CampaignRecipient.findAll({ attributes: ['send_id'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
+  const sendPks = prepared.map((r) => r.send_id!);
   try {
-    const links = await unsubscribeLinks(models, campaign.account_id, prepared.map((r) => r.email));
-    await deliverBulk(
-      ctx,
-      prepared.map((r) => r.send_id!),
-      {
-        microBatch: (await models.Account.findByPk(campaign.account_id))?.mode === 'sandbox' || ctx.config.mail.transport === 'sink' ? SINK_MICRO_BATCH : ctx.config.mail.poolSize,
-        lastTry: run.lastTry,
-        headers: (email) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase())),
-        heartbeat: run.heartbeat,
-      },
-    );
+    // The addresses the sends were made for (a member's as it was at prepare).
+    const addresses = sendPks.length ? await models.SendRecipient.findAll({ attributes: ['recipient_email'], where: { send_id: sendPks }, raw: true }) : [];
+    const links = await unsubscribeLinks(models, campaign.account_id, addresses.flatMap((r) => (r.recipient_email ? [r.recipient_email] : [])));
+    const sandbox = (await models.Account.findByPk(campaign.account_id))?.mode === 'sandbox';
+    await deliverBulk(ctx, sendPks, {
+      microBatch: sandbox || ctx.config.mail.transport === 'sink' ? SINK_MICRO_BATCH : ctx.config.mail.poolSize,
+      lastTry: run.lastTry,
+      headers: (email) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase())),
+      heartbeat: run.heartbeat,
+    });
   } finally {
     await readBack(ctx, campaign, page);
   }

@@ -9,7 +9,7 @@ import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { duplicateImage } from '../media.ts';
 import { copyOfEcard } from '../widgets.ts';
-import { findDraft } from './campaigns.ts';
+import { findCampaign, findDraft } from './campaigns.ts';
 
 /** The campaign's eCard copies in display order. */
 export function campaignEcards(models: Models, campaign: Pick<Campaign, 'widget_id'>): Promise<Ecard[]> {
@@ -35,9 +35,7 @@ export async function saveCampaignEcards(deps: ServiceContext, accountId: number
   const disabled = sources.filter((e) => e.disabled).map((e) => e.id);
   if (disabled.length) throw new ApiError(422, 'ecard_disabled', `eCard ${disabled.join(', ')} is disabled and cannot be sent`);
   // Checked before any file is copied; checked again under the lock.
-  await models.Campaign.findOne({ where: { id: campaignId, account_id: accountId } }).then((c) => {
-    if (!c) throw new ApiError(404, 'not_found', `No campaign with id ${campaignId}`);
-  });
+  await findCampaign(models, accountId, campaignId);
   const ordered = unique.map((id) => sources.find((e) => e.id === id)!);
   const images = await Promise.all(ordered.map((e) => duplicateImage(deps, accountId, e.self_hosted_url)));
   return accountTransaction(models, accountId, async (transaction) => {

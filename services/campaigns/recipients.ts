@@ -71,7 +71,8 @@ export async function saveRecipients(deps: ServiceContext, accountId: number, ca
     const kept = input.append ? await existingSources(models, campaign.id, transaction) : new Map<string, string>();
     // An address already there stays, unless a directory entry now replaces its CSV row.
     const replaced = [...incoming.values()].filter((r) => r.source === 'directory' && kept.get(r.email) === 'csv').map((r) => r.email);
-    const added = [...incoming.values()].filter((r) => !kept.has(r.email) || replaced.includes(r.email));
+    const replacing = new Set(replaced);
+    const added = [...incoming.values()].filter((r) => !kept.has(r.email) || replacing.has(r.email));
     if (kept.size - replaced.length + added.length > MAX_CAMPAIGN_RECIPIENTS) {
       throw new ApiError(422, 'too_many_recipients', `A campaign has at most ${MAX_CAMPAIGN_RECIPIENTS} recipients (this would make ${kept.size - replaced.length + added.length})`);
     }

@@ -100,9 +100,8 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
 
   it('recipients: members and CSV rows, deduplicated (a member wins), append, 404 for foreign members with nothing saved', async () => {
     const created = await draft();
-    const members = await seedMembers(stack.models, account.accountId, 3, { domain });
+    await seedMembers(stack.models, account.accountId, 3, { domain });
     const ids = (await stack.models.TeamMember.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] })).map((m) => m.id);
-    void members;
     const rows = [...csvRows(2), { email: `M0@${domain}`, name: 'Dup of a member' }];
     const saved = await ok('POST', '/campaign/saveRecipients', { campaignid: created.id, directoryMemberIds: ids, csvRecipients: rows });
     expect((saved.counts as Json).recipients).to.equal(5);
