@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   BULK_CONCURRENCY: z.coerce.number({ error: 'expected a number' }).int().min(1).max(64).default(4),
   // Recipients per batch activity: one prepare transaction, then micro-batches of the pool's size.
   BULK_BATCH_SIZE: z.coerce.number({ error: 'expected a number' }).int().min(1).max(5000).default(500),
+  // A batch activity not heard from for this long (its worker died) is tried again; its claimed emails become unknown.
+  BULK_HEARTBEAT_SECONDS: z.coerce.number({ error: 'expected a number' }).int().min(1).max(600).default(30),
   // SMTP connections kept open (nodemailer's pool); also the size of a bulk micro-batch.
   SMTP_POOL_SIZE: z.coerce.number({ error: 'expected a number' }).int().min(1).max(100).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
@@ -118,6 +120,7 @@ export interface Config {
   bulk: {
     concurrency: number;
     batchSize: number;
+    heartbeatSeconds: number;
   };
   webhooks: {
     retryDelaysSeconds: number[];
@@ -226,7 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     sendWaitSeconds: e.SEND_WAIT_SECONDS,
     sendNowWindowSeconds: e.SEND_NOW_WINDOW_SECONDS,
-    bulk: { concurrency: e.BULK_CONCURRENCY, batchSize: e.BULK_BATCH_SIZE },
+    bulk: { concurrency: e.BULK_CONCURRENCY, batchSize: e.BULK_BATCH_SIZE, heartbeatSeconds: e.BULK_HEARTBEAT_SECONDS },
     webhooks: {
       retryDelaysSeconds: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -9,6 +9,8 @@ export interface BulkSettings {
   taskQueue: string;
   concurrency: number;
   batchSize: number;
+  /** How long a batch may go unheard (a dead worker) before it is tried again. */
+  heartbeatSeconds: number;
 }
 
 export interface FanOutInput {
@@ -36,7 +38,7 @@ export async function campaignFanOutWorkflow(input: FanOutInput): Promise<BatchC
   const { sendCampaignBatch } = proxyActivities<Activities>({
     taskQueue: input.bulk.taskQueue,
     startToCloseTimeout: '30 minutes',
-    heartbeatTimeout: '30 seconds',
+    heartbeatTimeout: input.bulk.heartbeatSeconds * 1000,
     retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: BATCH_ATTEMPTS },
   });
   let counts = input.counts ?? { sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0 };

@@ -131,6 +131,7 @@ export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, 
     });
   }
   if (campaign.status === 'sending') await prepare(ctx, campaign, page);
+  run.heartbeat();
   const prepared = await models.CampaignRecipient.findAll({ attributes: ['send_id'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   const sendPks = prepared.map((r) => r.send_id!);
   try {

@@ -67,12 +67,14 @@ export async function finishCampaign(ctx: ServiceContext, campaignId: number): P
 }
 
 const WAKE_BATCH = 50;
+// A move wakes its campaign itself right after its commit; the pass leaves it that long before doing it instead.
+const WAKE_GRACE_MS = 10_000;
 
 /** Background pass: wakes campaigns that should have a workflow running but whose wake never arrived. */
 export async function wakeUnstartedCampaigns(ctx: ServiceContext): Promise<boolean> {
   if (!ctx.workflows) return false;
   const campaigns = await ctx.models.Campaign.findAll({
-    where: { workflow_started: false, status: ['scheduled', 'sending'] },
+    where: { workflow_started: false, status: ['scheduled', 'sending'], updated_at: { [Op.lt]: new Date(ctx.now().getTime() - WAKE_GRACE_MS) } },
     order: [['id', 'ASC']],
     limit: WAKE_BATCH,
   });

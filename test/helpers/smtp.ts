@@ -22,6 +22,8 @@ export interface SmtpTestServer {
   to(address: string): ReceivedMail[];
   /** Answers the next messages' DATA with this SMTP error instead of accepting them. */
   failNext(count: number, code: number, text: string): void;
+  /** Calls `listener` with each message as it is accepted (before the client hears so); returns its removal. */
+  onMessage(listener: (mail: ReceivedMail) => void): () => void;
 }
 
 function decodeQuotedPrintable(text: string): string {
@@ -94,6 +96,7 @@ export function testSmtpServer(): Promise<SmtpTestServer> {
   shared ??= (async () => {
     const messages: ReceivedMail[] = [];
     const failures: Array<{ code: number; text: string }> = [];
+    const listeners = new Set<(mail: ReceivedMail) => void>();
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -109,7 +112,9 @@ export function testSmtpServer(): Promise<SmtpTestServer> {
             return;
           }
           const raw = Buffer.concat(chunks).toString('utf8');
-          messages.push(parseMail(raw, session.envelope.mailFrom ? session.envelope.mailFrom.address : '', session.envelope.rcptTo.map((r) => r.address)));
+          const mail = parseMail(raw, session.envelope.mailFrom ? session.envelope.mailFrom.address : '', session.envelope.rcptTo.map((r) => r.address));
+          messages.push(mail);
+          for (const listener of listeners) listener(mail);
           callback();
         });
       },
@@ -123,6 +128,10 @@ export function testSmtpServer(): Promise<SmtpTestServer> {
       to: (address) => messages.filter((m) => m.to.includes(address)),
       failNext: (count, code, text) => {
         for (let i = 0; i < count; i++) failures.push({ code, text });
+      },
+      onMessage: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
       },
     };
   })();

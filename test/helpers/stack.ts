@@ -55,29 +55,32 @@ export async function testServices(config: Config, input: Partial<Omit<ServicesI
 
 /** The suite's environment with the given overrides, pointed at the suite's database and Temporal server. */
 export async function testConfig(overrides: Record<string, string> = {}): Promise<Config> {
+  return loadConfig(await testEnv(overrides));
+}
+
+/** The variables behind testConfig, for a child process (`node bin/worker.ts`) of the same setup. */
+export async function testEnv(overrides: Record<string, string> = {}): Promise<Record<string, string | undefined>> {
   // A known free port, so PUBLIC_BASE_URL (and the media URLs built on it) points at this instance.
   const port = String(await freePort());
-  return loadConfig(
-    baseEnv({
-      DATABASE_URL: suiteDatabaseUrl,
-      TEMPORAL_ADDRESS: (await testTemporal()).address,
-      TEMPORAL_TASK_QUEUE: `cardsvc-test-${process.pid}`,
-      DATA_DIR: tempDir(),
-      PORT: port,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      STRICT_RESPONSES: 'true',
-      // Webhooks: loopback receivers, a short schedule (the dev server fires timers on whole seconds), a quick sweep.
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_DELAYS: '1,2',
-      WEBHOOK_TIMEOUT_MS: '1500',
-      OUTBOX_SWEEP_MS: '200',
-      // Emails go to the suite's in-process SMTP server; email-now calls wait for the dispatch.
-      SMTP_URL: (await testSmtpServer()).url,
-      SEND_WAIT_SECONDS: '10',
-      SEND_NOW_WINDOW_SECONDS: '1',
-      ...overrides,
-    }),
-  );
+  return baseEnv({
+    DATABASE_URL: suiteDatabaseUrl,
+    TEMPORAL_ADDRESS: (await testTemporal()).address,
+    TEMPORAL_TASK_QUEUE: `cardsvc-test-${process.pid}`,
+    DATA_DIR: tempDir(),
+    PORT: port,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    STRICT_RESPONSES: 'true',
+    // Webhooks: loopback receivers, a short schedule (the dev server fires timers on whole seconds), a quick sweep.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_DELAYS: '1,2',
+    WEBHOOK_TIMEOUT_MS: '1500',
+    OUTBOX_SWEEP_MS: '200',
+    // Emails go to the suite's in-process SMTP server; email-now calls wait for the dispatch.
+    SMTP_URL: (await testSmtpServer()).url,
+    SEND_WAIT_SECONDS: '10',
+    SEND_NOW_WINDOW_SECONDS: '1',
+    ...overrides,
+  });
 }
 
 let sharedModels: Promise<Models> | undefined;

@@ -1,0 +1,153 @@
+// `npm run bench` (fourth part): a campaign's recipients per second, end to end (workflow, fan-out, batches on
+// the bulk task queue, prepare, claims, the SMTP pool), against a bare nodemailer pool of the same size sending
+// the same number of rendered messages to the same in-process SMTP server, rounds alternated in one run and
+// reported as a ratio. Also the largest workflow history the campaigns made. Settings: BENCH_CAMPAIGN_RECIPIENTS
+// (default 10,000), BENCH_ROUNDS (default 3), SMTP_POOL_SIZE (default 5), DATABASE_URL (default: a fresh SQLite file).
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTransport } from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig } from '../lib/config.ts';
+import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
+import { createLogger } from '../lib/logger.ts';
+import { openDatabase, startWorker } from '../app/runtime.ts';
+import { createServices } from '../app/services.ts';
+import { createAccount } from '../services/accounts.ts';
+import { saveCampaign } from '../services/campaigns/campaigns.ts';
+import { saveCampaignEcards } from '../services/campaigns/ecards.ts';
+import { sendCampaign } from '../services/campaigns/moves.ts';
+import { saveRecipients } from '../services/campaigns/recipients.ts';
+import { newVanityId } from '../services/widgets.ts';
+import { campaignWorkflowId } from '../workflows/campaign/lifecycle.ts';
+
+const recipients = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 10_000);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const poolSize = Number(process.env.SMTP_POOL_SIZE ?? 5);
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+// The SMTP server both sides talk to: reads each message whole, keeps a count.
+let received = 0;
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, _session, callback) {
+    stream.on('data', () => undefined);
+    stream.on('end', () => {
+      received += 1;
+      callback();
+    });
+  },
+});
+const smtpPort = await freePort();
+await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'cardsvc-bench-'));
+const base = loadConfig({ DATA_DIR: dataDir, PATH: process.env.PATH, HOME: process.env.HOME });
+const server = await startEmbeddedTemporal({
+  search: base.temporal,
+  progress: () => undefined,
+  port: await freePort(),
+  uiPort: undefined,
+  dbFile: undefined,
+  pidFile: undefined,
+  namespace: 'default',
+  env: base.temporal.childEnv,
+});
+const config = loadConfig({
+  DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dataDir, 'bench.sqlite')}`,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  SMTP_POOL_SIZE: String(poolSize),
+  TEMPORAL_ADDRESS: server.address,
+  TEMPORAL_TASK_QUEUE: 'bench',
+  PLAN_EMAILS: 'free=100,pro=5000,enterprise=100000000',
+});
+const models = await openDatabase(config, 'migrate');
+const services = createServices({ config, logger: createLogger(config), models, temporalAddress: server.address });
+const worker = await startWorker(services, { background: false });
+const { client } = services.workflows!;
+
+const { accountId } = await createAccount(models, { name: 'Bench', ownerEmail: `bench-campaign-${Date.now()}@example.com`, plan: 'enterprise' });
+const widget = await models.Widget.create({ account_id: accountId, vanity_id: newVanityId(), name: 'Bench', wconfig: {} });
+const ecard = await models.Ecard.create({
+  account_id: accountId, widget_id: widget.id, vanity_id: newVanityId(), name: 'Bench', email_subject: 'Hi {{first_name}}', header: 'Hello',
+  details: '<p>Dear {{recipient_name}}, greetings from {{sender_name}}.</p>', ecard_link: null, url_redirect_after_send: null, ecardbrandid: null, ecard_mode: null,
+  envelope_bg_image_url: null, envelope_audio_url: null, envelope_video_url: null, envelope_color_settings: null, self_hosted_url: null, price: null,
+});
+
+const historySizes: number[] = [];
+let sequence = 0;
+
+/** One campaign of `recipients` CSV rows, from `send` to `sent`; recipients per second. */
+async function campaignRound(): Promise<number> {
+  const round = ++sequence;
+  const campaign = await saveCampaign(services, accountId, undefined, { campaign_name: `Bench ${round}`, from_name: 'HR', from_email: 'hr@example.com' });
+  await saveCampaignEcards(services, accountId, campaign.id, [ecard.id]);
+  const rows = Array.from({ length: recipients }, (_, i) => ({ email: `r${round}-${i}@bench.example.com`, first_name: `R${i}`, last_name: 'Bench' }));
+  await saveRecipients(services, accountId, campaign.id, { directoryMemberIds: [], csvRecipients: rows, append: false });
+  const before = received;
+  const started = performance.now();
+  await sendCampaign(services, accountId, campaign.id, undefined);
+  for (;;) {
+    const { status } = (await models.Campaign.findByPk(campaign.id))!;
+    if (status !== 'sending') break;
+    await sleep(50);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (received - before !== recipients) throw new Error(`campaign ${campaign.id}: ${received - before} messages for ${recipients} recipients`);
+  const workflowId = campaignWorkflowId(accountId, campaign.id);
+  for (const id of [workflowId, `${workflowId}/fan-out`]) {
+    for await (const run of client.workflow.list({ query: `WorkflowId = '${id}'` })) {
+      historySizes.push((await client.workflow.getHandle(id, run.runId).fetchHistory()).events?.length ?? 0);
+    }
+  }
+  return recipients / seconds;
+}
+
+/** The same number of rendered messages through a bare nodemailer pool of the same size; messages per second. */
+async function bareRound(): Promise<number> {
+  const round = ++sequence;
+  const messages = Array.from({ length: recipients }, (_, i) => ({
+    from: 'HR <no-reply@cardsvc.localhost>',
+    to: `r${round}-${i}@bench.example.com`,
+    subject: `Hi R${i}`,
+    text: `Dear R${i} Bench, greetings from HR.`,
+    html: `<p>Dear R${i} Bench, greetings from HR.</p>`,
+  }));
+  const transport = createTransport({ pool: true, maxConnections: poolSize, host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true });
+  const before = received;
+  const started = performance.now();
+  await Promise.all(messages.map((m) => transport.sendMail(m)));
+  const seconds = (performance.now() - started) / 1000;
+  transport.close();
+  if (received - before !== recipients) throw new Error(`bare pool: ${received - before} messages for ${recipients}`);
+  return recipients / seconds;
+}
+
+console.log(`database ${config.database.dialect}, ${rounds} rounds of ${recipients} recipients, SMTP pool of ${poolSize}`);
+const totals = { bare: 0, campaign: 0 };
+for (let round = 1; round <= rounds; round++) {
+  const bare = await bareRound();
+  const campaign = await campaignRound();
+  totals.bare += bare;
+  totals.campaign += campaign;
+  console.log(`round ${round}: bare pool ${bare.toFixed(0)} messages/s, campaign ${campaign.toFixed(0)} recipients/s, ratio ${(campaign / bare).toFixed(2)}`);
+}
+console.log(`campaign / bare nodemailer pool throughput: ${(totals.campaign / totals.bare).toFixed(2)}; largest workflow history: ${Math.max(...historySizes)} events`);
+await worker.stop();
+await services.close();
+await models.sequelize.close();
+await server.stop();
+await new Promise<void>((resolve) => smtp.close(() => resolve()));

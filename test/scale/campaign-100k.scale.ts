@@ -1,0 +1,60 @@
+// `npm run test:scale` (not part of `npm test`): a 100,000-recipient campaign on a sandbox account, its
+// recipients from two appended 50,000-row CSV uploads. Accepted, every email in the sink, no quota used, and
+// every workflow history (the campaign's, each run of its fan-out) under Temporal's 10,240-event warning.
+import { expect } from 'chai';
+import { campaignWorkflowId } from '../../workflows/campaign/lifecycle.ts';
+import { call, expectSuccess, newAccount } from '../helpers/api.ts';
+import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { testStack } from '../helpers/stack.ts';
+import { testClient } from '../helpers/temporal.ts';
+
+type Json = Record<string, unknown>;
+const HALF = 50_000;
+const HISTORY_LIMIT = 10_240;
+
+describe('scale: a 100,000-recipient sandbox campaign', function () {
+  this.timeout(300_000);
+
+  it('is accepted, reaches the sink one email per recipient, uses no quota, and keeps every history small', async () => {
+    const started = Date.now();
+    const stack = await testStack();
+    const owner = await newAccount(stack.models, 'pro');
+    const accountId = owner.sandboxAccountId;
+    const widget = await insertWidget(stack.models, accountId);
+    const ecards = [await insertEcard(stack.models, accountId, widget.id, { name: 'A' }), await insertEcard(stack.models, accountId, widget.id, { name: 'B' })];
+    const post = async (path: string, body: unknown) => expectSuccess(await call(stack.url, 'POST', `/v2/api${path}`, { key: owner.sandboxKey, body })) as Json;
+    const id = (await post('/campaign/save', { campaign: { campaign_name: 'Everyone', from_email: 'hr@example.com' } })).id as number;
+    await post('/campaign/saveCampaignEcards', { campaignid: id, ecardIds: ecards.map((e) => e.id) });
+    for (const part of [0, 1]) {
+      const csv = ['email,first_name,team', ...Array.from({ length: HALF }, (_, i) => `p${part}-${i}@scale.example.com,P${i},T${i % 7}`)].join('\n');
+      const parsed = await post('/campaign/uploadCsv', { csvContent: csv });
+      expect(parsed).to.deep.include({ total_rows: HALF, valid_rows: HALF });
+      const saved = await post('/campaign/saveRecipients', { campaignid: id, csvRecipients: parsed.rows, append: part === 1 });
+      expect((saved.counts as Json).recipients).to.equal(HALF * (part + 1));
+    }
+    expect((await post('/campaign/send', { campaignid: id })).status).to.equal('sending');
+    const done = await eventually(
+      async () => expectSuccess(await call(stack.url, 'GET', `/v2/api/campaign/findOne/id/${id}`, { key: owner.sandboxKey })) as Json,
+      (c) => c.status !== 'sending',
+      280_000 - (Date.now() - started),
+      1000,
+    );
+    expect(done.status).to.equal('sent');
+    expect(done.counts).to.deep.include({ recipients: 2 * HALF, sent: 2 * HALF, pending: 0, failed: 0, unknown: 0 });
+    expect(await stack.models.MailSinkMessage.count({ where: { account_id: accountId } })).to.equal(2 * HALF);
+    expect(await stack.models.QuotaUsage.count({ where: { account_id: accountId } })).to.equal(0);
+
+    const client = await testClient();
+    const workflowId = campaignWorkflowId(accountId, id);
+    const sizes: Record<string, number> = {};
+    for (const wid of [workflowId, `${workflowId}/fan-out`]) {
+      for await (const run of client.workflow.list({ query: `WorkflowId = '${wid}'` })) {
+        sizes[`${wid} ${run.runId}`] = (await client.workflow.getHandle(wid, run.runId).fetchHistory()).events?.length ?? 0;
+      }
+    }
+    console.log(`    ${2 * HALF} recipients in ${((Date.now() - started) / 1000).toFixed(0)} s; history sizes: ${JSON.stringify(Object.values(sizes))}`);
+    expect(Object.keys(sizes).length).to.be.at.least(2);
+    expect(Object.entries(sizes).filter(([, n]) => n >= HISTORY_LIMIT)).to.deep.equal([]);
+  });
+});
