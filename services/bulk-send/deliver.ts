@@ -5,7 +5,7 @@
 import { Op } from 'sequelize';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
-import { fromAddress, MailError } from '../mail/transport.ts';
+import { fromAddress, MailError, type OutgoingMail } from '../mail/transport.ts';
 import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
 import { renderEmail, shareUrl } from '../sends/render.ts';
 import { EcardDesign } from '../sends/snapshot.ts';
@@ -62,37 +62,39 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
     const designs = new Map(
       (await models.SendSnapshot.findAll({ where: { send_id: claimed.map((r) => r.send_id) } })).map((s) => [s.send_id, EcardDesign.parse(JSON.parse(s.design))]),
     );
-    const settled = await Promise.allSettled(
-      claimed.map(async (r) => {
-        const send = sends.get(r.send_id)!;
-        const email = renderEmail(send, designs.get(send.id)!, r, shareUrl(ctx.config.publicBaseUrl, send));
-        await ctx.mail.send(
-          {
-            accountId: send.account_id,
-            messageId: r.message_id!,
-            from: { name: send.sender_name, address: fromAddress(ctx.config.mailFrom) },
-            to: r.recipient_email!,
-            replyTo: send.sender_email,
-            subject: email.subject,
-            text: email.text,
-            html: email.html,
-            headers: options.headers(r.recipient_email!),
-          },
-          { sandbox: send.sandbox },
-        );
-      }),
-    );
+    const mails = claimed.map((r) => {
+      const send = sends.get(r.send_id)!;
+      const email = renderEmail(send, designs.get(send.id)!, r, shareUrl(ctx.config.publicBaseUrl, send));
+      const mail: OutgoingMail = {
+        accountId: send.account_id,
+        messageId: r.message_id!,
+        from: { name: send.sender_name, address: fromAddress(ctx.config.mailFrom) },
+        to: r.recipient_email!,
+        replyTo: send.sender_email,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        headers: options.headers(r.recipient_email!),
+      };
+      return { recipient: r, sandbox: send.sandbox, mail };
+    });
+    // Sandbox sends go to the sink, the others over SMTP: one call for each kind.
+    const results = new Map<SendRecipient, MailError | null>();
+    for (const sandbox of [true, false]) {
+      const group = mails.filter((m) => m.sandbox === sandbox);
+      const outcomes = await ctx.mail.sendMany(group.map((m) => m.mail), { sandbox });
+      for (const [j, m] of group.entries()) results.set(m.recipient, outcomes[j] ?? null);
+    }
     const sent: SendRecipient[] = [];
     const failed = new Map<string, SendRecipient[]>();
     const again: SendRecipient[] = [];
-    for (const [j, s] of settled.entries()) {
-      const r = claimed[j]!;
-      if (s.status === 'fulfilled') sent.push(r);
-      else if (!(s.reason instanceof MailError)) throw s.reason;
-      else if (s.reason.kind === 'retryable' && !options.lastTry) again.push(r);
+    for (const r of claimed) {
+      const error = results.get(r);
+      if (!error) sent.push(r);
+      else if (error.kind === 'retryable' && !options.lastTry) again.push(r);
       else {
-        const error = s.reason.kind === 'unknown' ? `${OUTCOME_UNKNOWN} (${s.reason.message})` : s.reason.message;
-        failed.set(error, [...(failed.get(error) ?? []), r]);
+        const reason = error.kind === 'unknown' ? `${OUTCOME_UNKNOWN} (${error.message})` : error.message;
+        failed.set(reason, [...(failed.get(reason) ?? []), r]);
       }
     }
     await finishRows(ctx, sent, 'sent', null);

@@ -100,6 +100,8 @@ export function testSmtpServer(): Promise<SmtpTestServer> {
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
+      // No reverse DNS of the client: loopback only, and a lookup per connection would dominate.
+      disableReverseLookup: true,
       logger: false,
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];

@@ -10,7 +10,7 @@ import { testStack } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
 
 type Json = Record<string, unknown>;
-const HALF = 50_000;
+const HALF = Number(process.env.SCALE_HALF ?? 50_000);
 const HISTORY_LIMIT = 10_240;
 
 describe('scale: a 100,000-recipient sandbox campaign', function () {
@@ -33,13 +33,18 @@ describe('scale: a 100,000-recipient sandbox campaign', function () {
       const saved = await post('/campaign/saveRecipients', { campaignid: id, csvRecipients: parsed.rows, append: part === 1 });
       expect((saved.counts as Json).recipients).to.equal(HALF * (part + 1));
     }
+    const lap = (what: string) => console.log(`    ${what} at ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    lap('recipients saved');
     expect((await post('/campaign/send', { campaignid: id })).status).to.equal('sending');
+    const progress = setInterval(() => {
+      void stack.models.CampaignRecipient.count({ where: { campaign_id: id, status: 'sent' } }).then((n) => lap(`${n} sent`));
+    }, 10_000);
     const done = await eventually(
       async () => expectSuccess(await call(stack.url, 'GET', `/v2/api/campaign/findOne/id/${id}`, { key: owner.sandboxKey })) as Json,
       (c) => c.status !== 'sending',
       280_000 - (Date.now() - started),
       1000,
-    );
+    ).finally(() => clearInterval(progress));
     expect(done.status).to.equal('sent');
     expect(done.counts).to.deep.include({ recipients: 2 * HALF, sent: 2 * HALF, pending: 0, failed: 0, unknown: 0 });
     expect(await stack.models.MailSinkMessage.count({ where: { account_id: accountId } })).to.equal(2 * HALF);

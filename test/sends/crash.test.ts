@@ -25,6 +25,7 @@ function dyingOnce(real: MailTransport, moment: 'before' | 'after'): MailTranspo
         throw new Error('worker killed after SMTP accepted the message');
       }
     },
+    sendMany: (mails, options) => real.sendMany(mails, options),
     close: () => real.close(),
   };
 }

@@ -77,6 +77,48 @@ describe('the mail transport and the send sweeper', function () {
     }
   });
 
+  it('SMTP goes over a pool of SMTP_POOL_SIZE connections (sendMany in parallel); a refused connection is retryable', async () => {
+    const { models } = await testStack();
+    let connections = 0;
+    const received: string[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      disableReverseLookup: true,
+      logger: false,
+      onConnect(_session, callback) {
+        connections += 1;
+        callback();
+      },
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          received.push(session.envelope.rcptTo[0]!.address);
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.server.address() as AddressInfo;
+    try {
+      const pooled = createMailTransport(models, { transport: 'smtp', smtpUrl: `smtp://127.0.0.1:${port}`, sinkByDefault: false, poolSize: 2 });
+      const batch = Array.from({ length: 30 }, (_, i) => mail(`pool${i}@example.com`));
+      expect(await pooled.sendMany(batch.slice(0, 15), { sandbox: false })).to.deep.equal(Array(15).fill(null));
+      expect(await pooled.sendMany(batch.slice(15), { sandbox: false })).to.deep.equal(Array(15).fill(null));
+      pooled.close();
+      expect(received).to.have.members(batch.map((m) => m.to));
+      expect(connections).to.be.within(1, 2);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    // Nothing listens there now: the message never reached a server, so sending it again is safe.
+    const refused = createMailTransport(models, { transport: 'smtp', smtpUrl: `smtp://127.0.0.1:${port}`, sinkByDefault: false, poolSize: 2 });
+    const [outcome] = await refused.sendMany([mail('nobody@example.com')], { sandbox: false });
+    refused.close();
+    expect(outcome).to.be.instanceOf(MailError);
+    expect(outcome!.kind).to.equal('retryable');
+  });
+
   it('classifies SMTP failures: 5xx permanent, 4xx and failures before DATA retryable, the rest unknown', () => {
     expect(classifySmtpError({ responseCode: 550, message: 'no' }).kind).to.equal('permanent');
     expect(classifySmtpError({ responseCode: 451, message: 'later' }).kind).to.equal('retryable');
