@@ -23,7 +23,7 @@ import { sendCampaign } from '../services/campaigns/moves.ts';
 import { saveRecipients } from '../services/campaigns/recipients.ts';
 import { connectWithoutDelay } from '../services/mail/transport.ts';
 import { newVanityId } from '../services/widgets.ts';
-import { campaignWorkflowId } from '../workflows/campaign/lifecycle.ts';
+import { campaignFanOutWorkflowId, campaignWorkflowId } from '../workflows/campaign/ids.ts';
 
 const recipients = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -112,7 +112,7 @@ async function campaignRound(): Promise<number> {
   const seconds = (performance.now() - started) / 1000;
   if (received - before !== recipients) throw new Error(`campaign ${campaign.id}: ${received - before} messages for ${recipients} recipients`);
   const workflowId = campaignWorkflowId(accountId, campaign.id);
-  for (const id of [workflowId, `${workflowId}/fan-out`]) {
+  for (const id of [workflowId, campaignFanOutWorkflowId(accountId, campaign.id)]) {
     for await (const run of client.workflow.list({ query: `WorkflowId = '${id}'` })) {
       historySizes.push((await client.workflow.getHandle(id, run.runId).fetchHistory()).events?.length ?? 0);
     }

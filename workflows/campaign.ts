@@ -1,10 +1,11 @@
 // One campaign, `campaign/<accountId>/<id>`: the database decides, this carries out. It reads where the campaign
 // stands, sleeps until its time (a wake signal cuts the sleep short: a reschedule, unschedule or cancel), moves it
 // to sending, fans out in a child workflow, and settles how it ended.
-import { condition, defineSignal, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, defineSignal, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { BatchCounts } from '../services/campaigns/batch.ts';
 import type { BulkSettings, campaignFanOutWorkflow } from './campaign-fan-out.ts';
+import { campaignFanOutWorkflowId } from './campaign/ids.ts';
 import { showStatus } from './shared/status.ts';
 
 export interface CampaignWorkflowInput {
@@ -46,7 +47,7 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
     }
     if (plan.status !== 'sending') return { status: plan.status, counts: null };
     const counts = await executeChild<typeof campaignFanOutWorkflow>('campaignFanOutWorkflow', {
-      workflowId: `${workflowInfo().workflowId}/fan-out`,
+      workflowId: campaignFanOutWorkflowId(input.accountId, input.campaignId),
       args: [{ campaignId: input.campaignId, afterRecipientId: 0, bulk: input.bulk, counts: null }],
     });
     const status = await finishCampaign({ campaignId: input.campaignId });

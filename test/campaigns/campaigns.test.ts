@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { verifySignature } from '../../lib/signing.ts';
 import { issueToken } from '../../services/confirmation-tokens.ts';
 import { accountSecret } from '../../services/webhooks/secrets.ts';
+import { campaignFanOutWorkflowId, campaignWorkflowId } from '../../workflows/campaign/ids.ts';
 import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { seedMembers } from '../helpers/directory.ts';
@@ -9,6 +10,8 @@ import { eventually } from '../helpers/eventually.ts';
 import { testReceiver } from '../helpers/receiver.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
+import { maybeRecordHistory } from '../helpers/histories.ts';
+import { testClient } from '../helpers/temporal.ts';
 import { hookPath } from '../helpers/webhooks.ts';
 
 type Json = Record<string, unknown>;
@@ -155,6 +158,9 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     expect(sending.status).to.equal('sending');
     const done = await eventually(() => ok('GET', `/campaign/findOne/id/${id}`), (c) => c.status === 'sent', 150_000);
     expect(done.counts).to.deep.include({ recipients: 2000, sent: 2000, pending: 0, failed: 0, unknown: 0, skipped: 0 });
+    const client = await testClient();
+    await maybeRecordHistory(client, campaignWorkflowId(account.accountId, id), 'campaign-workflow');
+    await maybeRecordHistory(client, campaignFanOutWorkflowId(account.accountId, id), 'campaign-fan-out-workflow');
 
     // One message per recipient, told apart by Message-ID.
     const mails = smtp.messages.filter((m) => m.to[0]?.endsWith(`@${domain}`));

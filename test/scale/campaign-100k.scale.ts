@@ -2,7 +2,7 @@
 // recipients from two appended 50,000-row CSV uploads. Accepted, every email in the sink, no quota used, and
 // every workflow history (the campaign's, each run of its fan-out) under Temporal's 10,240-event warning.
 import { expect } from 'chai';
-import { campaignWorkflowId } from '../../workflows/campaign/lifecycle.ts';
+import { campaignFanOutWorkflowId, campaignWorkflowId } from '../../workflows/campaign/ids.ts';
 import { call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -53,7 +53,7 @@ describe('scale: a 100,000-recipient sandbox campaign', function () {
     const client = await testClient();
     const workflowId = campaignWorkflowId(accountId, id);
     const sizes: Record<string, number> = {};
-    for (const wid of [workflowId, `${workflowId}/fan-out`]) {
+    for (const wid of [workflowId, campaignFanOutWorkflowId(accountId, id)]) {
       for await (const run of client.workflow.list({ query: `WorkflowId = '${wid}'` })) {
         sizes[`${wid} ${run.runId}`] = (await client.workflow.getHandle(wid, run.runId).fetchHistory()).events?.length ?? 0;
       }

@@ -4,7 +4,9 @@ import type { WorkflowTarget } from '../shared/start.ts';
 import { cardAttributes } from '../shared/search-attributes.ts';
 import type { CampaignWorkflowInput } from '../campaign.ts';
 
-export const campaignWorkflowId = (accountId: number, campaignId: number) => `campaign/${accountId}/${campaignId}`;
+import { campaignWorkflowId } from './ids.ts';
+
+export { campaignWorkflowId };
 
 export async function wakeCampaignWorkflow(target: WorkflowTarget, input: CampaignWorkflowInput, status: string): Promise<void> {
   await target.client.workflow.signalWithStart('campaignWorkflow', {
