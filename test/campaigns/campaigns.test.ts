@@ -128,6 +128,29 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: created.id as number } })).to.equal(6);
   });
 
+  it('saveRecipients: 32 MB bodies on that route only (413 beyond, and 413 past 1 MB elsewhere); over 100,000 recipients is 422', async function () {
+    this.timeout(120_000);
+    const created = await draft();
+    const id = created.id as number;
+    // Just under 32 MB is read (and refused for its content); just over is 413.
+    const pad = (bytes: number) => JSON.stringify({ campaignid: id, csvRecipients: [{ email: `a@${domain}`, name: 'x'.repeat(bytes) }] });
+    const raw = (path: string, body: string) => fetch(`${stack.url}/v2/api${path}`, { method: 'POST', headers: { authorization: `Bearer ${account.liveKey}`, 'content-type': 'application/json' }, body });
+    const under = await raw('/campaign/saveRecipients', pad(31 * 1024 * 1024));
+    expect(under.status).to.equal(400);
+    const over = await raw('/campaign/saveRecipients', pad(33 * 1024 * 1024));
+    expect(over.status).to.equal(413);
+    expect(((await over.json()) as Json).code).to.equal('payload_too_large');
+    const elsewhere = await raw('/campaign/save', JSON.stringify({ campaign: { id, campaign_name: 'x', personal_message: 'y'.repeat(2 * 1024 * 1024) } }));
+    expect(elsewhere.status).to.equal(413);
+
+    await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(60_000, 'first') });
+    const tooMany = await api('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(40_001, 'second'), append: true });
+    expectFailure(tooMany, 422, 'too_many_recipients');
+    expectFailure(await api('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(100_001, 'all') }), 422, 'too_many_recipients');
+    expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: id } })).to.equal(60_000);
+    expect((await stack.models.Campaign.findByPk(id))!.campaign_name).to.equal('Spring');
+  });
+
   it('uploadCsv parses rows with their errors and saves nothing; no email column is 422; over 10 MB is 413', async () => {
     const csv = '\uFEFFEmail;Name;Favourite Team\r\n"a@x.example.com";"Ann; A.";"Ops"\r\nnot-an-email;Bob;Dev\r\n\r\nb@x.example.com;"Bo\nB";QA\r\n';
     const parsed = await ok('POST', '/campaign/uploadCsv', { csvContent: csv });
