@@ -8,7 +8,8 @@ export function createSendActivities(deps: ServiceContext) {
   return {
     async dispatchSend(input: { sendPk: number }): Promise<SendOutcome> {
       // On the last try a temporary SMTP failure becomes the recipient's failure instead of another retry.
-      return dispatchSend(deps, input.sendPk, { lastTry: Context.current().info.attempt >= DISPATCH_ATTEMPTS });
+      const context = Context.current();
+      return dispatchSend(deps, input.sendPk, { lastTry: context.info.attempt >= DISPATCH_ATTEMPTS, heartbeat: () => context.heartbeat() });
     },
     async failSend(input: { sendPk: number; reason: string }): Promise<SendOutcome> {
       return failSend(deps, input.sendPk, input.reason);

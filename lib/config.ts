@@ -30,8 +30,9 @@ const EnvSchema = z.object({
   BULK_CONCURRENCY: z.coerce.number({ error: 'expected a number' }).int().min(1).max(64).default(4),
   // Recipients per batch activity: one prepare transaction, then micro-batches of the pool's size.
   BULK_BATCH_SIZE: z.coerce.number({ error: 'expected a number' }).int().min(1).max(5000).default(500),
-  // A batch activity not heard from for this long (its worker died) is tried again; its claimed emails become unknown.
-  BULK_HEARTBEAT_SECONDS: z.coerce.number({ error: 'expected a number' }).int().min(1).max(600).default(30),
+  // An email activity (a send's dispatch, a campaign batch) not heard from for this long (its worker died) is tried
+  // again; the emails it had claimed become unknown.
+  ACTIVITY_HEARTBEAT_SECONDS: z.coerce.number({ error: 'expected a number' }).int().min(1).max(600).default(30),
   // SMTP connections kept open (nodemailer's pool); also the size of a bulk micro-batch.
   SMTP_POOL_SIZE: z.coerce.number({ error: 'expected a number' }).int().min(1).max(100).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
@@ -120,8 +121,9 @@ export interface Config {
   bulk: {
     concurrency: number;
     batchSize: number;
-    heartbeatSeconds: number;
   };
+  /** How long an email activity may go unheard before Temporal tries it again. */
+  heartbeatSeconds: number;
   webhooks: {
     retryDelaysSeconds: number[];
     timeoutMs: number;
@@ -229,7 +231,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     sendWaitSeconds: e.SEND_WAIT_SECONDS,
     sendNowWindowSeconds: e.SEND_NOW_WINDOW_SECONDS,
-    bulk: { concurrency: e.BULK_CONCURRENCY, batchSize: e.BULK_BATCH_SIZE, heartbeatSeconds: e.BULK_HEARTBEAT_SECONDS },
+    bulk: { concurrency: e.BULK_CONCURRENCY, batchSize: e.BULK_BATCH_SIZE },
+    heartbeatSeconds: e.ACTIVITY_HEARTBEAT_SECONDS,
     webhooks: {
       retryDelaysSeconds: e.WEBHOOK_RETRY_DELAYS.split(',').map(Number),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -3,13 +3,15 @@
 import { ActivityFailure, isCancellation, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { showStatus } from './shared/status.ts';
-import { DISPATCH_ATTEMPTS } from './send-ecard/policy.ts';
+import { DISPATCH_ATTEMPTS, DISPATCH_HEARTBEAT_SECONDS } from './send-ecard/policy.ts';
 
 export interface SendEcardInput {
   /** The send's row id. */
   sendPk: number;
   /** When it goes out (epoch ms); the past or now means at once. */
   sendAtMs: number;
+  /** How long the dispatch may go unheard (a dead worker) before it is tried again; absent in older runs. */
+  heartbeatSeconds?: number;
 }
 
 export interface SendEcardResult {
@@ -18,12 +20,12 @@ export interface SendEcardResult {
   error: string | null;
 }
 
-const { dispatchSend, failSend } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: DISPATCH_ATTEMPTS },
-});
-
 export async function sendEcardWorkflow(input: SendEcardInput): Promise<SendEcardResult> {
+  const { dispatchSend, failSend } = proxyActivities<Activities>({
+    startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: (input.heartbeatSeconds ?? DISPATCH_HEARTBEAT_SECONDS) * 1000,
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: DISPATCH_ATTEMPTS },
+  });
   const wait = input.sendAtMs - workflowInfo().runStartTime.getTime();
   try {
     if (wait > 0) await sleep(wait);

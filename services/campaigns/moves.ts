@@ -101,7 +101,7 @@ export function campaignWorkflowInput(deps: ServiceContext, campaign: Pick<Campa
   return {
     accountId: campaign.account_id,
     campaignId: campaign.id,
-    bulk: { taskQueue: deps.config.temporal.bulkTaskQueue, ...deps.config.bulk },
+    bulk: { taskQueue: deps.config.temporal.bulkTaskQueue, ...deps.config.bulk, heartbeatSeconds: deps.config.heartbeatSeconds },
   };
 }
 

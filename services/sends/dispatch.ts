@@ -81,7 +81,7 @@ async function emailOne(deps: ServiceContext, send: Send, design: EcardDesign, r
 }
 
 /** The activity's work; safe to run again after a crash at any point. */
-export async function dispatchSend(deps: ServiceContext, sendPk: number, options: { lastTry: boolean }): Promise<SendOutcome> {
+export async function dispatchSend(deps: ServiceContext, sendPk: number, options: { lastTry: boolean; heartbeat?: () => void }): Promise<SendOutcome> {
   const { models } = deps;
   let send = await models.Send.findByPk(sendPk, { rejectOnEmpty: true });
   if (send.status === 'scheduled') {
@@ -103,7 +103,12 @@ export async function dispatchSend(deps: ServiceContext, sendPk: number, options
     await r.update({ rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html });
   }
   if (send.mode !== 'share') {
-    for (const r of recipients) if (r.status === 'pending') await emailOne(deps, send, design, r, link, options.lastTry);
+    // A heartbeat before each email: a worker that dies mid-send is noticed within the heartbeat timeout.
+    for (const r of recipients) {
+      if (r.status !== 'pending') continue;
+      options.heartbeat?.();
+      await emailOne(deps, send, design, r, link, options.lastTry);
+    }
   }
   return finish(deps, send);
 }

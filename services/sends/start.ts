@@ -9,7 +9,7 @@ const BATCH = 100;
 
 export async function startSendWorkflowOf(ctx: ServiceContext, target: WorkflowTarget, sendPk: number): Promise<void> {
   const send = await ctx.models.Send.findByPk(sendPk, { rejectOnEmpty: true });
-  await startSendWorkflow(target, send.account_id, send.send_id, send.status, { sendPk: send.id, sendAtMs: send.send_at.getTime() });
+  await startSendWorkflow(target, send.account_id, send.send_id, send.status, { sendPk: send.id, sendAtMs: send.send_at.getTime(), heartbeatSeconds: ctx.config.heartbeatSeconds });
   await ctx.models.Send.update({ workflow_started: true }, { where: { id: send.id } });
 }
 

@@ -1,38 +1,14 @@
 // A campaign under a real worker death: the worker is a child process (`node --import tsx bin/worker.ts`) on task
 // queues of its own, killed with SIGKILL from the SMTP server while it sends; a new child finishes the campaign.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
-import { packageRoot } from '../../lib/paths.ts';
 import { call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { onSuiteEnd } from '../helpers/cleanup.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type ReceivedMail } from '../helpers/smtp.ts';
 import { extraApp, testEnv, testStack } from '../helpers/stack.ts';
+import { startWorkerChild } from '../helpers/worker-child.ts';
 
 type Json = Record<string, unknown>;
-
-interface WorkerChild {
-  child: ChildProcess;
-  exited: Promise<NodeJS.Signals | number | null>;
-  output: () => string;
-}
-
-function startWorkerChild(env: Record<string, string | undefined>): WorkerChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], { cwd: packageRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-4000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-  onSuiteEnd(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  return { child, exited, output: () => output };
-}
 
 describe('campaigns: a worker killed with SIGKILL while it sends', function () {
   this.timeout(240_000);
@@ -45,7 +21,7 @@ describe('campaigns: a worker killed with SIGKILL while it sends', function () {
       TEMPORAL_TASK_QUEUE: `cardsvc-crash-${process.pid}`,
       BULK_CONCURRENCY: '1',
       BULK_BATCH_SIZE: '100',
-      BULK_HEARTBEAT_SECONDS: '2',
+      ACTIVITY_HEARTBEAT_SECONDS: '2',
       SMTP_POOL_SIZE: '5',
     };
     const app = await extraApp({ env: settings });

@@ -24,6 +24,8 @@ export interface SmtpTestServer {
   failNext(count: number, code: number, text: string): void;
   /** Calls `listener` with each message as it is accepted (before the client hears so); returns its removal. */
   onMessage(listener: (mail: ReceivedMail) => void): () => void;
+  /** Calls `listener` with each RCPT TO address before answering it (before any DATA); returns its removal. */
+  onRecipient(listener: (address: string) => void): () => void;
 }
 
 function decodeQuotedPrintable(text: string): string {
@@ -97,12 +99,17 @@ export function testSmtpServer(): Promise<SmtpTestServer> {
     const messages: ReceivedMail[] = [];
     const failures: Array<{ code: number; text: string }> = [];
     const listeners = new Set<(mail: ReceivedMail) => void>();
+    const recipientListeners = new Set<(address: string) => void>();
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       // No reverse DNS of the client: loopback only, and a lookup per connection would dominate.
       disableReverseLookup: true,
       logger: false,
+      onRcptTo(address, _session, callback) {
+        for (const listener of recipientListeners) listener(address.address);
+        callback();
+      },
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
@@ -121,6 +128,8 @@ export function testSmtpServer(): Promise<SmtpTestServer> {
         });
       },
     });
+    // A client that vanishes mid-session (a killed worker) is a connection error, not the test's failure.
+    server.on('error', () => undefined);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     onSuiteEnd(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { port } = server.server.address() as AddressInfo;
@@ -134,6 +143,10 @@ export function testSmtpServer(): Promise<SmtpTestServer> {
       onMessage: (listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
+      },
+      onRecipient: (listener) => {
+        recipientListeners.add(listener);
+        return () => recipientListeners.delete(listener);
       },
     };
   })();

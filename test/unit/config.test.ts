@@ -15,7 +15,8 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ TEMPORAL_TASK_QUEUE: 'q' }).temporal.bulkTaskQueue).to.equal('q-bulk');
     expect(loadConfig({ TEMPORAL_BULK_TASK_QUEUE: 'b' }).temporal.bulkTaskQueue).to.equal('b');
-    expect(config.bulk).to.deep.equal({ concurrency: 4, batchSize: 500, heartbeatSeconds: 30 });
+    expect(config.bulk).to.deep.equal({ concurrency: 4, batchSize: 500 });
+    expect(config.heartbeatSeconds).to.equal(30);
     expect(config.mail.poolSize).to.equal(5);
     expect(config.logLevel).to.equal('info');
     expect(config.keepAliveTimeoutMs).to.equal(65_000);
