@@ -3,39 +3,22 @@
 // the same number of rendered messages to the same in-process SMTP server, rounds alternated in one run and
 // reported as a ratio. Also the largest workflow history the campaigns made. Settings: BENCH_CAMPAIGN_RECIPIENTS
 // (default 10,000), BENCH_ROUNDS (default 3), SMTP_POOL_SIZE (default 5), DATABASE_URL (default: a fresh SQLite file).
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTransport } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { SMTPServer } from 'smtp-server';
-import { loadConfig } from '../lib/config.ts';
-import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
-import { createLogger } from '../lib/logger.ts';
-import { openDatabase, startWorker } from '../app/runtime.ts';
-import { createServices } from '../app/services.ts';
 import { createAccount } from '../services/accounts.ts';
 import { saveCampaign } from '../services/campaigns/campaigns.ts';
 import { saveCampaignEcards } from '../services/campaigns/ecards.ts';
 import { sendCampaign } from '../services/campaigns/moves.ts';
 import { saveRecipients } from '../services/campaigns/recipients.ts';
 import { connectWithoutDelay } from '../services/mail/transport.ts';
-import { newVanityId } from '../services/widgets.ts';
 import { campaignFanOutWorkflowId, campaignWorkflowId } from '../workflows/campaign/ids.ts';
+import { benchEcard, benchStack, freePort } from './harness.ts';
 
 const recipients = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const poolSize = Number(process.env.SMTP_POOL_SIZE ?? 5);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 // The SMTP server both sides talk to: reads each message whole, keeps a count.
 let received = 0;
@@ -56,40 +39,12 @@ const smtp = new SMTPServer({
 const smtpPort = await freePort();
 await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
 
-const dataDir = mkdtempSync(join(tmpdir(), 'cardsvc-bench-'));
-const base = loadConfig({ DATA_DIR: dataDir, PATH: process.env.PATH, HOME: process.env.HOME });
-const server = await startEmbeddedTemporal({
-  search: base.temporal,
-  progress: () => undefined,
-  port: await freePort(),
-  uiPort: undefined,
-  dbFile: undefined,
-  pidFile: undefined,
-  namespace: 'default',
-  env: base.temporal.childEnv,
-});
-const config = loadConfig({
-  DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dataDir, 'bench.sqlite')}`,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-  SMTP_POOL_SIZE: String(poolSize),
-  TEMPORAL_ADDRESS: server.address,
-  TEMPORAL_TASK_QUEUE: 'bench',
-  PLAN_EMAILS: 'free=100,pro=5000,enterprise=100000000',
-});
-const models = await openDatabase(config, 'migrate');
-const services = createServices({ config, logger: createLogger(config), models, temporalAddress: server.address });
-const worker = await startWorker(services, { background: false });
+const bench = await benchStack({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SMTP_POOL_SIZE: String(poolSize) });
+const { config, models, services } = bench;
 const { client } = services.workflows!;
 
 const { accountId } = await createAccount(models, { name: 'Bench', ownerEmail: `bench-campaign-${Date.now()}@example.com`, plan: 'enterprise' });
-const widget = await models.Widget.create({ account_id: accountId, vanity_id: newVanityId(), name: 'Bench', wconfig: {} });
-const ecard = await models.Ecard.create({
-  account_id: accountId, widget_id: widget.id, vanity_id: newVanityId(), name: 'Bench', email_subject: 'Hi {{first_name}}', header: 'Hello',
-  details: '<p>Dear {{recipient_name}}, greetings from {{sender_name}}.</p>', ecard_link: null, url_redirect_after_send: null, ecardbrandid: null, ecard_mode: null,
-  envelope_bg_image_url: null, envelope_audio_url: null, envelope_video_url: null, envelope_color_settings: null, self_hosted_url: null, price: null,
-});
+const ecard = await benchEcard(models, accountId, 'Hi {{first_name}}');
 
 const historySizes: number[] = [];
 let sequence = 0;
@@ -151,8 +106,5 @@ for (let round = 1; round <= rounds; round++) {
   console.log(`round ${round}: bare pool ${bare.toFixed(0)} messages/s, campaign ${campaign.toFixed(0)} recipients/s, ratio ${(campaign / bare).toFixed(2)}`);
 }
 console.log(`campaign / bare nodemailer pool throughput: ${(totals.campaign / totals.bare).toFixed(2)}; largest workflow history: ${Math.max(...historySizes)} events`);
-await worker.stop();
-await services.close();
-await models.sequelize.close();
-await server.stop();
+await bench.close();
 await new Promise<void>((resolve) => smtp.close(() => resolve()));

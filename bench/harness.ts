@@ -1,0 +1,78 @@
+// What the Temporal benchmarks share: an embedded Temporal dev server, the service on a fresh database (SQLite
+// unless DATABASE_URL says otherwise) with a worker, and an eCard to send.
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../lib/config.ts';
+import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
+import { createLogger } from '../lib/logger.ts';
+import { openDatabase, startWorker } from '../app/runtime.ts';
+import { createServices, type Services } from '../app/services.ts';
+import type { Ecard } from '../models/Ecard.ts';
+import type { Models } from '../models/index.ts';
+import { newVanityId } from '../services/widgets.ts';
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+export interface BenchStack {
+  config: Config;
+  models: Models;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** The service with a worker (no background passes) on task queue `bench`; `env` adds to the bench's settings. */
+export async function benchStack(env: Record<string, string>): Promise<BenchStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cardsvc-bench-'));
+  const base = loadConfig({ DATA_DIR: dataDir, PATH: process.env.PATH, HOME: process.env.HOME });
+  const server = await startEmbeddedTemporal({
+    search: base.temporal,
+    progress: () => undefined,
+    port: await freePort(),
+    uiPort: undefined,
+    dbFile: undefined,
+    pidFile: undefined,
+    namespace: 'default',
+    env: base.temporal.childEnv,
+  });
+  const config = loadConfig({
+    DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dataDir, 'bench.sqlite')}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    TEMPORAL_ADDRESS: server.address,
+    TEMPORAL_TASK_QUEUE: 'bench',
+    PLAN_EMAILS: 'free=100,pro=5000,enterprise=100000000',
+    ...env,
+  });
+  const models = await openDatabase(config, 'migrate');
+  const services = createServices({ config, logger: createLogger(config), models, temporalAddress: server.address });
+  const worker = await startWorker(services, { background: false });
+  return {
+    config,
+    models,
+    services,
+    close: async () => {
+      await worker.stop();
+      await services.close();
+      await models.sequelize.close();
+      await server.stop();
+    },
+  };
+}
+
+/** A widget and an eCard with merge tags in its subject and body. */
+export async function benchEcard(models: Models, accountId: number, subject: string): Promise<Ecard> {
+  const widget = await models.Widget.create({ account_id: accountId, vanity_id: newVanityId(), name: 'Bench', wconfig: {} });
+  return models.Ecard.create({
+    account_id: accountId, widget_id: widget.id, vanity_id: newVanityId(), name: 'Bench', email_subject: subject, header: 'Hello',
+    details: '<p>Dear {{recipient_name}}, greetings from {{sender_name}}.</p>', ecard_link: null, url_redirect_after_send: null, ecardbrandid: null, ecard_mode: null,
+    envelope_bg_image_url: null, envelope_audio_url: null, envelope_video_url: null, envelope_color_settings: null, self_hosted_url: null, price: null,
+  });
+}
