@@ -2,15 +2,13 @@
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { ApiError } from '../../lib/errors.ts';
+import { BUILT_IN_TAGS } from '../templates.ts';
 
 export const MAX_CSV_BYTES = 10 * 1024 * 1024;
 export const MAX_CSV_ROWS = 50_000;
 export const MAX_FIELD_LENGTH = 1_000;
-/** Tags the templates fill themselves (see also services/templates.ts): a column of that name would shadow one, so it is ignored. */
-export const BUILT_IN_TAGS: readonly string[] = [
-  'recipient_name', 'recipient_email', 'recipient_first_name', 'sender_name', 'sender_email',
-  'personal_message', 'ecard_link', 'share_url', 'unsubscribe_url',
-];
+// The tags the renderer fills itself (services/templates.ts, one list): a column of that name is ignored.
+const BUILT_IN: readonly string[] = BUILT_IN_TAGS;
 
 export type CsvRowErrorReason = 'missing_email' | 'invalid_email' | 'duplicate_email' | 'column_count' | 'field_too_long';
 export interface CsvRow { email: string; name: string; first_name: string; last_name: string; merge_fields: Record<string, string> }
@@ -116,7 +114,7 @@ export function parseRecipientsCsv(text: string): CsvResult {
     const earlier = seen.get(key);
     if (earlier !== undefined) throw invalid(`Columns "${earlier}" and "${label}" both map to "${key}"`, header.line);
     seen.set(key, label);
-    if (BUILT_IN_TAGS.includes(key)) {
+    if (BUILT_IN.includes(key)) {
       warnings.push(`Column "${label}" is the built-in tag ${key} and was ignored`);
       keys[i] = '';
     }

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { ApiError } from '../../lib/errors.ts';
 import {
-  BUILT_IN_TAGS, MAX_CSV_BYTES, MAX_CSV_ROWS, parseRecipientsCsv, toMergeKey,
+  MAX_CSV_BYTES, MAX_CSV_ROWS, parseRecipientsCsv, toMergeKey,
 } from '../../services/campaigns/csv.ts';
+import { BUILT_IN_TAGS } from '../../services/templates.ts';
 
 function expectApiError(fn: () => unknown, status: number, code: string, message?: RegExp, line?: number): void {
   expect(fn).to.throw(ApiError).that.satisfies((err: ApiError) => {
@@ -120,8 +121,8 @@ describe('parseRecipientsCsv', () => {
   });
 
   it('ignores a built-in tag column with a warning', () => {
-    expect(BUILT_IN_TAGS).to.include.members(['recipient_name', 'sender_email', 'unsubscribe_url', 'share_url']);
-    const result = parseRecipientsCsv(csv('email,Sender Name,city,unsubscribe_url', 'a@x.com,Mallory,Oslo,https://evil'));
+    expect(BUILT_IN_TAGS).to.include.members(['recipient_name', 'sender_email', 'ecard_link']);
+    const result = parseRecipientsCsv(csv('email,Sender Name,city,ecard_link', 'a@x.com,Mallory,Oslo,https://evil'));
     expect(result.warnings).to.have.length(2);
     expect(result.warnings[0]).to.match(/Sender Name.*sender_name.*ignored/);
     expect(result.headers).to.deep.equal(['email', 'city']);
