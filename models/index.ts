@@ -2,6 +2,9 @@
 import type { Sequelize } from 'sequelize';
 import { defineAccount } from './Account.ts';
 import { defineApiKey } from './ApiKey.ts';
+import { defineAutomation } from './Automation.ts';
+import { defineAutomationEcard } from './AutomationEcard.ts';
+import { defineAutomationSend } from './AutomationSend.ts';
 import { defineCampaign } from './Campaign.ts';
 import { defineCampaignRecipient } from './CampaignRecipient.ts';
 import { defineConfirmationToken } from './ConfirmationToken.ts';
@@ -51,6 +54,9 @@ export function createModels(sequelize: Sequelize) {
   const Campaign = defineCampaign(sequelize);
   const CampaignRecipient = defineCampaignRecipient(sequelize);
   const UnsubscribeLink = defineUnsubscribeLink(sequelize);
+  const Automation = defineAutomation(sequelize);
+  const AutomationEcard = defineAutomationEcard(sequelize);
+  const AutomationSend = defineAutomationSend(sequelize);
   const { IdempotencyKey, QuotaUsage, Suppression, SendSuspension, MailSinkMessage } = defineSendingRules(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
@@ -84,6 +90,9 @@ export function createModels(sequelize: Sequelize) {
     Campaign,
     CampaignRecipient,
     UnsubscribeLink,
+    Automation,
+    AutomationEcard,
+    AutomationSend,
     IdempotencyKey,
     QuotaUsage,
     Suppression,
