@@ -4,42 +4,21 @@
 // reported as a ratio. Also the largest workflow history the campaigns made. Settings: BENCH_CAMPAIGN_RECIPIENTS
 // (default 10,000), BENCH_ROUNDS (default 3), SMTP_POOL_SIZE (default 5), DATABASE_URL (default: a fresh SQLite file).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTransport } from 'nodemailer';
-import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
-import { SMTPServer } from 'smtp-server';
 import { createAccount } from '../services/accounts.ts';
 import { saveCampaign } from '../services/campaigns/campaigns.ts';
 import { saveCampaignEcards } from '../services/campaigns/ecards.ts';
 import { sendCampaign } from '../services/campaigns/moves.ts';
 import { saveRecipients } from '../services/campaigns/recipients.ts';
-import { connectWithoutDelay } from '../services/mail/transport.ts';
 import { campaignFanOutWorkflowId, campaignWorkflowId } from '../workflows/campaign/ids.ts';
-import { benchEcard, benchStack, freePort } from './harness.ts';
+import { bareNodemailerRound, benchEcard, benchStack, countingSmtp } from './harness.ts';
 
 const recipients = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const poolSize = Number(process.env.SMTP_POOL_SIZE ?? 5);
 
-// The SMTP server both sides talk to: reads each message whole, keeps a count.
-let received = 0;
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  // No reverse DNS of the client: loopback only, and a lookup per connection would dominate.
-  disableReverseLookup: true,
-  logger: false,
-  onData(stream, _session, callback) {
-    stream.on('data', () => undefined);
-    stream.on('end', () => {
-      received += 1;
-      callback();
-    });
-  },
-});
-const smtpPort = await freePort();
-await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+const smtp = await countingSmtp();
 
-const bench = await benchStack({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SMTP_POOL_SIZE: String(poolSize) });
+const bench = await benchStack({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SMTP_POOL_SIZE: String(poolSize) });
 const { config, models, services } = bench;
 const { client } = services.workflows!;
 
@@ -56,7 +35,7 @@ async function campaignRound(): Promise<number> {
   await saveCampaignEcards(services, accountId, campaign.id, [ecard.id]);
   const rows = Array.from({ length: recipients }, (_, i) => ({ email: `r${round}-${i}@bench.example.com`, first_name: `R${i}`, last_name: 'Bench' }));
   await saveRecipients(services, accountId, campaign.id, { directoryMemberIds: [], csvRecipients: rows, append: false });
-  const before = received;
+  const before = smtp.received();
   const started = performance.now();
   await sendCampaign(services, accountId, campaign.id, undefined);
   for (;;) {
@@ -65,7 +44,7 @@ async function campaignRound(): Promise<number> {
     await sleep(50);
   }
   const seconds = (performance.now() - started) / 1000;
-  if (received - before !== recipients) throw new Error(`campaign ${campaign.id}: ${received - before} messages for ${recipients} recipients`);
+  if (smtp.received() - before !== recipients) throw new Error(`campaign ${campaign.id}: ${smtp.received() - before} messages for ${recipients} recipients`);
   const workflowId = campaignWorkflowId(accountId, campaign.id);
   for (const id of [workflowId, campaignFanOutWorkflowId(accountId, campaign.id)]) {
     for await (const run of client.workflow.list({ query: `WorkflowId = '${id}'` })) {
@@ -75,31 +54,10 @@ async function campaignRound(): Promise<number> {
   return recipients / seconds;
 }
 
-/** The same number of rendered messages through a bare nodemailer pool of the same size; messages per second. */
-async function bareRound(): Promise<number> {
-  const round = ++sequence;
-  const messages = Array.from({ length: recipients }, (_, i) => ({
-    from: 'HR <no-reply@cardsvc.localhost>',
-    to: `r${round}-${i}@bench.example.com`,
-    subject: `Hi R${i}`,
-    text: `Dear R${i} Bench, greetings from HR.`,
-    html: `<p>Dear R${i} Bench, greetings from HR.</p>`,
-  }));
-  // Connected as the service's transport connects (Nagle off), so the two differ by the service's work only.
-  const transport = createTransport({ pool: true, maxConnections: poolSize, host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true, getSocket: connectWithoutDelay } as SMTPPool.Options);
-  const before = received;
-  const started = performance.now();
-  await Promise.all(messages.map((m) => transport.sendMail(m)));
-  const seconds = (performance.now() - started) / 1000;
-  transport.close();
-  if (received - before !== recipients) throw new Error(`bare pool: ${received - before} messages for ${recipients}`);
-  return recipients / seconds;
-}
-
 console.log(`database ${config.database.dialect}, ${rounds} rounds of ${recipients} recipients, SMTP pool of ${poolSize}`);
 const totals = { bare: 0, campaign: 0 };
 for (let round = 1; round <= rounds; round++) {
-  const bare = await bareRound();
+  const bare = await bareNodemailerRound(smtp, recipients, poolSize, String(++sequence));
   const campaign = await campaignRound();
   totals.bare += bare;
   totals.campaign += campaign;
@@ -107,4 +65,4 @@ for (let round = 1; round <= rounds; round++) {
 }
 console.log(`campaign / bare nodemailer pool throughput: ${(totals.campaign / totals.bare).toFixed(2)}; largest workflow history: ${Math.max(...historySizes)} events`);
 await bench.close();
-await new Promise<void>((resolve) => smtp.close(() => resolve()));
+await smtp.close();

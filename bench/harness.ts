@@ -12,6 +12,10 @@ import { createServices, type Services } from '../app/services.ts';
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import { newVanityId } from '../services/widgets.ts';
+import { createTransport } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
+import { SMTPServer } from 'smtp-server';
+import { connectWithoutDelay } from '../services/mail/transport.ts';
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -75,4 +79,53 @@ export async function benchEcard(models: Models, accountId: number, subject: str
     details: '<p>Dear {{recipient_name}}, greetings from {{sender_name}}.</p>', ecard_link: null, url_redirect_after_send: null, ecardbrandid: null, ecard_mode: null,
     envelope_bg_image_url: null, envelope_audio_url: null, envelope_video_url: null, envelope_color_settings: null, self_hosted_url: null, price: null,
   });
+}
+
+export interface CountingSmtp {
+  port: number;
+  /** Messages read whole so far. */
+  received(): number;
+  close(): Promise<void>;
+}
+
+/** The SMTP server both sides of a throughput bench talk to: reads each message whole, keeps a count. */
+export async function countingSmtp(): Promise<CountingSmtp> {
+  let received = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    // No reverse DNS of the client: loopback only, and a lookup per connection would dominate.
+    disableReverseLookup: true,
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        received += 1;
+        callback();
+      });
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+  return { port, received: () => received, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+}
+
+/** The baseline: `count` rendered messages through a bare nodemailer pool of `poolSize`; messages per second. */
+export async function bareNodemailerRound(smtp: CountingSmtp, count: number, poolSize: number, tag: string): Promise<number> {
+  const messages = Array.from({ length: count }, (_, i) => ({
+    from: 'HR <no-reply@cardsvc.localhost>',
+    to: `r${tag}-${i}@bench.example.com`,
+    subject: `Hi R${i}`,
+    text: `Dear R${i} Bench, greetings from HR.`,
+    html: `<p>Dear R${i} Bench, greetings from HR.</p>`,
+  }));
+  // Connected as the service's transport connects (Nagle off), so the two differ by the service's work only.
+  const transport = createTransport({ pool: true, maxConnections: poolSize, host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true, getSocket: connectWithoutDelay } as SMTPPool.Options);
+  const before = smtp.received();
+  const started = performance.now();
+  await Promise.all(messages.map((m) => transport.sendMail(m)));
+  const seconds = (performance.now() - started) / 1000;
+  transport.close();
+  if (smtp.received() - before !== count) throw new Error(`bare pool: ${smtp.received() - before} messages for ${count}`);
+  return count / seconds;
 }
