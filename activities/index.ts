@@ -1,5 +1,6 @@
 // Builds every activity from the process's services (app/services.ts), so tests can pass their own.
 import type { ServiceContext } from '../services/context.ts';
+import { createAutomationActivities } from './automations.ts';
 import { createCampaignActivities } from './campaigns.ts';
 import { createPingActivities } from './ping.ts';
 import { createSendActivities } from './sends.ts';
@@ -11,6 +12,7 @@ export function createActivities(services: ServiceContext, workerIdentity: strin
     ...createWebhookActivities(services),
     ...createSendActivities(services),
     ...createCampaignActivities(services),
+    ...createAutomationActivities(services),
   };
 }
 

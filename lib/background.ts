@@ -67,3 +67,22 @@ export function backgroundScheduler(passes: readonly BackgroundPass[], options: 
     },
   };
 }
+
+/**
+ * A pass that runs at most once per `everyMs` (the first time at the loop's start; sweeps and nudges in between
+ * skip it), for slow periodic work such as a reconciler. A run that says more is waiting is followed at once.
+ */
+export function periodicPass(pass: BackgroundPass, everyMs: number, clock: () => number = () => performance.now()): BackgroundPass {
+  let lastRun: number | undefined;
+  return {
+    name: pass.name,
+    async run() {
+      const now = clock();
+      if (lastRun !== undefined && now - lastRun < everyMs) return false;
+      lastRun = now;
+      const more = await pass.run();
+      if (more) lastRun = undefined;
+      return more;
+    },
+  };
+}

@@ -57,6 +57,8 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // How often the worker looks for undelivered events besides being nudged after each commit.
   OUTBOX_SWEEP_MS: z.coerce.number({ error: 'expected milliseconds' }).int().positive().default(2000),
+  // How often the worker's reconciler makes the automations' Temporal Schedules match the database (and at its start).
+  AUTOMATION_RECONCILE_SECONDS: z.coerce.number({ error: 'expected seconds' }).int().min(1).max(86_400).default(300),
   // Per plan: emails per billing month (UTC calendar month).
   PLAN_EMAILS: z
     .string()
@@ -129,6 +131,10 @@ export interface Config {
     timeoutMs: number;
     allowPrivateTargets: boolean;
     outboxSweepMs: number;
+  };
+  automations: {
+    /** Seconds between two runs of the Schedules' reconciler in a worker. */
+    reconcileSeconds: number;
   };
   bodyLimitBytes: number;
   /** Idle kept-alive connections close after this; headers must arrive within it plus a second. */
@@ -239,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivateTargets: isTrue(e.WEBHOOK_ALLOW_PRIVATE_TARGETS),
       outboxSweepMs: e.OUTBOX_SWEEP_MS,
     },
+    automations: { reconcileSeconds: e.AUTOMATION_RECONCILE_SECONDS },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     strictResponses: isTrue(e.STRICT_RESPONSES),

@@ -50,11 +50,28 @@ export function sanitizeHtmlField(html: string): string {
   return sanitizeHtml(html, SANITIZE);
 }
 
+/** A list tag (an automation digest's `celebrants`): rows of string fields, for `{{#each}}`. */
+export type TemplateList = ReadonlyArray<Readonly<Record<string, string>>>;
+/** Merge tag values: strings, or a list of string rows. A send's merge_tags JSON holds the same shape. */
+export type TemplateValues = Readonly<Record<string, string | TemplateList>>;
+
+// Only own string fields reach the template, in objects without a prototype (as the top-level context).
+function listRows(list: TemplateList): Array<Record<string, string>> {
+  return list.map((row) => {
+    const copy = Object.create(null) as Record<string, string>;
+    for (const [key, value] of Object.entries(row)) if (typeof value === 'string') copy[key] = value;
+    return copy;
+  });
+}
+
 /** Renders a template; unknown tags render empty, values are escaped. `trial` fills missing tags with samples. */
-export function renderTemplate(template: string | null, values: Record<string, string>, trial: boolean): string {
+export function renderTemplate(template: string | null, values: TemplateValues, trial: boolean): string {
   if (!template) return '';
-  const context: Record<string, string> = Object.create(null) as Record<string, string>;
+  const context: Record<string, string | Array<Record<string, string>>> = Object.create(null) as Record<string, string>;
   if (trial) Object.assign(context, SAMPLE_VALUES);
-  Object.assign(context, values);
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value === 'string') context[key] = value;
+    else if (Array.isArray(value)) context[key] = listRows(value);
+  }
   return handlebars.compile(template, COMPILE_OPTIONS)(context, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
 }

@@ -11,7 +11,7 @@ import { recordEvent } from '../outbox.ts';
 import { sharedEvent } from '../sends/accept.ts';
 import { renderCard, shareUrl } from '../sends/render.ts';
 import { designOf, type EcardDesign } from '../sends/snapshot.ts';
-import { sanitizeHtmlField } from '../templates.ts';
+import { sanitizeHtmlField, type TemplateValues } from '../templates.ts';
 
 export const EVENT_ELEMENTS = 100;
 
@@ -28,8 +28,11 @@ export interface BulkRecipient {
   key: number;
   email: string;
   name: string;
-  mergeTags: Record<string, string>;
+  /** Strings, or a list of string rows (an automation digest's `celebrants`). */
+  mergeTags: TemplateValues;
   ecard: Ecard;
+  /** This recipient's own message (an automation's picked message), instead of the sender's. */
+  personalMessage?: string | null;
 }
 
 export const bulkMessageId = (send: Pick<Send, 'send_id'>) => `<${send.send_id}.1@cardsvc>`;
@@ -57,7 +60,7 @@ export async function prepareBulkSends(
     sandbox: sender.sandbox,
     sender_name: sender.name,
     sender_email: sender.email,
-    personal_message: personalMessage,
+    personal_message: r.personalMessage === undefined ? personalMessage : r.personalMessage ? sanitizeHtmlField(r.personalMessage) : null,
     locale: sender.locale,
     merge_tags: JSON.stringify(r.mergeTags),
     override_props: null,

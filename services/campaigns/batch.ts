@@ -6,15 +6,13 @@ import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/CampaignRecipient.ts';
 import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
-import { deliverBulk } from '../bulk-send/deliver.ts';
 import { prepareBulkSends, type BulkRecipient } from '../bulk-send/prepare.ts';
+import { deliverPrepared, settleFromSends, suppressedEmails } from '../bulk-send/steps.ts';
 import type { ServiceContext } from '../context.ts';
-import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
 import { releaseQuota } from '../sends/quota.ts';
 import { isSuspended } from '../sends/rules.ts';
 import { campaignEcards, ecardFor } from './ecards.ts';
 import { cancelUnclaimed } from './moves.ts';
-import { unsubscribeHeaders, unsubscribeLinks } from './unsubscribe.ts';
 
 export interface BatchInput {
   campaignId: number;
@@ -23,10 +21,6 @@ export interface BatchInput {
 }
 
 export type BatchCounts = Record<'sent' | 'failed' | 'unknown' | 'skipped' | 'canceled', number>;
-
-// The sink is a table, not a pool of connections: larger micro-batches.
-const SINK_MICRO_BATCH = 100;
-const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 
 /** Recipients given back their quota (skipped, failed), and the campaign's reservation lowered with it. */
 async function giveBack(models: Models, campaign: Campaign, count: number): Promise<void> {
@@ -56,8 +50,7 @@ async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRe
       (memberIds.length ? await models.TeamMember.findAll({ where: { account_id: account.id, id: memberIds }, transaction }) : []).map((m) => [m.id, m]),
     );
     const emails = todo.map((r) => (r.member_id ? (members.get(r.member_id)?.email ?? '') : r.email).toLowerCase());
-    const suppressed = await models.Suppression.findAll({ where: { account_id: account.id, value: [...new Set([...emails, ...emails.map(domainOf)])] }, transaction });
-    const blocked = new Set(suppressed.map((s) => s.value));
+    const blocked = await suppressedEmails(models, account.id, emails, transaction);
     const inactive: number[] = [];
     const blockedIds: number[] = [];
     const ready: BulkRecipient[] = [];
@@ -66,7 +59,7 @@ async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRe
     for (const [i, r] of todo.entries()) {
       const member = r.member_id ? members.get(r.member_id) : undefined;
       if (r.source === 'directory' && (!member || member.disabled || !r.email)) inactive.push(r.id);
-      else if (blocked.has(emails[i]!) || blocked.has(domainOf(emails[i]!))) blockedIds.push(r.id);
+      else if (blocked.has(emails[i]!)) blockedIds.push(r.id);
       else {
         const first = member ? (member.first_name ?? '') : r.first_name;
         const last = member ? (member.last_name ?? '') : r.last_name;
@@ -101,18 +94,10 @@ async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRe
 /** The page's recipients take the state their sends ended in (sent, failed, unknown). */
 async function readBack(ctx: ServiceContext, campaign: Campaign, page: CampaignRecipient[]): Promise<void> {
   const { models } = ctx;
-  const open = await models.CampaignRecipient.findAll({ where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } } });
-  if (open.length === 0) return;
-  const finished = await models.SendRecipient.findAll({ where: { send_id: open.map((r) => r.send_id!), status: ['sent', 'failed'] } });
-  const bySend = new Map(open.map((r) => [r.send_id!, r.id]));
+  const open = await models.CampaignRecipient.findAll({ attributes: ['id', 'send_id'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   const sentAt = ctx.now();
-  await setStatus(models, finished.filter((f) => f.status === 'sent').map((f) => bySend.get(f.send_id)!), 'sent', null, { sent_at: sentAt });
-  const failedRows = finished.filter((f) => f.status === 'failed');
-  await setStatus(models, failedRows.filter((f) => f.error?.startsWith(OUTCOME_UNKNOWN)).map((f) => bySend.get(f.send_id)!), 'unknown', OUTCOME_UNKNOWN);
-  const byReason = new Map<string, number[]>();
-  for (const f of failedRows.filter((row) => !row.error?.startsWith(OUTCOME_UNKNOWN))) byReason.set(f.error ?? 'failed', [...(byReason.get(f.error ?? 'failed') ?? []), bySend.get(f.send_id)!]);
-  let failed = 0;
-  for (const [reason, ids] of byReason) failed += await setStatus(models, ids, 'failed', reason);
+  const failed = await settleFromSends(models, open.map((r) => ({ id: r.id, send_id: r.send_id! })), (ids, state, reason) =>
+    setStatus(models, ids, state, reason, state === 'sent' ? { sent_at: sentAt } : {}));
   await giveBack(models, campaign, failed);
 }
 
@@ -135,16 +120,7 @@ export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, 
   const prepared = await models.CampaignRecipient.findAll({ attributes: ['send_id'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   const sendPks = prepared.map((r) => r.send_id!);
   try {
-    // The addresses the sends were made for (a member's as it was at prepare).
-    const addresses = sendPks.length ? await models.SendRecipient.findAll({ attributes: ['recipient_email'], where: { send_id: sendPks }, raw: true }) : [];
-    const links = await unsubscribeLinks(models, campaign.account_id, addresses.flatMap((r) => (r.recipient_email ? [r.recipient_email] : [])));
-    const sandbox = (await models.Account.findByPk(campaign.account_id))?.mode === 'sandbox';
-    await deliverBulk(ctx, sendPks, {
-      microBatch: sandbox || ctx.config.mail.transport === 'sink' ? SINK_MICRO_BATCH : ctx.config.mail.poolSize,
-      lastTry: run.lastTry,
-      headers: (email) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase())),
-      heartbeat: run.heartbeat,
-    });
+    await deliverPrepared(ctx, campaign.account_id, sendPks, run);
   } finally {
     await readBack(ctx, campaign, page);
   }

@@ -9,6 +9,7 @@ import { packageRoot } from '../../lib/paths.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import { OVERRIDABLE, renderEcard } from '../ecards.ts';
+import type { TemplateValues } from '../templates.ts';
 import { stringsFor } from './locales.ts';
 import type { EcardDesign } from './snapshot.ts';
 
@@ -27,7 +28,7 @@ function overridesOf(send: Send): Partial<Record<(typeof OVERRIDABLE)[number], u
 }
 
 export function renderCard(send: Send, design: EcardDesign, recipient: SendRecipient, link: string) {
-  const mergeTags = send.merge_tags ? (JSON.parse(send.merge_tags) as Record<string, string>) : {};
+  const mergeTags = send.merge_tags ? (JSON.parse(send.merge_tags) as TemplateValues) : {};
   return renderEcard(design, {
     mergeTags: {
       ...mergeTags,

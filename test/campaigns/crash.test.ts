@@ -4,9 +4,9 @@ import { expect } from 'chai';
 import { call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { testSmtpServer, type ReceivedMail } from '../helpers/smtp.ts';
+import { testSmtpServer } from '../helpers/smtp.ts';
 import { extraApp, testEnv, testStack } from '../helpers/stack.ts';
-import { startWorkerChild } from '../helpers/worker-child.ts';
+import { expectOncePerAddress, killDuringDelivery, startWorkerChild } from '../helpers/worker-child.ts';
 
 type Json = Record<string, unknown>;
 
@@ -39,13 +39,7 @@ describe('campaigns: a worker killed with SIGKILL while it sends', function () {
 
     let worker = startWorkerChild(env);
     const first = worker;
-    const received: ReceivedMail[] = [];
-    const stopListening = smtp.onMessage((mail) => {
-      if (!mail.to[0]?.endsWith(`@${domain}`)) return;
-      received.push(mail);
-      // The worker dies while SMTP is taking its 150th email: the rest of that micro-batch is in flight.
-      if (received.length === 150) first.child.kill('SIGKILL');
-    });
+    const { received, stop: stopListening } = killDuringDelivery(smtp, domain, first, 150);
     try {
       expect((await ok('/campaign/send', { campaignid: id })).status).to.equal('sending');
       expect(await first.exited).to.equal('SIGKILL');
@@ -66,10 +60,7 @@ describe('campaigns: a worker killed with SIGKILL while it sends', function () {
       expect(counts.unknown).to.be.at.most(5);
 
       // By address: nobody twice; the sent ones exactly once; only the in-flight (unknown) ones may have none.
-      const perAddress = new Map<string, number>();
-      for (const mail of received) perAddress.set(mail.to[0]!, (perAddress.get(mail.to[0]!) ?? 0) + 1);
-      expect([...perAddress.values()].every((n) => n === 1)).to.equal(true);
-      expect(new Set(received.map((m) => m.messageId)).size).to.equal(received.length);
+      const perAddress = expectOncePerAddress(received);
       const states = await stack.models.CampaignRecipient.findAll({ attributes: ['email', 'status'], where: { campaign_id: id }, raw: true });
       for (const r of states) {
         if (r.status === 'sent') expect(perAddress.get(r.email), r.email).to.equal(1);

@@ -79,6 +79,9 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<R
     SMTP_URL: (await testSmtpServer()).url,
     SEND_WAIT_SECONDS: '10',
     SEND_NOW_WINDOW_SECONDS: '1',
+    // The Schedules reconciler runs at a worker's start only: tests that need it call it, and a pass in the middle
+    // of the run would bring back Schedules of automations other tests left behind.
+    AUTOMATION_RECONCILE_SECONDS: '86400',
     ...overrides,
   });
 }

@@ -1,7 +1,9 @@
 // The worker as a child process (`node --import tsx bin/worker.ts`), for crash tests that kill it for real.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { expect } from 'chai';
 import { packageRoot } from '../../lib/paths.ts';
 import { onSuiteEnd } from './cleanup.ts';
+import type { ReceivedMail, SmtpTestServer } from './smtp.ts';
 
 export interface WorkerChild {
   child: ChildProcess;
@@ -25,4 +27,24 @@ export function startWorkerChild(env: Record<string, string | undefined>): Worke
     await exited;
   });
   return { child, exited, output: () => output };
+}
+
+/** Records the emails to `domain`; the worker dies (SIGKILL) while SMTP takes the `killAt`-th, the rest of its micro-batch in flight. */
+export function killDuringDelivery(smtp: SmtpTestServer, domain: string, worker: WorkerChild, killAt: number): { received: ReceivedMail[]; stop: () => void } {
+  const received: ReceivedMail[] = [];
+  const stop = smtp.onMessage((mail) => {
+    if (!mail.to[0]?.endsWith(`@${domain}`)) return;
+    received.push(mail);
+    if (received.length === killAt) worker.child.kill('SIGKILL');
+  });
+  return { received, stop };
+}
+
+/** Emails per address, checking that nobody got two and that every Message-ID is its own. */
+export function expectOncePerAddress(received: readonly ReceivedMail[]): Map<string, number> {
+  const perAddress = new Map<string, number>();
+  for (const mail of received) perAddress.set(mail.to[0]!, (perAddress.get(mail.to[0]!) ?? 0) + 1);
+  expect([...perAddress.entries()].filter(([, n]) => n !== 1)).to.deep.equal([]);
+  expect(new Set(received.map((m) => m.messageId)).size).to.equal(received.length);
+  return perAddress;
 }

@@ -1,0 +1,70 @@
+// The steps a bulk batch (a campaign's, an automation firing's) shares around prepareBulkSends: which addresses
+// are suppressed, delivering the prepared sends with their unsubscribe headers, and reading back how each send
+// ended so the caller's rows take that state.
+import type { Transaction } from 'sequelize';
+import type { Models } from '../../models/index.ts';
+import { unsubscribeHeaders, unsubscribeLinks } from '../campaigns/unsubscribe.ts';
+import type { ServiceContext } from '../context.ts';
+import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
+import { deliverBulk } from './deliver.ts';
+
+// The sink is a table, not a pool of connections: larger micro-batches.
+const SINK_MICRO_BATCH = 100;
+const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
+
+/** The emails (lower case) whose address or domain the account suppressed. */
+export async function suppressedEmails(models: Models, accountId: number, emails: readonly string[], transaction?: Transaction): Promise<Set<string>> {
+  const lower = emails.map((e) => e.toLowerCase());
+  if (lower.length === 0) return new Set();
+  const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: [...new Set([...lower, ...lower.map(domainOf)])] }, ...(transaction ? { transaction } : {}) });
+  const blocked = new Set(rows.map((s) => s.value));
+  return new Set(lower.filter((e) => blocked.has(e) || blocked.has(domainOf(e))));
+}
+
+/** How many emails a micro-batch claims: the SMTP pool's size, or more for the sink. */
+export async function microBatchSize(ctx: ServiceContext, accountId: number): Promise<number> {
+  const sandbox = (await ctx.models.Account.findByPk(accountId))?.mode === 'sandbox';
+  return sandbox || ctx.config.mail.transport === 'sink' ? SINK_MICRO_BATCH : ctx.config.mail.poolSize;
+}
+
+/** Emails the prepared sends (those not claimed yet), each with its List-Unsubscribe headers. */
+export async function deliverPrepared(ctx: ServiceContext, accountId: number, sendPks: number[], run: { lastTry: boolean; heartbeat: () => void }): Promise<void> {
+  const { models } = ctx;
+  if (sendPks.length === 0) return;
+  // The addresses the sends were made for (a member's as it was at prepare).
+  const addresses = await models.SendRecipient.findAll({ attributes: ['recipient_email'], where: { send_id: sendPks }, raw: true });
+  const links = await unsubscribeLinks(models, accountId, addresses.flatMap((r) => (r.recipient_email ? [r.recipient_email] : [])));
+  await deliverBulk(ctx, sendPks, {
+    microBatch: await microBatchSize(ctx, accountId),
+    lastTry: run.lastTry,
+    headers: (email) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase())),
+    heartbeat: run.heartbeat,
+  });
+}
+
+export type SettledState = 'sent' | 'failed' | 'unknown';
+
+/**
+ * The rows (a caller's, each linked to its send) whose send finished take its state: `set` updates the caller's
+ * rows still pending and answers how many changed. Returns how many became `failed` (their quota goes back).
+ */
+export async function settleFromSends(
+  models: Models,
+  open: ReadonlyArray<{ id: number; send_id: number }>,
+  set: (ids: number[], state: SettledState, reason: string | null) => Promise<number>,
+): Promise<number> {
+  if (open.length === 0) return 0;
+  const finished = await models.SendRecipient.findAll({ attributes: ['send_id', 'status', 'error'], where: { send_id: open.map((r) => r.send_id), status: ['sent', 'failed'] }, raw: true });
+  const bySend = new Map(open.map((r) => [r.send_id, r.id]));
+  const rowsOf = (pick: (f: (typeof finished)[number]) => boolean) => finished.filter(pick).map((f) => bySend.get(f.send_id)!);
+  if (rowsOf((f) => f.status === 'sent').length) await set(rowsOf((f) => f.status === 'sent'), 'sent', null);
+  const isUnknown = (f: (typeof finished)[number]) => f.status === 'failed' && Boolean(f.error?.startsWith(OUTCOME_UNKNOWN));
+  if (rowsOf(isUnknown).length) await set(rowsOf(isUnknown), 'unknown', OUTCOME_UNKNOWN);
+  const byReason = new Map<string, number[]>();
+  for (const f of finished.filter((row) => row.status === 'failed' && !isUnknown(row))) {
+    byReason.set(f.error ?? 'failed', [...(byReason.get(f.error ?? 'failed') ?? []), bySend.get(f.send_id)!]);
+  }
+  let failed = 0;
+  for (const [reason, ids] of byReason) failed += await set(ids, 'failed', reason);
+  return failed;
+}

@@ -1,0 +1,91 @@
+// One firing of an automation, started by its Temporal Schedule (`automation/<accountId>/<id>`): it re-reads the
+// automation (ends when it is gone or disabled), takes the firing's local date D from the Schedule's nominal time,
+// inserts the rows due in (W, D] (and the missed ones), moves the watermark to D, and sends D's pending rows in a
+// child fan-out whose id is (automation, D), so two firings of one day never send at once.
+import { defineSearchAttributeKey, SearchAttributeType, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { executeChild, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { AutomationBatchCounts } from '../services/automations/batch.ts';
+import type { FindDueResult } from '../services/automations/find-due.ts';
+import type { automationFanOutWorkflow } from './automation-fan-out.ts';
+import { automationFanOutWorkflowId } from './automation/ids.ts';
+import { showStatus } from './shared/status.ts';
+
+export interface AutomationFiringInput {
+  accountId: number;
+  automationId: number;
+  /**
+   * The nominal time to fire for (ISO 8601), for a start by hand; a Schedule's start leaves it out and the
+   * workflow reads TemporalScheduledStartTime instead.
+   */
+  scheduledAt?: string;
+}
+
+export interface AutomationFiringResult {
+  /** fired: sent (or found nothing left); already_firing: another firing of D was still sending after the waits. */
+  status: 'gone' | 'disabled' | 'fired' | 'already_firing';
+  firingDate: string | null;
+  found: FindDueResult | null;
+  counts: AutomationBatchCounts | null;
+}
+
+// Set by the server on every workflow a Schedule starts: the action's nominal time (not when it actually ran).
+const ScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
+
+// How long a firing waits for another firing's fan-out of the same day before it leaves the rest to that one.
+const FAN_OUT_WAIT = '10 seconds';
+const FAN_OUT_WAITS = 60;
+
+const { planAutomationFiring, findAutomationDue, advanceAutomationWatermark } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/**
+ * The input's time, else the Schedule's nominal time, else (a start by hand without one) the workflow's own start
+ * time: all part of the history, so a replay reads the same D.
+ */
+function scheduledTimeOf(input: AutomationFiringInput): string {
+  if (input.scheduledAt) return input.scheduledAt;
+  const info = workflowInfo();
+  const typed = info.typedSearchAttributes.get(ScheduledStartTime);
+  if (typed) return typed.toISOString();
+  // The untyped form of the same attribute (servers that send it without its type).
+  const untyped = info.searchAttributes?.TemporalScheduledStartTime?.[0];
+  if (untyped) return new Date(untyped as string).toISOString();
+  return info.startTime.toISOString();
+}
+
+export async function automationFiringWorkflow(input: AutomationFiringInput): Promise<AutomationFiringResult> {
+  const { accountId, automationId } = input;
+  const plan = await planAutomationFiring({ accountId, automationId, scheduledAt: scheduledTimeOf(input) });
+  if (plan.status !== 'ready' || !plan.firingDate || !plan.window) {
+    showStatus(plan.status);
+    return { status: plan.status === 'gone' ? 'gone' : 'disabled', firingDate: null, found: null, counts: null };
+  }
+  const firingDate = plan.firingDate;
+  showStatus('finding');
+  const found = await findAutomationDue({ accountId, automationId, firingDate, window: plan.window });
+  await advanceAutomationWatermark({ automationId, firingDate });
+  // The fan-out of D is one workflow at a time: a second firing of the same day waits for the running one, then
+  // sends what that one may have left (rows it inserted after the other's last look), usually nothing.
+  for (let waits = 0; ; waits++) {
+    showStatus('sending');
+    try {
+      const counts = await executeChild<typeof automationFanOutWorkflow>('automationFanOutWorkflow', {
+        workflowId: automationFanOutWorkflowId(accountId, automationId, firingDate),
+        args: [{ accountId, automationId, firingDate, afterId: 0, bulk: plan.bulk, counts: null }],
+      });
+      showStatus('fired');
+      return { status: 'fired', firingDate, found, counts };
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      if (waits >= FAN_OUT_WAITS) {
+        showStatus('already_firing');
+        return { status: 'already_firing', firingDate, found, counts: null };
+      }
+      showStatus('waiting');
+      await sleep(FAN_OUT_WAIT);
+    }
+  }
+}
