@@ -1,4 +1,5 @@
 // Every route of the key-authenticated API, in the order the OpenAPI document lists their areas.
+import { automationRoutes } from './automations/router.ts';
 import { campaignRoutes } from './campaigns/router.ts';
 import { directoryRoutes } from './directory/router.ts';
 import { ecardRoutes } from './ecards/router.ts';
@@ -8,4 +9,4 @@ import type { AnyRoute } from './route.ts';
 import { webhookRoutes } from './webhooks/router.ts';
 import { widgetRoutes } from './widgets/router.ts';
 
-export const apiRoutes: readonly AnyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...campaignRoutes, ...directoryRoutes, ...webhookRoutes, ...keyInfoRoutes];
+export const apiRoutes: readonly AnyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...keyInfoRoutes];

@@ -2,12 +2,14 @@
 // and registers what each area brings: its usage check, its background pass, where its workflows start.
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { backgroundScheduler, type BackgroundPass, type BackgroundScheduler } from '../lib/background.ts';
+import { backgroundScheduler, periodicPass, type BackgroundPass, type BackgroundScheduler } from '../lib/background.ts';
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
 import { localDiskStore, type MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
 import type { ServiceContext } from '../services/context.ts';
+import { reconcileAutomationSchedules } from '../services/automations/reconcile.ts';
+import { automationsUsageCheck } from '../services/automations/usage.ts';
 import { drainMailQueue } from '../services/mail/queue.ts';
 import { createMailTransport, type MailTransport } from '../services/mail/transport.ts';
 import { startUnstartedSends } from '../services/sends/start.ts';
@@ -17,8 +19,8 @@ import { sendsUsageCheck } from '../services/sends/usage.ts';
 import type { UsageCheck } from '../services/usage.ts';
 import { drainOutbox } from '../services/webhooks/drain.ts';
 
-// What makes a widget or an eCard "in use", one check per area that can use them (automations add theirs here).
-const USAGE_CHECKS: readonly UsageCheck[] = [sendsUsageCheck, campaignsUsageCheck];
+// What makes a widget or an eCard "in use": one check per area that can use them (sends, campaigns, automations).
+const USAGE_CHECKS: readonly UsageCheck[] = [sendsUsageCheck, campaignsUsageCheck, automationsUsageCheck];
 
 // Each area's background pass: a batch of conditional claims, so any number of workers can run them at once.
 function backgroundPasses(services: ServiceContext): BackgroundPass[] {
@@ -31,6 +33,17 @@ function backgroundPasses(services: ServiceContext): BackgroundPass[] {
     { name: 'campaign wakes', run: () => wakeUnstartedCampaigns(services) },
     // The service's own emails (owner notices).
     { name: 'mail queue', run: () => drainMailQueue(services) },
+    // Automations: their Temporal Schedules made to match the database, at the worker's start and then now and again.
+    periodicPass(
+      {
+        name: 'automation schedules',
+        run: async () => {
+          await reconcileAutomationSchedules(services);
+          return false;
+        },
+      },
+      services.config.automations.reconcileSeconds * 1000,
+    ),
   ];
 }
 

@@ -7,12 +7,19 @@ import { ApiError } from '../lib/errors.ts';
 import type { Account } from '../models/Account.ts';
 import type { Models } from '../models/index.ts';
 
-export async function accountTransaction<T>(models: Models, accountId: number, work: (transaction: Transaction, account: Account) => Promise<T>): Promise<T> {
-  // SQLite: the write transaction holds the database's one write lock from BEGIN. MySQL: the account row is
-  // locked FOR UPDATE before the first read, so that read sees what the previous holder committed.
+/**
+ * Locks the account's row inside a write transaction already open (one whose first statement this is). SQLite: the
+ * write transaction holds the database's one write lock from BEGIN. MySQL: the row is locked FOR UPDATE before the
+ * first read, so that read sees what the previous holder committed.
+ */
+export function lockAccount(models: Models, accountId: number, transaction: Transaction): Promise<Account | null> {
   const sqlite = models.sequelize.getDialect() === 'sqlite';
+  return models.Account.findByPk(accountId, { transaction, ...(sqlite ? {} : { lock: transaction.LOCK.UPDATE }) });
+}
+
+export async function accountTransaction<T>(models: Models, accountId: number, work: (transaction: Transaction, account: Account) => Promise<T>): Promise<T> {
   return writeTransaction(models.sequelize, async (transaction) => {
-    const account = await models.Account.findByPk(accountId, { transaction, ...(sqlite ? {} : { lock: transaction.LOCK.UPDATE }) });
+    const account = await lockAccount(models, accountId, transaction);
     if (!account) throw new ApiError(404, 'not_found', `No account with id ${accountId}`);
     return work(transaction, account);
   });

@@ -5,10 +5,11 @@ import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import type { Widget } from '../models/Widget.ts';
 import type { ServiceContext } from './context.ts';
+import { automationEcardRemoval } from './automations/ecard-removal.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import { duplicateImage, uploadImage } from './media.ts';
 import { keywordWhere } from './search.ts';
-import { assertTemplate, renderTemplate, sanitizeHtmlField } from './templates.ts';
+import { assertTemplate, renderTemplate, sanitizeHtmlField, type TemplateValues } from './templates.ts';
 import { ecardUsage, inUse } from './usage.ts';
 import { assertEditable, copyOfEcard, findWidget, findWidgetByVanity, newVanityId } from './widgets.ts';
 import { writeTransaction } from '../lib/db.ts';
@@ -200,12 +201,15 @@ export async function deleteEcards(deps: ServiceContext, accountId: number, ids:
   const unique = ecards.map((e) => e.id);
   const usage = await ecardUsage(deps.usageChecks, models, accountId, unique);
   const impact = unique.filter((id) => inUse(usage.get(id)!)).map((id) => ({ id, ...usage.get(id)! }));
+  const automations = automationEcardRemoval(deps, accountId);
   await deleteGatedByToken(
     { models, accountId, now: deps.now(), noun: 'eCard', purpose: 'ecard_delete_in_use', impact, token },
     async (transaction) => {
+      await automations.remove({ ecardIds: unique }, transaction);
       await models.Ecard.destroy({ where: { id: unique, account_id: accountId }, transaction });
     },
   );
+  await automations.afterCommit();
   return unique;
 }
 
@@ -218,7 +222,7 @@ export const textsOf = (ecard: Ecard) => ({ emailSubject: ecard.email_subject, h
 /** Renders an eCard as it would be sent; merge values cannot add markup (the result is sanitized again). */
 export function renderEcard(
   texts: { emailSubject: string | null; header: string | null; details: string | null },
-  input: { mergeTags: Record<string, string>; overrideProps: Partial<Record<(typeof OVERRIDABLE)[number], unknown>>; trialMode: boolean },
+  input: { mergeTags: TemplateValues; overrideProps: Partial<Record<(typeof OVERRIDABLE)[number], unknown>>; trialMode: boolean },
 ) {
   const pick = (field: 'emailSubject' | 'header' | 'details') => {
     const override = input.overrideProps[field];
@@ -227,7 +231,7 @@ export function renderEcard(
   };
   for (const field of TEMPLATE_FIELDS) assertTemplate(`overrideProps.${field}`, typeof input.overrideProps[field] === 'string' ? (input.overrideProps[field]) : null);
   const values = { ...input.mergeTags };
-  if (values.recipient_name && !values.recipient_first_name) values.recipient_first_name = values.recipient_name.split(/\s+/)[0]!;
+  if (typeof values.recipient_name === 'string' && values.recipient_name && !values.recipient_first_name) values.recipient_first_name = values.recipient_name.split(/\s+/)[0]!;
   const subject = renderTemplate(pick('emailSubject'), values, input.trialMode);
   return {
     subject: input.trialMode ? `[Preview] ${subject}` : subject,

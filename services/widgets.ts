@@ -8,6 +8,7 @@ import type { Widget } from '../models/Widget.ts';
 import { spendToken } from './confirmation-tokens.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import type { ServiceContext } from './context.ts';
+import { automationEcardRemoval } from './automations/ecard-removal.ts';
 import { duplicateImage } from './media.ts';
 import { keywordWhere } from './search.ts';
 import { inUse, widgetUsage, type WidgetImpact } from './usage.ts';
@@ -189,12 +190,15 @@ export async function deleteWidgets(deps: ServiceContext, accountId: number, ids
   const impact: WidgetImpact[] = unique
     .filter((id) => inUse(usage.get(id)!))
     .map((id) => ({ id, ecards: ecardCount.get(id) ?? 0, ...usage.get(id)! }));
+  const automations = automationEcardRemoval(deps, accountId);
   await deleteGatedByToken(
     { models, accountId, now: deps.now(), noun: 'widget', purpose: 'widget_delete', impact, token },
     async (transaction) => {
+      await automations.remove({ widgetIds: unique }, transaction);
       await models.Ecard.destroy({ where: { widget_id: unique, account_id: accountId }, transaction });
       await models.Widget.destroy({ where: { id: unique, account_id: accountId }, transaction });
     },
   );
+  await automations.afterCommit();
   return unique;
 }

@@ -11,6 +11,7 @@ import { assertSeatFree, saveMember } from './seats.ts';
 import { findMemberBy, type MatchField } from './upsert.ts';
 import { loadView, loadViews, type MemberView } from './view.ts';
 import { eraseCampaignRecipient } from '../campaigns/recipients.ts';
+import { automationErasure } from '../automations/erasure.ts';
 
 /** Exactly one of `email` / `employee_id`, normalized. */
 export interface MemberKey {
@@ -69,7 +70,8 @@ export async function setMemberDisabled(deps: ServiceContext, accountId: number,
  */
 export async function eraseMember(deps: ServiceContext, accountId: number, change: StatusChange): Promise<number> {
   const { models } = deps;
-  return accountTransaction(models, accountId, async (transaction) => {
+  const automations = automationErasure(deps, accountId);
+  const erased = await accountTransaction(models, accountId, async (transaction) => {
     const member = await mustFind(models, accountId, change.key, transaction);
     const now = deps.now();
     await models.TeamMember.update({ manager_id: null, updated_at: now }, { where: { account_id: accountId, manager_id: member.id }, transaction, silent: true });
@@ -77,6 +79,7 @@ export async function eraseMember(deps: ServiceContext, accountId: number, chang
     await models.MemberCustomValue.destroy({ where: { member_id: member.id }, transaction });
     await redactMemberEvents(models, accountId, member.id, now, transaction);
     await eraseCampaignRecipient(models, accountId, member.id, transaction);
+    await automations.erase(member.id, transaction);
     await member.destroy({ transaction });
     await recordMemberEvent(
       deps,
@@ -91,6 +94,8 @@ export async function eraseMember(deps: ServiceContext, accountId: number, chang
     );
     return member.id;
   });
+  await automations.afterCommit();
+  return erased;
 }
 
 export type ListStatus = 'active' | 'deactivated' | 'all';

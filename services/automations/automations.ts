@@ -1,0 +1,300 @@
+// Automations as resources: find, list, and save (create, partial update, enable and disable). A save checks
+// everything before writing, in one transaction under the account's lock: the automation's ownership and every
+// referenced id (404), what enabling needs (422), the gift-card token (403). After the commit the automation's
+// Schedule is synced (never fails the save).
+import { Op, type CreationAttributes, type Transaction, type WhereOptions } from 'sequelize';
+import { ApiError, requireFields } from '../../lib/errors.ts';
+import type { Automation, AutomationEventType } from '../../models/Automation.ts';
+import type { AutomationEcardRole } from '../../models/AutomationEcard.ts';
+import type { Models } from '../../models/index.ts';
+import { syncAutomationSchedule } from '../../workflows/automation/lifecycle.ts';
+import { accountTransaction } from '../account-lock.ts';
+import { spendToken } from '../confirmation-tokens.ts';
+import type { ServiceContext } from '../context.ts';
+import { keywordWhere } from '../search.ts';
+import { sanitizeHtmlField } from '../templates.ts';
+import { loadConfig, loadConfigs, type AutomationConfig } from './config.ts';
+import { lastPassedDate, type TimingConfig } from './due.ts';
+import { assertEnableable, type AutomationState, type TriggerFields } from './validate.ts';
+
+export interface MilestoneRuleInput {
+  after_years?: number | undefined;
+  after_months?: number | undefined;
+  after_days?: number | undefined;
+  ecard_ids?: number[] | undefined;
+  messages?: string[] | undefined;
+}
+
+export interface AutomationInput {
+  automation_name?: string | undefined;
+  event_type?: AutomationEventType | undefined;
+  enabled?: boolean | undefined;
+  from_name?: string | null | undefined;
+  from_email?: string | null | undefined;
+  locale?: string | undefined;
+  /** null: empty. */
+  trigger_config?: TriggerFields | null | undefined;
+  timing_config?: Partial<TimingConfig> | null | undefined;
+  random_messages?: string[] | null | undefined;
+  selected_ecard_ids?: number[] | null | undefined;
+  selected_member_ids?: number[] | null | undefined;
+  selected_department_ids?: number[] | null | undefined;
+  milestone_rules?: MilestoneRuleInput[] | null | undefined;
+  notify_days_before?: number | undefined;
+  notification_segment?: { member_ids: number[]; department_ids: number[] } | null | undefined;
+  gift_card_enabled?: boolean | undefined;
+  gift_card?: { product_id: string; amount: number } | null | undefined;
+}
+
+export interface References {
+  ecards?: readonly number[];
+  members?: readonly number[];
+  departments?: readonly number[];
+}
+
+const ID_CHUNK = 1000;
+const opt = (transaction?: Transaction) => (transaction ? { transaction } : {});
+
+export async function findAutomation(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<AutomationConfig> {
+  const config = await loadConfig(models, accountId, id, transaction);
+  if (!config) throw new ApiError(404, 'not_found', `No automation with id ${id}`);
+  return config;
+}
+
+async function existingIds(find: (ids: number[]) => Promise<Array<{ id: number }>>, ids: readonly number[]): Promise<Set<number>> {
+  const unique = [...new Set(ids)];
+  const found = new Set<number>();
+  for (let i = 0; i < unique.length; i += ID_CHUNK) for (const row of await find(unique.slice(i, i + ID_CHUNK))) found.add(row.id);
+  return found;
+}
+
+/**
+ * 404 naming every referenced id that is not the account's: eCards (outside campaigns: a campaign's copies are
+ * not the account's catalogue), members (active or not) and departments.
+ */
+export async function checkReferences(models: Models, accountId: number, refs: References, transaction?: Transaction): Promise<void> {
+  const where = (ids: number[]) => ({ id: ids, account_id: accountId });
+  const kinds: Array<[string, readonly number[], (ids: number[]) => Promise<Array<{ id: number }>>]> = [
+    ['eCard', refs.ecards ?? [], (ids) => models.Ecard.findAll({
+      attributes: ['id'], where: where(ids), include: [{ model: models.Widget, attributes: [], required: true, where: { is_campaign: false } }], ...opt(transaction),
+    })],
+    ['team member', refs.members ?? [], (ids) => models.TeamMember.findAll({ attributes: ['id'], where: where(ids), ...opt(transaction) })],
+    ['department', refs.departments ?? [], (ids) => models.Department.findAll({ attributes: ['id'], where: where(ids), ...opt(transaction) })],
+  ];
+  const messages: string[] = [];
+  for (const [noun, ids, find] of kinds) {
+    if (!ids.length) continue;
+    const found = await existingIds(find, ids);
+    const missing = [...new Set(ids)].filter((id) => !found.has(id));
+    if (missing.length) messages.push(`No ${noun} with id ${missing.join(', ')}`);
+  }
+  if (messages.length) throw new ApiError(404, 'not_found', messages[0]!, { messages });
+}
+
+/** The trigger_config kept for an event type: its own fields only (a field of another type is dropped). */
+export function triggerFor(eventType: AutomationEventType, config: TriggerFields): TriggerFields {
+  const { years, month, day, name, date, field, date_field, days_after_hire } = config;
+  const defined = (fields: TriggerFields) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as TriggerFields;
+  switch (eventType) {
+    case 'birthday':
+      return {};
+    case 'anniversary':
+      return defined({ years });
+    case 'holiday':
+      return defined({ month, day, name });
+    case 'fixed_date':
+      if (date !== undefined && (month !== undefined || day !== undefined)) {
+        throw new ApiError(400, 'invalid_parameter', 'trigger_config: a fixed_date takes either date (once) or month and day (every year), not both');
+      }
+      return date !== undefined ? { date } : defined({ month, day });
+    case 'custom_field':
+      return defined({ field });
+    case 'rule_based':
+      return defined({ date_field });
+    case 'onboarding':
+      return defined({ days_after_hire });
+  }
+}
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+const sanitized = (messages: readonly string[]) => messages.map((m) => sanitizeHtmlField(m));
+
+function ruleColumn(rules: readonly MilestoneRuleInput[]) {
+  return rules.map(({ ecard_ids: _ecards, messages, ...offsets }) => ({ ...offsets, ...(messages ? { messages: sanitized(messages) } : {}) }));
+}
+
+/** The row's columns for the fields that were sent (trigger_config decided by the caller). */
+type Columns = Partial<CreationAttributes<Automation>>;
+
+function columnsOf(input: AutomationInput): Columns {
+  const columns: Columns = {};
+  if (input.automation_name !== undefined) columns.automation_name = input.automation_name;
+  if (input.event_type !== undefined) columns.event_type = input.event_type;
+  if (input.enabled !== undefined) columns.enabled = input.enabled;
+  if (input.from_name !== undefined) columns.from_name = input.from_name || null;
+  if (input.from_email !== undefined) columns.from_email = input.from_email ? input.from_email.toLowerCase() : null;
+  if (input.locale !== undefined) columns.locale = input.locale;
+  if (input.timing_config !== undefined) columns.timing_config = json(input.timing_config);
+  if (input.random_messages !== undefined) columns.random_messages = json(input.random_messages && sanitized(input.random_messages));
+  if (input.selected_member_ids !== undefined) columns.selected_member_ids = json(input.selected_member_ids && [...new Set(input.selected_member_ids)]);
+  if (input.selected_department_ids !== undefined) columns.selected_department_ids = json(input.selected_department_ids && [...new Set(input.selected_department_ids)]);
+  if (input.milestone_rules !== undefined) columns.milestone_rules = json(input.milestone_rules && ruleColumn(input.milestone_rules));
+  if (input.notify_days_before !== undefined) columns.notify_days_before = input.notify_days_before;
+  if (input.notification_segment !== undefined) columns.notification_segment = json(input.notification_segment);
+  if (input.gift_card_enabled !== undefined) columns.gift_card_enabled = input.gift_card_enabled;
+  if (input.gift_card !== undefined) columns.gift_card = json(input.gift_card);
+  return columns;
+}
+
+/** Every id the input refers to, for one ownership check before any write. */
+function referencesOf(input: AutomationInput): Required<References> {
+  return {
+    ecards: [...(input.selected_ecard_ids ?? []), ...(input.milestone_rules ?? []).flatMap((r) => r.ecard_ids ?? [])],
+    members: [...(input.selected_member_ids ?? []), ...(input.notification_segment?.member_ids ?? [])],
+    departments: [...(input.selected_department_ids ?? []), ...(input.notification_segment?.department_ids ?? [])],
+  };
+}
+
+/** Replaces the automation's eCard references of one role (milestone rows carry their rule's index). */
+export async function replaceEcardRefs(
+  models: Models,
+  automation: Pick<Automation, 'id' | 'account_id'>,
+  role: AutomationEcardRole,
+  lists: ReadonlyArray<readonly number[]>,
+  transaction: Transaction,
+): Promise<void> {
+  await models.AutomationEcard.destroy({ where: { automation_id: automation.id, role }, transaction });
+  const rows = lists.flatMap((ids, index) =>
+    [...new Set(ids)].map((ecard_id, position) => ({
+      automation_id: automation.id, account_id: automation.account_id, ecard_id, role, milestone_index: role === 'milestone' ? index : null, position,
+    })));
+  if (rows.length) await models.AutomationEcard.bulkCreate(rows, { transaction });
+}
+
+/** The trigger_config after the save: the one sent, else the stored one (cut to a changed event type's fields). */
+function nextTrigger(eventType: AutomationEventType, input: AutomationInput, existing: AutomationConfig | null): TriggerFields {
+  if (input.trigger_config !== undefined) return triggerFor(eventType, input.trigger_config ?? {});
+  return existing ? triggerFor(eventType, existing.trigger_config) : {};
+}
+
+/** The automation as the save would leave it, for the enable checks. */
+function stateAfter(accountId: number, existing: AutomationConfig | null, input: AutomationInput, trigger: TriggerFields, eventType: AutomationEventType): AutomationState {
+  const sent = <T>(value: T | undefined, stored: T): T => (value === undefined ? stored : value);
+  const rules = input.milestone_rules === undefined
+    ? (existing?.milestone_rules ?? [])
+    : (input.milestone_rules ?? []).map((r) => ({ ...r, ecard_ids: r.ecard_ids ?? [] }));
+  return {
+    id: existing?.row.id ?? null,
+    account_id: accountId,
+    event_type: eventType,
+    trigger_config: trigger,
+    timing_config: sent(input.timing_config, existing?.timing_config ?? null),
+    from_email: sent(input.from_email, existing?.row.from_email ?? null) || null,
+    selected_ecard_ids: sent(input.selected_ecard_ids, existing?.selected_ecard_ids ?? []) ?? [],
+    milestone_rules: rules,
+    gift_card_enabled: sent(input.gift_card_enabled, existing?.row.gift_card_enabled ?? false),
+    gift_card: sent<unknown>(input.gift_card, existing?.gift_card ?? null),
+  };
+}
+
+/**
+ * Creates (no id) or updates the automation with the fields sent. Enabling, or saving an enabled automation,
+ * validates the whole configuration; turning it on sets the watermark to the last date whose send_time has
+ * passed (nothing before now is sent). `save` with only `id` and `enabled` is the toggle.
+ */
+export async function saveAutomation(
+  deps: ServiceContext,
+  accountId: number,
+  id: number | undefined,
+  input: AutomationInput,
+  token: string | undefined,
+): Promise<AutomationConfig> {
+  const { models } = deps;
+  if (!id) requireFields({ 'automation.automation_name': input.automation_name, 'automation.event_type': input.event_type });
+  const { config, scheduleChanged } = await accountTransaction(models, accountId, async (transaction) => {
+    const existing = id ? await findAutomation(models, accountId, id, transaction) : null;
+    await checkReferences(models, accountId, referencesOf(input), transaction);
+
+    const eventType = input.event_type ?? existing!.row.event_type;
+    const trigger = nextTrigger(eventType, input, existing);
+    const now = deps.now();
+    const wasEnabled = existing?.row.enabled ?? false;
+    const timingBefore = existing?.row.timing_config ?? null;
+    const enabled = input.enabled ?? wasEnabled;
+    const state = stateAfter(accountId, existing, input, trigger, eventType);
+    if (enabled) await assertEnableable(models, state, now, transaction);
+
+    // Gift cards: a create needs a token without resource; enabling, or turning gifts on while enabled, one for it.
+    const giftNeedsToken = existing
+      ? state.gift_card_enabled && enabled && (!wasEnabled || !existing.row.gift_card_enabled)
+      : state.gift_card_enabled;
+    if (giftNeedsToken) {
+      await spendToken(models, {
+        accountId,
+        purpose: 'gc_automation_enable',
+        resourceId: existing ? String(existing.row.id) : null,
+        token,
+        now,
+        message: existing
+          ? `Enabling the gift-card automation ${existing.row.id} needs a gc_confirmation_token issued for it`
+          : 'Creating a gift-card automation needs a gc_confirmation_token (gc_automation_enable, issued without an automation)',
+      }, transaction);
+    }
+
+    const columns = { ...columnsOf(input), trigger_config: JSON.stringify(trigger) };
+    if (enabled && !wasEnabled) {
+      const timing = state.timing_config as TimingConfig;
+      columns.watermark = lastPassedDate(now, timing.send_time, timing.timezone);
+    }
+    let row: Automation;
+    if (existing) {
+      row = existing.row;
+      row.set(columns);
+      row.changed('updated_at', true);
+      await row.save({ transaction });
+    } else {
+      row = await models.Automation.create({ ...columns, account_id: accountId, automation_name: input.automation_name!, event_type: eventType }, { transaction });
+    }
+    if (input.selected_ecard_ids !== undefined) await replaceEcardRefs(models, row, 'selected', [input.selected_ecard_ids ?? []], transaction);
+    if (input.milestone_rules !== undefined) {
+      await replaceEcardRefs(models, row, 'milestone', (input.milestone_rules ?? []).map((r) => r.ecard_ids ?? []), transaction);
+    }
+    const saved = await findAutomation(models, accountId, row.id, transaction);
+    // The Schedule depends on existence, enabled and timing only.
+    return { config: saved, scheduleChanged: !existing || enabled !== wasEnabled || saved.row.timing_config !== timingBefore };
+  });
+  if (scheduleChanged) await syncAutomationSchedule(deps, accountId, config.row.id);
+  return config;
+}
+
+/** Sets `enabled` (never flips it): the same as a save with only `id` and `enabled`. */
+export function toggleAutomation(deps: ServiceContext, accountId: number, id: number, enabled: boolean, token: string | undefined): Promise<AutomationConfig> {
+  return saveAutomation(deps, accountId, id, { enabled }, token);
+}
+
+export interface AutomationListQuery {
+  page: number;
+  perPage: number;
+  keyword?: string | undefined;
+  eventType?: AutomationEventType | undefined;
+  sortBy: 'createdat' | 'name' | 'event_type';
+  sortOrder: 'asc' | 'desc';
+  status: 'enabled' | 'disabled' | 'all';
+}
+
+const SORT_COLUMNS = { createdat: 'created_at', name: 'automation_name', event_type: 'event_type' } as const;
+
+export async function listAutomations(models: Models, accountId: number, query: AutomationListQuery): Promise<{ configs: AutomationConfig[]; count: number }> {
+  const conditions: WhereOptions[] = [{ account_id: accountId }];
+  if (query.status !== 'all') conditions.push({ enabled: query.status === 'enabled' });
+  if (query.eventType) conditions.push({ event_type: query.eventType });
+  if (query.keyword) conditions.push(keywordWhere(models.sequelize, ['automation_name', 'from_name', 'from_email'], query.keyword));
+  const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
+  const { rows, count } = await models.Automation.findAndCountAll({
+    where: { [Op.and]: conditions },
+    order: [[SORT_COLUMNS[query.sortBy], direction], ['id', direction]],
+    limit: query.perPage,
+    offset: (query.page - 1) * query.perPage,
+  });
+  return { configs: await loadConfigs(models, rows), count };
+}

@@ -1,0 +1,174 @@
+// What an automation would send, date by date, without sending or saving anything: previewTrigger (a trigger
+// that may not be saved yet) and findOne's next_firings (an enabled automation's next 30 days). Both run the due
+// module over the members in scope, exactly as a firing does.
+import { ApiError } from '../../lib/errors.ts';
+import type { AutomationEventType } from '../../models/Automation.ts';
+import type { Models } from '../../models/index.ts';
+import type { ServiceContext } from '../context.ts';
+import { checkReferences, findAutomation, triggerFor, type MilestoneRuleInput } from './automations.ts';
+import { pickIndex } from './claim.ts';
+import { dueConfigOf, type AutomationConfig } from './config.ts';
+import { addDays, dueOccasions, lastPassedDate, sendInstant, type DueConfig, type LocalDate, type Occasion, type TimingConfig } from './due.ts';
+import { activeMembers, inScope, membersInScope, reachesEveryone, type ScopedMember } from './members.ts';
+import { customFieldOf, isActiveCustomField, missingTriggerFields, type TriggerFields } from './validate.ts';
+
+export const NEXT_FIRINGS_DAYS = 30;
+
+export interface PreviewOccasion {
+  member_id: number;
+  name?: string;
+  email?: string;
+  event: AutomationEventType;
+  occasion_date: LocalDate;
+  years?: number;
+  ecard_id?: number;
+}
+
+export interface PreviewFiring {
+  local_date: LocalDate;
+  send_at: string;
+  occasions: PreviewOccasion[];
+}
+
+/** An automation's eCards: the selected ones, each milestone rule's own, and which of them are enabled. */
+interface EcardChoice {
+  automationId: number;
+  selected: readonly number[];
+  byRule: ReadonlyArray<readonly number[]>;
+  enabled: ReadonlySet<number>;
+}
+
+/**
+ * The eCard a card would be sent with, drawn as the claim draws it (services/automations/claim.ts): from its
+ * milestone rule's own eCards when the rule has any, else the selected ones, the enabled ones only.
+ */
+function ecardOf(choice: EcardChoice, occasion: Occasion): number | undefined {
+  const own = occasion.milestone_index === undefined ? undefined : choice.byRule[occasion.milestone_index];
+  const usable = (own?.length ? own : choice.selected).filter((id) => choice.enabled.has(id));
+  return usable.length ? usable[pickIndex(choice.automationId, occasion.member_id, occasion.occurrence_key, usable.length)] : undefined;
+}
+
+const fullName = (m: ScopedMember) => [m.first_name, m.last_name].filter(Boolean).join(' ');
+
+/** The send dates in (window.from, window.to] that have occasions, each with its occasions. */
+function firingsOf(
+  config: DueConfig,
+  members: readonly ScopedMember[],
+  window: { from: LocalDate; to: LocalDate },
+  choice: EcardChoice | null,
+  showContact: boolean,
+): PreviewFiring[] {
+  const byId = new Map(members.map((m) => [m.id, m]));
+  const firings: PreviewFiring[] = [];
+  for (const occasion of dueOccasions(config, members, window)) {
+    let firing = firings.at(-1);
+    if (firing?.local_date !== occasion.send_date) {
+      const send_at = sendInstant(occasion.send_date, config.timing_config.send_time, config.timing_config.timezone).toISOString();
+      firing = { local_date: occasion.send_date, send_at, occasions: [] };
+      firings.push(firing);
+    }
+    const member = byId.get(occasion.member_id)!;
+    const ecard = choice ? ecardOf(choice, occasion) : undefined;
+    firing.occasions.push({
+      member_id: occasion.member_id,
+      ...(showContact ? { name: fullName(member), email: member.email } : {}),
+      event: occasion.event,
+      occasion_date: occasion.occasion_date,
+      ...(occasion.years !== undefined ? { years: occasion.years } : {}),
+      ...(ecard !== undefined ? { ecard_id: ecard } : {}),
+    });
+  }
+  return firings;
+}
+
+/** The next date whose send_time has not passed at `now`: where previews and next_firings start by default. */
+function firstOpenDate(now: Date, timing: TimingConfig): LocalDate {
+  return addDays(lastPassedDate(now, timing.send_time, timing.timezone), 1);
+}
+
+async function enabledEcards(models: Models, accountId: number, ids: readonly number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await models.Ecard.findAll({ attributes: ['id'], where: { id: [...new Set(ids)], account_id: accountId, disabled: false } });
+  return new Set(rows.map((e) => e.id));
+}
+
+function choiceOf(automationId: number, selected: readonly number[], rules: ReadonlyArray<{ ecard_ids?: readonly number[] | undefined }>, enabled: ReadonlySet<number>): EcardChoice {
+  return { automationId, selected, byRule: rules.map((r) => r.ecard_ids ?? []), enabled };
+}
+
+export interface PreviewInput {
+  trigger_type: AutomationEventType;
+  trigger_config: TriggerFields;
+  timing_config: TimingConfig;
+  milestone_rules?: MilestoneRuleInput[] | undefined;
+  automation_id?: number | undefined;
+  days: number;
+  from?: LocalDate | undefined;
+}
+
+/**
+ * The firings a trigger would make over `days` send dates from `from` (default: the next date whose send_time
+ * has not passed), over the automation's scope (with its eCards) or every active member. Saves nothing.
+ */
+export async function previewTrigger(
+  deps: ServiceContext,
+  accountId: number,
+  input: PreviewInput,
+  showContact: boolean,
+): Promise<{ timezone: string; firings: PreviewFiring[] }> {
+  const { models } = deps;
+  const automation = input.automation_id ? await findAutomation(models, accountId, input.automation_id) : null;
+  await checkReferences(models, accountId, { ecards: (input.milestone_rules ?? []).flatMap((r) => r.ecard_ids ?? []) });
+  // Rules not sent: the automation's own, when previewing one.
+  const rules: ReadonlyArray<MilestoneRuleInput | AutomationConfig['milestone_rules'][number]> = input.milestone_rules ?? automation?.milestone_rules ?? [];
+  const trigger = triggerFor(input.trigger_type, input.trigger_config);
+  const missing = missingTriggerFields(input.trigger_type, trigger, rules).map((field) => `${field} is required for ${input.trigger_type}`);
+  if (missing.length) throw new ApiError(422, 'missing_field', missing[0]!, { messages: missing });
+  const field = customFieldOf(input.trigger_type, trigger);
+  if (field && !(await isActiveCustomField(models, accountId, field.key))) {
+    throw new ApiError(422, 'unknown_custom_field', `${field.name}: ${JSON.stringify(field.key)} is not an active custom date field of this account`);
+  }
+
+  const timing = input.timing_config;
+  const from = input.from ?? firstOpenDate(deps.now(), timing);
+  const window = { from: addDays(from, -1), to: addDays(from, input.days - 1) };
+  const config = { event_type: input.trigger_type, trigger_config: trigger, timing_config: timing, milestone_rules: rules } as DueConfig;
+  const members = automation ? await membersInScope(models, automation) : await activeMembers(models, accountId);
+  let choice: EcardChoice | null = null;
+  if (automation) {
+    const enabled = await enabledEcards(models, accountId, [...automation.selected_ecard_ids, ...rules.flatMap((r) => r.ecard_ids ?? [])]);
+    choice = choiceOf(automation.row.id, automation.selected_ecard_ids, rules, enabled);
+  }
+  return { timezone: timing.timezone, firings: firingsOf(config, members, window, choice, showContact) };
+}
+
+/**
+ * next_firings of each automation (one account's): the next 30 send dates' firings of the enabled ones, [] for
+ * the others. The account's members are loaded once when several automations need them.
+ */
+export async function nextFirings(deps: ServiceContext, configs: readonly AutomationConfig[], showContact: boolean): Promise<Map<number, PreviewFiring[]>> {
+  const { models } = deps;
+  const result = new Map<number, PreviewFiring[]>(configs.map((c) => [c.row.id, []]));
+  const due = configs.flatMap((c) => {
+    const dueConfig = c.row.enabled ? dueConfigOf(c) : null;
+    return dueConfig?.timing_config.send_time && dueConfig.timing_config.timezone ? [{ config: c, dueConfig }] : [];
+  });
+  if (!due.length) return result;
+  const accountId = due[0]!.config.row.account_id;
+  const shared = due.length > 1 || due.some(({ config }) => reachesEveryone(config)) ? await activeMembers(models, accountId) : null;
+  const enabled = await enabledEcards(models, accountId, due.flatMap(({ config }) => [...config.selected_ecard_ids, ...config.milestone_rules.flatMap((r) => r.ecard_ids)]));
+  const now = deps.now();
+  for (const { config, dueConfig } of due) {
+    const members = shared ? shared.filter((m) => inScope(config, m)) : await membersInScope(models, config);
+    const from = firstOpenDate(now, dueConfig.timing_config);
+    const window = { from: addDays(from, -1), to: addDays(from, NEXT_FIRINGS_DAYS - 1) };
+    const choice = choiceOf(config.row.id, config.selected_ecard_ids, config.milestone_rules, enabled);
+    try {
+      result.set(config.row.id, firingsOf(dueConfig, members, window, choice, showContact));
+    } catch (err) {
+      // A stored configuration the due module cannot read (it was validated when enabled): shown as no firings.
+      deps.logger.warn({ err, automationId: config.row.id }, 'could not compute the next firings of an automation');
+    }
+  }
+  return result;
+}

@@ -1,0 +1,211 @@
+import { expect } from 'chai';
+import type { Client } from '@temporalio/client';
+import { automationsUsageCheck } from '../../services/automations/usage.ts';
+import { issueToken } from '../../services/confirmation-tokens.ts';
+import type { TokenPurpose } from '../../models/ConfirmationToken.ts';
+import { automationScheduleId } from '../../workflows/automation/ids.ts';
+import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
+import { testStack, type TestStack } from '../helpers/stack.ts';
+import { testClient } from '../helpers/temporal.ts';
+
+interface AutomationBody {
+  id: number;
+  enabled: boolean;
+  selected_ecard_ids: number[];
+  selected_member_ids: number[];
+  milestone_rules: Array<{ ecard_ids?: number[] }>;
+  notification_segment: { member_ids: number[]; department_ids: number[] };
+  notification_ecards: Record<string, number[]>;
+}
+
+describe('automations: the usage check, deleting used eCards and widgets, erasure', function () {
+  this.timeout(90_000);
+  let stack: TestStack;
+  let account: TestAccount;
+  let client: Client;
+  before(async () => {
+    stack = await testStack();
+    client = await testClient();
+  });
+  beforeEach(async () => {
+    account = await newAccount(stack.models);
+  });
+
+  const api = (method: string, path: string, body?: unknown) =>
+    call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const save = async (fields: Record<string, unknown>) =>
+    expectSuccess(
+      await api('POST', '/automation/save', {
+        automation: {
+          automation_name: 'Birthdays',
+          event_type: 'birthday',
+          from_email: 'hr@example.com',
+          timing_config: { send_time: '09:00', timezone: 'Europe/Berlin' },
+          enabled: true,
+          ...fields,
+        },
+      }),
+    ) as AutomationBody;
+  const findOne = async (id: number) => expectSuccess(await api('GET', `/automation/findOne/id/${id}`)) as AutomationBody;
+  const token = async (purpose: TokenPurpose, id: number) =>
+    (await issueToken(stack.models, { accountId: account.accountId, purpose, resourceId: String(id), now: new Date() })).token;
+  const notices = async () =>
+    (await stack.models.MailMessage.findAll({ where: { account_id: account.accountId, kind: 'automation_disabled' }, order: [['id', 'ASC']] })).map((m) => ({
+      recipient: m.recipient,
+      subject: m.subject,
+      body: m.text_body,
+    }));
+  const ownerEmail = async () => (await stack.models.Owner.findOne({ where: { account_id: account.accountId } }))!.email;
+  const paused = async (id: number) => (await client.schedule.getHandle(automationScheduleId(account.accountId, id)).describe()).state.paused;
+
+  it('is registered in the composition root: production wiring counts automations, no fake check loaded', () => {
+    expect(stack.services.usageChecks.map((c) => c.kind)).to.have.members(['sends', 'campaigns', 'automations']);
+    expect(stack.services.usageChecks).to.include(automationsUsageCheck);
+  });
+
+  it('counts each automation referring to an eCard (selected, milestone, notification) once, and a widget through its eCards', async () => {
+    const widget = await insertWidget(stack.models, account.accountId);
+    const [a, b, c] = [await insertEcard(stack.models, account.accountId, widget.id), await insertEcard(stack.models, account.accountId, widget.id), await insertEcard(stack.models, account.accountId, widget.id)];
+    const other = await newAccount(stack.models);
+    const x = await save({ selected_ecard_ids: [a.id, b.id] });
+    await save({ event_type: 'rule_based', trigger_config: {}, milestone_rules: [{ after_years: 1, ecard_ids: [a.id] }] });
+    expectSuccess(await api('POST', '/automation/saveNotificationEcards', { automation_id: x.id, notification_type: 'manager', ecardIds: [a.id, c.id] }));
+
+    const ecards = await automationsUsageCheck.ecards(stack.models, account.accountId, [a.id, b.id, c.id]);
+    expect(Object.fromEntries(ecards)).to.deep.equal({ [a.id]: 2, [b.id]: 1, [c.id]: 1 });
+    expect(Object.fromEntries(await automationsUsageCheck.widgets(stack.models, account.accountId, [widget.id]))).to.deep.equal({ [widget.id]: 2 });
+    // Scoped by the caller's account.
+    expect((await automationsUsageCheck.ecards(stack.models, other.accountId, [a.id])).size).to.equal(0);
+    expect((await automationsUsageCheck.widgets(stack.models, other.accountId, [widget.id])).size).to.equal(0);
+  });
+
+  it('deleting a used eCard needs its token; with it the eCard leaves every list, and an automation left without eCards is disabled and its owner emailed', async () => {
+    const widget = await insertWidget(stack.models, account.accountId);
+    const [a, b, c] = [
+      await insertEcard(stack.models, account.accountId, widget.id, { name: 'Balloons' }),
+      await insertEcard(stack.models, account.accountId, widget.id),
+      await insertEcard(stack.models, account.accountId, widget.id),
+    ];
+    const alone = await save({ automation_name: 'Only balloons', selected_ecard_ids: [a.id] });
+    expectSuccess(await api('POST', '/automation/saveNotificationEcards', { automation_id: alone.id, notification_type: 'manager', ecardIds: [a.id, c.id] }));
+    const withAnother = await save({ automation_name: 'Two cards', selected_ecard_ids: [a.id, b.id] });
+    const rules = await save({ automation_name: 'Milestones', event_type: 'rule_based', trigger_config: {}, milestone_rules: [{ after_years: 1, ecard_ids: [b.id] }, { after_years: 2, ecard_ids: [a.id] }] });
+    const off = await save({ automation_name: 'Off', selected_ecard_ids: [a.id], enabled: false });
+    expect(await paused(alone.id)).to.equal(false);
+
+    const refused = await api('POST', '/ecard/deleteEcards', { ecardids: [a.id] });
+    expectFailure(refused, 403, 'confirmation_required');
+    expect(refused.body).to.deep.include({ requires_otp: true, otp_purpose: 'ecard_delete_in_use', impact: [{ id: a.id, campaigns: 0, automations: 4, sends: 0 }] });
+    const widgetRefused = await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id] });
+    expectFailure(widgetRefused, 403, 'confirmation_required');
+    expect(widgetRefused.body).to.deep.include({ otp_purpose: 'widget_delete', impact: [{ id: widget.id, ecards: 3, campaigns: 0, automations: 4, sends: 0 }] });
+    expect(await stack.models.AutomationEcard.count({ where: { ecard_id: a.id } })).to.equal(5);
+    expect(await notices()).to.deep.equal([]);
+
+    expectSuccess(await api('POST', '/ecard/deleteEcards', { ecardids: [a.id], otp_confirmation_token: await token('ecard_delete_in_use', a.id) }));
+    expect(await stack.models.AutomationEcard.count({ where: { account_id: account.accountId, ecard_id: a.id } })).to.equal(0);
+    const [aloneAfter, withAnotherAfter, rulesAfter, offAfter] = [await findOne(alone.id), await findOne(withAnother.id), await findOne(rules.id), await findOne(off.id)];
+    expect(aloneAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
+    expect(aloneAfter.notification_ecards.manager).to.deep.equal([c.id]);
+    expect(withAnotherAfter).to.deep.include({ enabled: true, selected_ecard_ids: [b.id] });
+    // A rule left without eCards (and none selected to fall back on): that occasion could not send.
+    expect(rulesAfter.enabled).to.equal(false);
+    expect(rulesAfter.milestone_rules.map((r) => r.ecard_ids)).to.deep.equal([[b.id], []]);
+    expect(offAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
+
+    const owner = await ownerEmail();
+    const mail = await notices();
+    expect(mail.map((m) => [m.recipient, m.subject])).to.have.deep.members([
+      [owner, 'Automation "Only balloons" was disabled: its eCards were deleted'],
+      [owner, 'Automation "Milestones" was disabled: its eCards were deleted'],
+    ]);
+    const aloneMail = mail.find((m) => m.subject.includes('Only balloons'))!;
+    expect(aloneMail.body).to.include(`(id ${alone.id})`).and.include(`"Balloons" (id ${a.id})`).and.include('/automation/save').and.include('/automation/toggle');
+    // After the commit, the disabled automations' Schedules are paused; the others run on.
+    expect(await paused(alone.id)).to.equal(true);
+    expect(await paused(rules.id)).to.equal(true);
+    expect(await paused(withAnother.id)).to.equal(false);
+  });
+
+  it('deleting a used widget with its token takes its eCards out of the automations the same way', async () => {
+    const widget = await insertWidget(stack.models, account.accountId);
+    const [d, e] = [await insertEcard(stack.models, account.accountId, widget.id), await insertEcard(stack.models, account.accountId, widget.id)];
+    const kept = await insertEcard(stack.models, account.accountId, (await insertWidget(stack.models, account.accountId)).id);
+    const gone = await save({ automation_name: 'From the widget', selected_ecard_ids: [d.id, e.id] });
+    expectSuccess(await api('POST', '/automation/saveNotificationEcards', { automation_id: gone.id, notification_type: 'segment', ecardIds: [e.id] }));
+    const mixed = await save({ automation_name: 'Mixed', selected_ecard_ids: [e.id, kept.id] });
+
+    const refused = await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id] });
+    expect(refused.body).to.deep.include({ impact: [{ id: widget.id, ecards: 2, campaigns: 0, automations: 2, sends: 0 }] });
+    expectSuccess(await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id], otp_confirmation_token: await token('widget_delete', widget.id) }));
+
+    const goneAfter = await findOne(gone.id);
+    expect(goneAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
+    expect(goneAfter.notification_ecards.segment).to.deep.equal([]);
+    expect(await findOne(mixed.id)).to.deep.include({ enabled: true, selected_ecard_ids: [kept.id] });
+    expect((await notices()).map((m) => m.subject)).to.deep.equal(['Automation "From the widget" was disabled: its eCards were deleted']);
+    expect(await paused(gone.id)).to.equal(true);
+  });
+
+  it('erasing a member removes its automation_sends rows, its digest entries and its id from the lists; an automation for it alone stops', async () => {
+    const widget = await insertWidget(stack.models, account.accountId);
+    const card = await insertEcard(stack.models, account.accountId, widget.id);
+    const member = async (email: string) =>
+      (expectSuccess(await api('POST', '/pub/team-member-actions/upsert', { email, first_name: email.split('@')[0], date_of_birth: '1990-05-01' })) as { member: { id: number } }).member.id;
+    const [erased, stays, third] = [await member('erased@example.com'), await member('stays@example.com'), await member('third@example.com')];
+    const only = await save({ automation_name: 'Just one', selected_ecard_ids: [card.id], selected_member_ids: [erased] });
+    const several = await save({
+      automation_name: 'Team',
+      selected_ecard_ids: [card.id],
+      selected_member_ids: [erased, stays],
+      notification_segment: { member_ids: [erased, third], department_ids: [] },
+    });
+    const offOne = await save({ automation_name: 'Off', selected_ecard_ids: [card.id], selected_member_ids: [erased], enabled: false });
+
+    // A card to the erased member (its send prepared, not yet on its way), digests to and about it, and others' rows.
+    const send = await insertSend(stack.models, card, 'erased@example.com', { workflowStarted: true });
+    const row = (fields: Record<string, unknown>) =>
+      stack.models.AutomationSend.create({ automation_id: several.id, account_id: account.accountId, member_id: stays, occurrence_key: '2026', firing_date: '2026-05-01', ...fields });
+    await row({ automation_id: only.id, member_id: erased, send_id: send.id, occasion_date: '2026-05-01', quota_month: '2026-05' });
+    await stack.models.QuotaUsage.create({ account_id: account.accountId, month: '2026-05', used: 3 });
+    await row({ member_id: erased, occurrence_key: '2025', status: 'sent' });
+    await row({ member_id: erased, kind: 'digest', occurrence_key: 'segment:2026-05-01', celebrants: JSON.stringify([{ member_id: third, event: 'birthday', occasion_date: '2026-05-01' }]) });
+    const aboutErased = await row({
+      member_id: third,
+      kind: 'digest',
+      occurrence_key: 'segment:2026-05-01',
+      celebrants: JSON.stringify([
+        { member_id: erased, event: 'birthday', occasion_date: '2026-05-01' },
+        { member_id: stays, event: 'birthday', occasion_date: '2026-05-01' },
+      ]),
+    });
+    const othersCard = await row({});
+
+    expectSuccess(await api('POST', '/pub/team-member-actions/delete', { email: 'erased@example.com' }));
+
+    expect(await stack.models.AutomationSend.count({ where: { account_id: account.accountId, member_id: erased } })).to.equal(0);
+    expect((await stack.models.AutomationSend.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] })).map((r) => r.id)).to.deep.equal([aboutErased.id, othersCard.id]);
+    await aboutErased.reload();
+    expect(JSON.parse(aboutErased.celebrants!)).to.deep.equal([{ member_id: stays, event: 'birthday', occasion_date: '2026-05-01' }]);
+    // The send made for the erased member: redacted, and never sent now.
+    const recipient = (await stack.models.SendRecipient.findOne({ where: { send_id: send.id } }))!;
+    expect(recipient).to.deep.include({ recipient_email: null, recipient_name: '', status: 'canceled', rendered_html: null });
+    expect((await send.reload()).status).to.equal('canceled');
+    expect((await stack.models.QuotaUsage.findOne({ where: { account_id: account.accountId, month: '2026-05' } }))!.used).to.equal(2);
+
+    const [onlyAfter, severalAfter, offAfter] = [await findOne(only.id), await findOne(several.id), await findOne(offOne.id)];
+    expect(onlyAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
+    expect(severalAfter).to.deep.include({ enabled: true, selected_member_ids: [stays] });
+    expect(severalAfter.notification_segment).to.deep.equal({ member_ids: [third], department_ids: [] });
+    expect(offAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
+    for (const a of await stack.models.Automation.findAll({ where: { account_id: account.accountId } })) {
+      expect(`${a.selected_member_ids} ${a.notification_segment}`).not.to.match(new RegExp(`\\b${erased}\\b`));
+    }
+    const mail = await notices();
+    expect(mail.map((m) => [m.recipient, m.subject])).to.deep.equal([[await ownerEmail(), 'Automation "Just one" was disabled: the members it was for were erased']]);
+    expect(mail[0]!.body).to.include('every active member').and.include('/automation/save');
+    expect(await paused(only.id)).to.equal(true);
+    expect(await paused(several.id)).to.equal(false);
+  });
+});
