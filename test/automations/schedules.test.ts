@@ -11,11 +11,11 @@ import { CardAccountId, CardKind, CardStatus } from '../../workflows/shared/sear
 import { AUTOMATION_FIRING_WORKFLOW, automationScheduleId } from '../../workflows/automation/ids.ts';
 import { deleteAutomationSchedule, listAutomationSchedules, syncAutomationSchedule } from '../../workflows/automation/lifecycle.ts';
 import { PAUSED_DISABLED, PAUSED_NO_TIMING, scheduleMatches } from '../../workflows/automation/schedule-spec.ts';
-import { call, expectSuccess, newAccount } from '../helpers/api.ts';
+import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/ports.ts';
-import { testConfig, testServices, testStack, type TestStack } from '../helpers/stack.ts';
+import { extraApp, testConfig, testServices, testStack, type TestStack } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
 import type { Client } from '@temporalio/client';
 import type { TypedSearchAttributes } from '@temporalio/common';
@@ -293,5 +293,58 @@ describe('automations: the Schedule follows save and toggle over the API', funct
 
     await api('/automation/toggle', { automation: { id: saved.id, enabled: false } });
     expect((await handle.describe()).state).to.deep.include({ paused: true, note: PAUSED_DISABLED });
+  });
+
+  it('a refused save or toggle changes no Schedule and creates none', async () => {
+    const account = await newAccount(stack.models, 'pro');
+    const other = await newAccount(stack.models, 'pro');
+    const widget = await insertWidget(stack.models, account.accountId);
+    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
+    const foreign = await insertEcard(stack.models, other.accountId, (await insertWidget(stack.models, other.accountId)).id);
+    const post = (path: string, body: unknown, key = account.liveKey) => call(stack.url, 'POST', `/v2/api${path}`, { key, body });
+    const base = { automation_name: 'Birthdays', event_type: 'birthday', timing_config: { send_time: '08:15', timezone: 'UTC' } };
+    const schedulesOf = async (accountId: number) => {
+      const ids: string[] = [];
+      for await (const s of client.schedule.list()) if (s.scheduleId.startsWith(`automation/${accountId}/`)) ids.push(s.scheduleId);
+      return ids;
+    };
+
+    expectFailure(await post('/automation/save', { automation: { ...base, selected_ecard_ids: [foreign.id], enabled: false } }), 404, 'not_found');
+    expectFailure(await post('/automation/save', { automation: { ...base, selected_ecard_ids: [ecard.id], enabled: true } }), 422, 'automation_incomplete');
+    expect(await stack.models.Automation.count({ where: { account_id: account.accountId } })).to.equal(0);
+    expect(await schedulesOf(account.accountId)).to.deep.equal([]);
+
+    const saved = expectSuccess(await post('/automation/save', { automation: { ...base, selected_ecard_ids: [ecard.id], enabled: false } })) as { id: number };
+    const handle = client.schedule.getHandle(automationScheduleId(account.accountId, saved.id));
+    const before = await handle.describe();
+    // No from_email: enabling is refused; another account's key cannot see it.
+    expectFailure(await post('/automation/toggle', { automation: { id: saved.id, enabled: true } }), 422, 'automation_incomplete');
+    expectFailure(await post('/automation/toggle', { automation: { id: saved.id, enabled: true } }, other.liveKey), 404, 'not_found');
+    expectFailure(await post('/automation/save', { automation: { id: saved.id, timing_config: { send_time: '25:00', timezone: 'UTC' } } }), 400, 'invalid_parameter');
+    const after = await handle.describe();
+    expect(after.state).to.deep.include({ paused: true, note: PAUSED_DISABLED });
+    expect(after.info.lastUpdatedAt?.getTime()).to.equal(before.info.lastUpdatedAt?.getTime());
+    expect(await schedulesOf(other.accountId)).to.deep.equal([]);
+  });
+
+  it('save answers 200 while Temporal is down; the reconciler makes the Schedule once it is back', async () => {
+    const account = await newAccount(stack.models, 'pro');
+    const widget = await insertWidget(stack.models, account.accountId);
+    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
+    const down = await extraApp({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` } });
+    const res = await call(down.url, 'POST', '/v2/api/automation/save', {
+      key: account.liveKey,
+      body: { automation: { automation_name: 'Offline', event_type: 'birthday', timing_config: { send_time: '07:00', timezone: 'UTC' }, from_email: 'hr@example.com', selected_ecard_ids: [ecard.id], enabled: true } },
+    });
+    const saved = expectSuccess(res) as { id: number; enabled: boolean };
+    expect(saved.enabled).to.equal(true);
+    const handle = client.schedule.getHandle(automationScheduleId(account.accountId, saved.id));
+    const missing = await handle.describe().then(() => null, (err: unknown) => err);
+    expect(missing).to.be.instanceOf(ScheduleNotFoundError);
+
+    await reconcileAutomationSchedules(await testServices(await testConfig()));
+    const d = await handle.describe();
+    expect(d.state.paused).to.equal(false);
+    expect(d.spec.calendars?.map((c) => [c.hour[0]!.start, c.minute[0]!.start])).to.deep.equal([[7, 0]]);
   });
 });
