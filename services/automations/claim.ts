@@ -3,7 +3,6 @@
 // suspended account are `skipped`; the quota is reserved, 1 per card or digest (refused → `failed`
 // wouldexceedlimit, the owner told at most once a day); each row gets its eCard and message (a stable hash) and
 // its send, all stored before any email goes out.
-import { createHash } from 'node:crypto';
 import { literal, Op, type Transaction } from 'sequelize';
 import type { Account } from '../../models/Account.ts';
 import type { NotificationType } from '../../models/AutomationEcard.ts';
@@ -17,15 +16,10 @@ import { queueOwnerNotice } from '../owner-mail.ts';
 import { billingMonth, quotaRemaining, reserveQuota } from '../sends/quota.ts';
 import { isSuspended } from '../sends/rules.ts';
 import type { AutomationConfig } from './config.ts';
+import { drawFrom, ecardCandidates } from './draw.ts';
 import { localDateOf, ordinal } from './due.ts';
 import type { StoredCelebrant } from './find-due.ts';
 import { activeMembers, inScope, type ScopedMember } from './members.ts';
-
-/** Index into a list of `n` picked by the hash of (automation, member, occurrence key); `salt` picks another draw. */
-export function pickIndex(automationId: number, memberId: number, occurrenceKey: string, n: number, salt = 0): number {
-  const digest = createHash('sha256').update(`${automationId}:${memberId}:${occurrenceKey}`).digest();
-  return digest.readUInt32BE(salt * 4) % n;
-}
 
 const nameOf = (m: Pick<ScopedMember, 'first_name' | 'last_name' | 'email'>) => [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
 
@@ -34,7 +28,7 @@ function choicesOf(config: AutomationConfig, row: AutomationSend): { ecardIds: n
   if (row.kind === 'digest') return { ecardIds: config.notification_ecards[row.occurrence_key.split(':')[0] as NotificationType] ?? [], messages: [] };
   const rule = row.milestone_index !== null ? config.milestone_rules[row.milestone_index] : undefined;
   return {
-    ecardIds: rule?.ecard_ids.length ? rule.ecard_ids : config.selected_ecard_ids,
+    ecardIds: [...ecardCandidates(config.selected_ecard_ids, rule?.ecard_ids)],
     messages: rule?.messages?.length ? [...rule.messages] : config.random_messages,
   };
 }
@@ -122,9 +116,10 @@ function compose(
   const choices = choicesOf(config, row);
   // Only the account's enabled eCards are drawn from (one deleted or disabled since the save drops out).
   const usable = choices.ecardIds.filter((id) => ecards.has(id));
-  if (usable.length === 0) return { fail: 'no_ecard' };
-  const ecard = ecards.get(usable[pickIndex(config.row.id, row.member_id, row.occurrence_key, usable.length)]!)!;
-  const message = choices.messages.length ? choices.messages[pickIndex(config.row.id, row.member_id, row.occurrence_key, choices.messages.length, 1)]! : null;
+  const ecardId = drawFrom(usable, config.row.id, row.member_id, row.occurrence_key);
+  if (ecardId === undefined) return { fail: 'no_ecard' };
+  const ecard = ecards.get(ecardId)!;
+  const message = drawFrom(choices.messages, config.row.id, row.member_id, row.occurrence_key, 1) ?? null;
   const base = { key: row.id, email: member.email.toLowerCase(), name: nameOf(member), ecard, personalMessage: message };
   if (row.kind === 'card') return { recipient: { ...base, mergeTags: cardTags(row, member) }, message };
   // A digest lists the celebrants still active; none left, nothing to say.

@@ -6,7 +6,7 @@ import type { AutomationEventType } from '../../models/Automation.ts';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkReferences, findAutomation, triggerFor, type MilestoneRuleInput } from './automations.ts';
-import { pickIndex } from './claim.ts';
+import { drawFrom, ecardCandidates } from './draw.ts';
 import { dueConfigOf, type AutomationConfig } from './config.ts';
 import { addDays, dueOccasions, lastPassedDate, sendInstant, type DueConfig, type LocalDate, type Occasion, type TimingConfig } from './due.ts';
 import { activeMembers, inScope, membersInScope, reachesEveryone, type ScopedMember } from './members.ts';
@@ -44,8 +44,8 @@ interface EcardChoice {
  */
 function ecardOf(choice: EcardChoice, occasion: Occasion): number | undefined {
   const own = occasion.milestone_index === undefined ? undefined : choice.byRule[occasion.milestone_index];
-  const usable = (own?.length ? own : choice.selected).filter((id) => choice.enabled.has(id));
-  return usable.length ? usable[pickIndex(choice.automationId, occasion.member_id, occasion.occurrence_key, usable.length)] : undefined;
+  const usable = ecardCandidates(choice.selected, own).filter((id) => choice.enabled.has(id));
+  return drawFrom(usable, choice.automationId, occasion.member_id, occasion.occurrence_key);
 }
 
 const fullName = (m: ScopedMember) => [m.first_name, m.last_name].filter(Boolean).join(' ');

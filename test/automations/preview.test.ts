@@ -3,7 +3,7 @@
 // directory: view, the default start, refusals; nothing is saved.
 import { expect } from 'chai';
 import type { TeamMember } from '../../models/TeamMember.ts';
-import { pickIndex } from '../../services/automations/claim.ts';
+import { pickIndex } from '../../services/automations/draw.ts';
 import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
