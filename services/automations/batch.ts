@@ -72,11 +72,11 @@ export async function sendAutomationBatch(ctx: ServiceContext, input: Automation
   if (page.length === 0) return countsOf(ctx, input);
   const config = await loadConfig(models, input.accountId, input.automationId);
   const unclaimed = page.filter((r) => r.send_id === null).map((r) => r.id);
+  const size = await microBatchSize(ctx, input.accountId);
   if (!config?.row.enabled) {
     // Turned off mid-firing: what is not claimed yet is not sent; claimed rows still finish below.
     if (unclaimed.length) await models.AutomationSend.update({ status: 'skipped', reason: 'disabled' }, { where: { id: unclaimed, status: 'pending', send_id: { [Op.is]: null } } });
   } else {
-    const size = await microBatchSize(ctx, input.accountId);
     for (let i = 0; i < unclaimed.length; i += size) {
       await claimRows(ctx, config, unclaimed.slice(i, i + size));
       run.heartbeat();
@@ -85,7 +85,7 @@ export async function sendAutomationBatch(ctx: ServiceContext, input: Automation
   const ids = page.map((r) => r.id);
   const prepared = await models.AutomationSend.findAll({ attributes: ['send_id'], where: { id: ids, status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   try {
-    await deliverPrepared(ctx, input.accountId, prepared.map((r) => r.send_id!), run);
+    await deliverPrepared(ctx, input.accountId, prepared.map((r) => r.send_id!), { ...run, microBatch: size });
   } finally {
     await settle(ctx, input.accountId, ids);
   }

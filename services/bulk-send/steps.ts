@@ -27,15 +27,23 @@ export async function microBatchSize(ctx: ServiceContext, accountId: number): Pr
   return sandbox || ctx.config.mail.transport === 'sink' ? SINK_MICRO_BATCH : ctx.config.mail.poolSize;
 }
 
-/** Emails the prepared sends (those not claimed yet), each with its List-Unsubscribe headers. */
-export async function deliverPrepared(ctx: ServiceContext, accountId: number, sendPks: number[], run: { lastTry: boolean; heartbeat: () => void }): Promise<void> {
+/**
+ * Emails the prepared sends (those not claimed yet), each with its List-Unsubscribe headers; `microBatch` when the
+ * caller already knows it (else looked up).
+ */
+export async function deliverPrepared(
+  ctx: ServiceContext,
+  accountId: number,
+  sendPks: number[],
+  run: { lastTry: boolean; heartbeat: () => void; microBatch?: number },
+): Promise<void> {
   const { models } = ctx;
   if (sendPks.length === 0) return;
   // The addresses the sends were made for (a member's as it was at prepare).
   const addresses = await models.SendRecipient.findAll({ attributes: ['recipient_email'], where: { send_id: sendPks }, raw: true });
   const links = await unsubscribeLinks(models, accountId, addresses.flatMap((r) => (r.recipient_email ? [r.recipient_email] : [])));
   await deliverBulk(ctx, sendPks, {
-    microBatch: await microBatchSize(ctx, accountId),
+    microBatch: run.microBatch ?? (await microBatchSize(ctx, accountId)),
     lastTry: run.lastTry,
     headers: (email) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase())),
     heartbeat: run.heartbeat,
