@@ -15,6 +15,7 @@ import { keywordWhere } from '../search.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { loadConfig, loadConfigs, type AutomationConfig } from './config.ts';
 import { lastPassedDate, type TimingConfig } from './due.ts';
+import { chunks } from './members.ts';
 import { assertEnableable, type AutomationState, type TriggerFields } from './validate.ts';
 
 export interface MilestoneRuleInput {
@@ -52,7 +53,6 @@ export interface References {
   departments?: readonly number[];
 }
 
-const ID_CHUNK = 1000;
 const opt = (transaction?: Transaction) => (transaction ? { transaction } : {});
 
 export async function findAutomation(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<AutomationConfig> {
@@ -62,9 +62,8 @@ export async function findAutomation(models: Models, accountId: number, id: numb
 }
 
 async function existingIds(find: (ids: number[]) => Promise<Array<{ id: number }>>, ids: readonly number[]): Promise<Set<number>> {
-  const unique = [...new Set(ids)];
   const found = new Set<number>();
-  for (let i = 0; i < unique.length; i += ID_CHUNK) for (const row of await find(unique.slice(i, i + ID_CHUNK))) found.add(row.id);
+  for (const part of chunks([...new Set(ids)])) for (const row of await find(part)) found.add(row.id);
   return found;
 }
 

@@ -23,7 +23,7 @@ export interface MemberQuery {
 // Id lists go into IN (...) in chunks, so 10,000 members never make one statement too long for either database.
 const ID_CHUNK = 1000;
 
-function chunks<T>(items: readonly T[], size = ID_CHUNK): T[][] {
+export function chunks<T>(items: readonly T[], size = ID_CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
