@@ -7,6 +7,7 @@
 import { Op, type Transaction } from 'sequelize';
 import type { ServiceContext } from '../context.ts';
 import { releaseQuota } from '../sends/quota.ts';
+import { cancelUnclaimedSends, redactSends } from '../sends/redact.ts';
 import { automationDisables } from './disable.ts';
 import type { StoredCelebrant } from './find-due.ts';
 
@@ -30,26 +31,12 @@ export function automationErasure(ctx: ServiceContext, accountId: number): Autom
     if (sendIds.length === 0) return;
     // Prepared but not yet claimed by the sender: never sent now (canceled as a campaign's unsent cards are). The
     // update is conditional, as the sender's claim of the same rows is: each row goes one way.
-    const error = 'the recipient was erased';
-    const [stopped] = await models.SendRecipient.update(
-      { status: 'canceled', finished_at: ctx.now(), error },
-      { where: { send_id: sendIds, status: 'pending', claimed_at: { [Op.is]: null } }, transaction },
-    );
-    if (stopped > 0) {
-      const canceled = new Set(
-        (await models.SendRecipient.findAll({ attributes: ['send_id'], where: { send_id: sendIds, status: 'canceled', error }, raw: true, transaction })).map((r) => r.send_id),
-      );
-      await models.Send.update({ status: 'canceled', error }, { where: { id: [...canceled], account_id: accountId, status: 'pending' }, transaction });
-      // Their quota (1 each, reserved at claim for the claim's month) goes back.
-      const byMonth = new Map<string, number>();
-      for (const r of rows) if (r.quota_month && r.send_id && canceled.has(r.send_id)) byMonth.set(r.quota_month, (byMonth.get(r.quota_month) ?? 0) + 1);
-      for (const [month, count] of byMonth) await releaseQuota(models, accountId, month, count, transaction);
-    }
-    await models.SendRecipient.update(
-      { recipient_name: '', recipient_email: null, rendered_subject: null, rendered_header: null, rendered_html: null },
-      { where: { send_id: sendIds }, transaction },
-    );
-    await models.Send.update({ merge_tags: null }, { where: { id: sendIds, account_id: accountId }, transaction });
+    const canceled = await cancelUnclaimedSends(models, sendIds, 'the recipient was erased', transaction, ctx.now());
+    // Their quota (1 each, reserved at claim for the claim's month) goes back.
+    const byMonth = new Map<string, number>();
+    for (const r of rows) if (r.quota_month && r.send_id && canceled.has(r.send_id)) byMonth.set(r.quota_month, (byMonth.get(r.quota_month) ?? 0) + 1);
+    for (const [month, count] of byMonth) await releaseQuota(models, accountId, month, count, transaction);
+    await redactSends(models, accountId, sendIds, transaction);
   }
 
   async function dropFromDigests(memberId: number, transaction: Transaction): Promise<void> {

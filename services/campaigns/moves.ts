@@ -15,6 +15,7 @@ import { isSuspended } from '../sends/rules.ts';
 import { billingMonth, quotaRemaining, releaseQuota, reserveQuota } from '../sends/quota.ts';
 import { findCampaign } from './campaigns.ts';
 import { checkScheduleWindow } from './schedule-time.ts';
+import { cancelUnclaimedSends } from '../sends/redact.ts';
 
 type Move = 'schedule' | 'send' | 'unschedule' | 'cancel';
 const CANCEL_PAGE = 1000;
@@ -176,13 +177,7 @@ export async function cancelUnclaimed(models: Models, campaign: Campaign, reason
     if (page.length === 0) break;
     after = page[page.length - 1]!.id;
     const sendIds = page.flatMap((r) => (r.send_id ? [r.send_id] : []));
-    let stopped = new Set<number>();
-    if (sendIds.length) {
-      await models.SendRecipient.update({ status: 'canceled', error: reason }, { where: { send_id: sendIds, status: 'pending', claimed_at: { [Op.is]: null } }, transaction });
-      const rows = await models.SendRecipient.findAll({ attributes: ['send_id'], where: { send_id: sendIds, status: 'canceled' }, raw: true, transaction });
-      stopped = new Set(rows.map((r) => r.send_id));
-      if (stopped.size) await models.Send.update({ status: 'canceled' }, { where: { id: [...stopped] }, transaction });
-    }
+    const stopped = await cancelUnclaimedSends(models, sendIds, reason, transaction);
     const ids = page.filter((r) => r.send_id === null || stopped.has(r.send_id)).map((r) => r.id);
     if (ids.length) canceled += (await models.CampaignRecipient.update({ status: 'canceled', reason }, { where: { id: ids, status: 'pending' }, transaction }))[0];
   }

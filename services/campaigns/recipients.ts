@@ -8,6 +8,7 @@ import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { findCampaign, findDraft } from './campaigns.ts';
+import { redactSends } from '../sends/redact.ts';
 
 export const MAX_CAMPAIGN_RECIPIENTS = 100_000;
 const INSERT_CHUNK = 1000;
@@ -122,10 +123,5 @@ export async function eraseCampaignRecipient(models: Models, accountId: number, 
     { email: '', name: '', first_name: '', last_name: '', merge_fields: null },
     { where: { account_id: accountId, member_id: memberId }, transaction },
   );
-  if (sendIds.length === 0) return;
-  await models.SendRecipient.update(
-    { recipient_name: '', recipient_email: null, rendered_subject: null, rendered_header: null, rendered_html: null },
-    { where: { send_id: sendIds }, transaction },
-  );
-  await models.Send.update({ merge_tags: null }, { where: { id: sendIds, account_id: accountId }, transaction });
+  await redactSends(models, accountId, sendIds, transaction);
 }
