@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { backgroundScheduler, periodicPass, type BackgroundPass, type BackgroundScheduler } from '../lib/background.ts';
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
+import { loadRewardsKeys, type RewardsKeys } from '../lib/rewards-keys.ts';
 import { localDiskStore, type MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -18,6 +19,7 @@ import { campaignsUsageCheck } from '../services/campaigns/usage.ts';
 import { sendsUsageCheck } from '../services/sends/usage.ts';
 import type { UsageCheck } from '../services/usage.ts';
 import { drainOutbox } from '../services/webhooks/drain.ts';
+import { ensureGiftExpirySchedule } from '../workflows/gift-expiry/lifecycle.ts';
 
 // What makes a widget or an eCard "in use": one check per area that can use them (sends, campaigns, automations).
 const USAGE_CHECKS: readonly UsageCheck[] = [sendsUsageCheck, campaignsUsageCheck, automationsUsageCheck];
@@ -39,6 +41,17 @@ function backgroundPasses(services: ServiceContext): BackgroundPass[] {
         name: 'automation schedules',
         run: async () => {
           await reconcileAutomationSchedules(services);
+          return false;
+        },
+      },
+      services.config.automations.reconcileSeconds * 1000,
+    ),
+    // Rewards: the service's one daily gift-expiry Schedule, made at the worker's start (and checked again now and then).
+    periodicPass(
+      {
+        name: 'gift expiry schedule',
+        run: async () => {
+          if (services.workflows) await ensureGiftExpirySchedule(services.workflows);
           return false;
         },
       },
@@ -67,6 +80,8 @@ export interface ServicesInput {
   /** The clock (tests move it). */
   now?: () => Date;
   mediaStore?: MediaStore;
+  /** The rewards keys the entry point checked (else read from the configuration, if there is one). */
+  rewardsKeys?: RewardsKeys | undefined;
 }
 
 export function createServices(input: ServicesInput): Services {
@@ -84,6 +99,7 @@ export function createServices(input: ServicesInput): Services {
     mail,
     workflows: connection && { client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue },
     usageChecks: USAGE_CHECKS,
+    rewardsKeys: 'rewardsKeys' in input ? input.rewardsKeys : loadRewardsKeys(config),
     nudge: () => background?.nudge(),
     temporalAddress: input.temporalAddress,
     get background(): BackgroundScheduler {

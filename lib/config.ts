@@ -76,6 +76,12 @@ const EnvSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number({ error: 'expected milliseconds' }).int().positive().default(65_000),
   // Checks every API response against its declared schema made strict (tests, staging): a leaked field is a 500.
   STRICT_RESPONSES: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
+  // Rewards: the key that encrypts gift codes (32 bytes, base64 or hex; else DATA_DIR/secrets/rewards.key), the
+  // one before it while rotating, the provider for live accounts in provider mode, and how long a provider call may take.
+  REWARDS_ENCRYPTION_KEY: nonEmpty.optional(),
+  REWARDS_ENCRYPTION_KEY_PREVIOUS: nonEmpty.optional(),
+  REWARDS_PROVIDER: z.enum(['simulated'], { error: 'expected simulated (the only provider built in)' }).optional(),
+  REWARDS_PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected whole seconds' }).int('expected whole seconds').min(1).max(300).default(15),
   // Used only to find the cached Temporal CLI and a `temporal` on PATH.
   HOME: z.string().optional(),
   PATH: z.string().optional(),
@@ -135,6 +141,14 @@ export interface Config {
   automations: {
     /** Seconds between two runs of the Schedules' reconciler in a worker. */
     reconcileSeconds: number;
+  };
+  rewards: {
+    /** The encryption key as given (REWARDS_ENCRYPTION_KEY); undefined means the key file under DATA_DIR/secrets. */
+    encryptionKey: string | undefined;
+    previousKey: string | undefined;
+    /** The provider live accounts in provider mode use; undefined: none (the sandbox always uses the simulated one). */
+    provider: 'simulated' | undefined;
+    providerTimeoutSeconds: number;
   };
   bodyLimitBytes: number;
   /** Idle kept-alive connections close after this; headers must arrive within it plus a second. */
@@ -246,6 +260,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       outboxSweepMs: e.OUTBOX_SWEEP_MS,
     },
     automations: { reconcileSeconds: e.AUTOMATION_RECONCILE_SECONDS },
+    rewards: {
+      encryptionKey: e.REWARDS_ENCRYPTION_KEY,
+      previousKey: e.REWARDS_ENCRYPTION_KEY_PREVIOUS,
+      provider: e.REWARDS_PROVIDER,
+      providerTimeoutSeconds: e.REWARDS_PROVIDER_TIMEOUT_SECONDS,
+    },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     strictResponses: isTrue(e.STRICT_RESPONSES),

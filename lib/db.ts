@@ -130,3 +130,10 @@ export function writeStatement<T>(sequelize: Sequelize, write: () => Promise<T>)
   if (sequelize.getDialect() !== 'sqlite') return write();
   return queuedWrite(sequelize, () => retryWhileBusy(write));
 }
+
+/** Rows a raw UPDATE changed: mysql2 answers with a result header, SQLite with the number itself. */
+export function affectedRows(result: unknown): number {
+  if (typeof result === 'number') return result;
+  const header = result as { affectedRows?: number; changes?: number } | undefined;
+  return header?.affectedRows ?? header?.changes ?? 0;
+}

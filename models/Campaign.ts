@@ -1,6 +1,6 @@
 // A campaign: one eCard design set sent in bulk to its recipients, now or at a scheduled time.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { idColumn, timestamps } from './columns.ts';
+import { idColumn, reservedCents, timestamps } from './columns.ts';
 
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'canceled', 'failed'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -27,6 +27,9 @@ export function defineCampaign(sequelize: Sequelize) {
     declare quota_month: CreationOptional<string | null>;
     declare quota_count: CreationOptional<number>;
     declare workflow_started: CreationOptional<boolean>;
+    /** The gift spend still reserved for recipients without an order yet, and the UTC day it counts in. */
+    declare gift_reserved_cents: CreationOptional<number>;
+    declare gift_spend_day: CreationOptional<string | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
   }
@@ -50,6 +53,8 @@ export function defineCampaign(sequelize: Sequelize) {
       quota_month: { type: DataTypes.CHAR(7), allowNull: true },
       quota_count: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       workflow_started: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      gift_reserved_cents: reservedCents(),
+      gift_spend_day: { type: DataTypes.CHAR(10), allowNull: true },
       ...timestamps(),
     },
     { sequelize, tableName: 'campaigns', modelName: 'Campaign' },

@@ -1,6 +1,6 @@
 // One send of an eCard (email now, scheduled, or a share link) with its state; recipients hang off it.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
-import { idColumn, timestamps } from './columns.ts';
+import { idColumn, reservedCents, timestamps } from './columns.ts';
 
 export type SendMode = 'email' | 'schedule' | 'share';
 /** Where a send came from: the send-ecard call, a campaign or an automation (`origin_id` names which). */
@@ -34,6 +34,11 @@ export function defineSend(sequelize: Sequelize) {
     declare workflow_started: CreationOptional<boolean>;
     declare origin: CreationOptional<SendOrigin>;
     declare origin_id: CreationOptional<number | null>;
+    /** A send-ecard gift: its product and face value per recipient; what is still reserved against the spend rules. */
+    declare gift_product_id: CreationOptional<string | null>;
+    declare gift_amount_cents: CreationOptional<number | null>;
+    declare gift_reserved_cents: CreationOptional<number>;
+    declare gift_spend_day: CreationOptional<string | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
   }
@@ -63,6 +68,10 @@ export function defineSend(sequelize: Sequelize) {
       workflow_started: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       origin: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'single' },
       origin_id: { type: DataTypes.INTEGER, allowNull: true },
+      gift_product_id: { type: DataTypes.STRING(200), allowNull: true },
+      gift_amount_cents: { type: DataTypes.INTEGER, allowNull: true },
+      gift_reserved_cents: reservedCents(),
+      gift_spend_day: { type: DataTypes.CHAR(10), allowNull: true },
       ...timestamps(),
     },
     { sequelize, tableName: 'sends', modelName: 'Send' },

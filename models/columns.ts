@@ -22,3 +22,13 @@ export const tableOptions = { charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci',
 /** Up to 16 MB of text on MySQL (MEDIUMTEXT); SQLite has one TEXT type and warns about sizes. */
 export const mediumText = (queryInterface: QueryInterface) =>
   queryInterface.sequelize.getDialect() === 'mysql' ? DataTypes.TEXT('medium') : DataTypes.TEXT;
+
+/** A model's BIGINT count of cents (a gift reservation), read as a number (mysql2 returns BIGINT as a string). */
+export const reservedCents = () => ({
+  type: DataTypes.BIGINT,
+  allowNull: false,
+  defaultValue: 0,
+  get(this: { getDataValue(key: string): unknown }) {
+    return Number(this.getDataValue('gift_reserved_cents'));
+  },
+});

@@ -11,6 +11,7 @@ import { defineConfirmationToken } from './ConfirmationToken.ts';
 import { defineCustomField } from './CustomField.ts';
 import { defineDepartment } from './Department.ts';
 import { defineEcard } from './Ecard.ts';
+import { defineGiftModels } from './Gift.ts';
 import { defineMailMessage } from './MailMessage.ts';
 import { defineMediaFile } from './MediaFile.ts';
 import { defineMemberCustomValue } from './MemberCustomValue.ts';
@@ -58,6 +59,7 @@ export function createModels(sequelize: Sequelize) {
   const AutomationEcard = defineAutomationEcard(sequelize);
   const AutomationSend = defineAutomationSend(sequelize);
   const { IdempotencyKey, QuotaUsage, Suppression, SendSuspension, MailSinkMessage } = defineSendingRules(sequelize);
+  const { GiftSettings, GiftRule, GiftSpend, GiftCode, GiftOrder, SimulatedProviderOrder } = defineGiftModels(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
   ApiKey.belongsTo(Account, { foreignKey: 'account_id' });
@@ -98,6 +100,12 @@ export function createModels(sequelize: Sequelize) {
     Suppression,
     SendSuspension,
     MailSinkMessage,
+    GiftSettings,
+    GiftRule,
+    GiftSpend,
+    GiftCode,
+    GiftOrder,
+    SimulatedProviderOrder,
   };
 }
 

@@ -2,6 +2,7 @@
 // so the API's handlers, the worker's activities, `cardsvc` and later the console share each area's wiring.
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
+import type { RewardsKeys } from '../lib/rewards-keys.ts';
 import type { MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
 import type { WorkflowTarget } from '../workflows/shared/start.ts';
@@ -22,6 +23,8 @@ export interface ServiceContext {
   workflows: WorkflowTarget | undefined;
   /** What makes widgets and eCards "in use": each area that can use them registers its check. */
   usageChecks: readonly UsageCheck[];
+  /** The key(s) that encrypt gift codes; undefined when none is configured (gift work then refuses). */
+  rewardsKeys: RewardsKeys | undefined;
   /** Tells this process's background passes that something was committed for them (an event, a send). */
   nudge(): void;
 }

@@ -2,6 +2,7 @@
 import { sendableEcards } from '../../services/ecards.ts';
 import { cancelSend } from '../../services/sends/cancel.ts';
 import { requestHashOf, sendEcard } from '../../services/sends/send-ecard.ts';
+import { checkAccess } from '../mount.ts';
 import { defineRoute } from '../route.ts';
 import { presentSend } from './present.ts';
 import { CancelAnswer, CancelBody, GetEcardsQuery, SendableEcardList, SendAnswer, SendBody } from './schema.ts';
@@ -42,6 +43,8 @@ export const sendRoutes = [
     body: SendBody,
     response: SendAnswer,
     async handler({ body }, { services, caller, koa }) {
+      // A gift spends money: the key needs the gift-card area too.
+      if (body.giftCard) checkAccess({ area: 'gift_cards', level: 'manage' }, caller.apiKey);
       const send = await sendEcard(services, caller.account, {
         ecardId: body.ecardId,
         senderEmail: body.senderEmail,
@@ -57,6 +60,7 @@ export const sendRoutes = [
         overrideProps: body.overrideProps,
         idempotencyKey: koa.get('Idempotency-Key').trim() || undefined,
         requestHash: await requestHashOf(body),
+        gift: body.giftCard,
       });
       return presentSend(send, services.config.publicBaseUrl);
     },

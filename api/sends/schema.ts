@@ -1,5 +1,6 @@
 // Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send.
 import { z } from 'zod';
+import { GiftCard } from '../campaigns/schema.ts';
 import { flag, withAliases } from '../schema-helpers.ts';
 
 export const GetEcardsQuery = withAliases(z.object({ widgetId: z.string().trim().min(1).describe('the widget\'s vanity id') }), {
@@ -41,6 +42,7 @@ export const SendBody = withAliases(
     locale: z.string().regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/).optional(),
     mergeTags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
     overrideProps: z.record(z.string(), z.unknown()).optional(),
+    giftCard: GiftCard.optional().describe('a gift card for each recipient (email sends only; the key also needs gift_cards: manage)'),
   }),
   { ecardId: ['ecardid', 'ecardID'], widgetId: ['widgetid', 'widgetID'] },
 );

@@ -1,5 +1,5 @@
 // Accepting a send: every rule that can refuse it, then the send, its recipients, its snapshot of the design, its
-// quota reservation, its idempotency row and its ecard_shared event in one transaction (the workflow starts after
+// quota reservation, its gift's spend reservation, its idempotency row and its ecard_shared event in one transaction (the workflow starts after
 // the commit).
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
@@ -13,6 +13,7 @@ import type { Widget } from '../../models/Widget.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
+import { checkGift, reserveGiftSpend } from '../rewards/send-gift.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient, isSuspended } from './rules.ts';
@@ -38,6 +39,8 @@ export interface SendRequest {
   idempotencyKey: string | undefined;
   /** A hash of the request body: the same key with another body is refused. */
   requestHash: string;
+  /** A gift card for each recipient (the caller's key also needs gift_cards: manage). */
+  gift?: { product_id: string; amount: number } | undefined;
 }
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
@@ -145,6 +148,7 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
   if (mode !== 'share' && !sandbox && deps.config.mail.transport === 'none') {
     throw refuse(502, 'provider', 'No mail transport is configured (set SMTP_URL, or MAIL_TRANSPORT=sink)');
   }
+  const gift = request.gift ? await checkGift(deps, account, request.gift, { share: mode === 'share', recipients: recipients.length }) : null;
   // Share links and sandbox sends consume no quota.
   const quotaCount = mode === 'share' || sandbox ? 0 : recipients.length;
   const month = billingMonth(sendAt);
@@ -174,6 +178,7 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
           quota_month: quotaCount ? month : null,
           quota_count: quotaCount,
           error: null,
+          ...(gift ? { gift_product_id: gift.gift.product_id, gift_amount_cents: gift.gift.amount_cents } : {}),
         },
         { transaction },
       );
@@ -184,6 +189,11 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
       await saveSnapshot(models, send.id, designOf(ecard), transaction);
       if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, deps.config.emailsPerMonth[account.plan], transaction))) {
         throw refuse(403, 'wouldexceedlimit', `The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
+      }
+      if (gift) {
+        const cents = gift.gift.amount_cents * recipients.length;
+        const day = await reserveGiftSpend(deps, account.id, gift, cents, transaction);
+        await send.update({ gift_reserved_cents: cents, gift_spend_day: day }, { transaction });
       }
       if (request.idempotencyKey) {
         // A key older than the window is free again.

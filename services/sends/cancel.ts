@@ -5,6 +5,7 @@ import { ApiError } from '../../lib/errors.ts';
 import type { Send } from '../../models/Send.ts';
 import { cancelSendWorkflow } from '../../workflows/send-ecard/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
+import { releaseReservation } from '../rewards/reservations.ts';
 import { releaseQuota } from './quota.ts';
 
 export async function cancelSend(ctx: ServiceContext, accountId: number, sendId: string): Promise<Send> {
@@ -14,6 +15,7 @@ export async function cancelSend(ctx: ServiceContext, accountId: number, sendId:
   const canceled = await writeTransaction(models.sequelize, async (transaction) => {
     const [changed] = await models.Send.update({ status: 'canceled' }, { where: { id: send.id, status: 'scheduled' }, transaction });
     if (changed && send.quota_month) await releaseQuota(models, accountId, send.quota_month, send.quota_count, transaction);
+    if (changed) await releaseReservation(models, 'sends', send.id, accountId, transaction);
     return changed === 1;
   });
   await send.reload();

@@ -9,6 +9,10 @@ import type { Send, SendStatus } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { fromAddress, MailError } from '../mail/transport.ts';
+import { giftEmailsFor } from '../rewards/hand-off.ts';
+import { releaseReservation } from '../rewards/reservations.ts';
+import { prepareSendGifts } from '../rewards/send-gift.ts';
+import { settleGiftOrders } from '../rewards/settle.ts';
 import { releaseQuota } from './quota.ts';
 import { renderCard, renderEmail, shareUrl } from './render.ts';
 import { loadSnapshot, type EcardDesign } from './snapshot.ts';
@@ -37,6 +41,11 @@ async function finish(deps: ServiceContext, send: Send): Promise<SendOutcome> {
   );
   // The quota of emails that did not go out is given back, once (only the update that ended the send does it).
   if (changed && send.quota_month && failed.length) await releaseQuota(deps.models, send.account_id, send.quota_month, Math.min(failed.length, send.quota_count));
+  if (send.gift_product_id) {
+    // Gifts that did not reach their recipient end (failed, refunded); what no order took of the reservation goes back.
+    await settleGiftOrders(deps, [send.id]);
+    await releaseReservation(deps.models, 'sends', send.id, send.account_id);
+  }
   return outcomeOf(await send.reload());
 }
 
@@ -53,7 +62,9 @@ async function emailOne(deps: ServiceContext, send: Send, design: EcardDesign, r
     { where: { id: recipient.id, claimed_at: { [Op.is]: null } } },
   );
   if (!claimed) return markFailed(recipient, OUTCOME_UNKNOWN, deps.now());
-  const email = renderEmail(send, design, recipient, link);
+  // The gift block (a fresh claim link) is made now, at the hand-off: it is never part of what is stored.
+  const gift = send.gift_product_id ? (await giftEmailsFor(deps, [recipient.id])).get(recipient.id) : undefined;
+  const email = renderEmail(send, design, recipient, link, gift);
   try {
     await deps.mail.send(
       {
@@ -103,6 +114,11 @@ export async function dispatchSend(deps: ServiceContext, sendPk: number, options
     await r.update({ rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html });
   }
   if (send.mode !== 'share') {
+    // Each gift's order (its code) before any email; a recipient whose gift could not be had fails without one.
+    if (send.gift_product_id) {
+      await prepareSendGifts(deps, send, recipients);
+      for (const r of recipients) await r.reload();
+    }
     // A heartbeat before each email: a worker that dies mid-send is noticed within the heartbeat timeout.
     for (const r of recipients) {
       if (r.status !== 'pending') continue;

@@ -12,6 +12,7 @@ import { OVERRIDABLE, renderEcard } from '../ecards.ts';
 import type { TemplateValues } from '../templates.ts';
 import { stringsFor } from './locales.ts';
 import type { EcardDesign } from './snapshot.ts';
+import type { GiftEmail } from '../rewards/hand-off.ts';
 
 const handlebars = Handlebars.create();
 const template = (name: string) => handlebars.compile(readFileSync(join(packageRoot, 'templates', `${name}.hbs`), 'utf8'), { strict: false });
@@ -49,8 +50,17 @@ const toText = (html: string) =>
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 
-export function renderEmail(send: Send, design: EcardDesign, recipient: SendRecipient, link: string) {
+/**
+ * The email of one recipient; `gift` (made at the hand-off, never stored) adds the gift block with its claim link.
+ */
+export function renderEmail(send: Send, design: EcardDesign, recipient: SendRecipient, link: string, gift?: GiftEmail) {
   const { lang, strings } = stringsFor(send.locale);
+  const giftBlock = gift && {
+    text: strings.gift(`${gift.amount} ${gift.currency}`, gift.brand),
+    claimUrl: gift.claimUrl,
+    claimLabel: strings.claimGift,
+    claimBy: gift.expiresOn ? strings.claimBy(gift.expiresOn) : '',
+  };
   const card = { subject: recipient.rendered_subject ?? '', header: recipient.rendered_header ?? '', html: recipient.rendered_html ?? '' };
   const intro = strings.intro(send.sender_name);
   const html = emailTemplate({
@@ -64,12 +74,14 @@ export function renderEmail(send: Send, design: EcardDesign, recipient: SendReci
     personalMessageLabel: strings.personalMessage,
     link,
     openLabel: strings.open,
+    gift: giftBlock,
   });
   const text = [
     intro,
     card.header,
     toText(card.html),
     send.personal_message ? `${strings.personalMessage}:\n${toText(send.personal_message)}` : '',
+    giftBlock ? [giftBlock.text, `${giftBlock.claimLabel}: ${giftBlock.claimUrl}`, giftBlock.claimBy].filter(Boolean).join('\n') : '',
     `${strings.open}: ${link}`,
   ]
     .filter(Boolean)

@@ -82,9 +82,15 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<R
     // The Schedules reconciler runs at a worker's start only: tests that need it call it, and a pass in the middle
     // of the run would bring back Schedules of automations other tests left behind.
     AUTOMATION_RECONCILE_SECONDS: '86400',
+    // Rewards: a fixed test key (tests that need no key, or the key file, override it), a short provider timeout.
+    REWARDS_ENCRYPTION_KEY: TEST_REWARDS_KEY,
+    REWARDS_PROVIDER_TIMEOUT_SECONDS: '1',
     ...overrides,
   });
 }
+
+/** The suite's rewards key (32 bytes, base64). */
+export const TEST_REWARDS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 let sharedModels: Promise<Models> | undefined;
 

@@ -1,0 +1,82 @@
+// The key that encrypts gift codes at rest: REWARDS_ENCRYPTION_KEY, else the file DATA_DIR/secrets/rewards.key
+// (which `npm start` creates, 0600, when neither exists), and REWARDS_ENCRYPTION_KEY_PREVIOUS while rotating.
+// A key is 32 bytes written as base64 or 64 hex digits; its id (8 hex digits of its SHA-256) is stored with
+// each ciphertext, so a rotation can still read what the previous key wrote.
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Config } from './config.ts';
+
+export interface RewardsKey {
+  id: string;
+  bytes: Buffer;
+}
+
+export interface RewardsKeys {
+  current: RewardsKey;
+  previous: RewardsKey | undefined;
+  /** The key a ciphertext names by its key id, if this process has it. */
+  byId(id: string): RewardsKey | undefined;
+  /** Where the current key came from (never the key itself). */
+  source: 'REWARDS_ENCRYPTION_KEY' | string;
+}
+
+export class RewardsKeyError extends Error {
+  override name = 'RewardsKeyError';
+}
+
+export const rewardsKeyFile = (dataDir: string) => join(dataDir, 'secrets', 'rewards.key');
+
+function parseKey(text: string, origin: string): RewardsKey {
+  const value = text.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (bytes.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(value) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(value))) {
+    throw new RewardsKeyError(`${origin}: expected 32 bytes as base64 or 64 hex digits (generate one with: openssl rand -base64 32)`);
+  }
+  return { id: createHash('sha256').update(bytes).digest('hex').slice(0, 8), bytes };
+}
+
+/** The process's keys, or undefined when neither the variable nor the key file gives one. */
+export function loadRewardsKeys(config: Config): RewardsKeys | undefined {
+  const file = rewardsKeyFile(config.dataDir);
+  let current: RewardsKey;
+  let source: string;
+  if (config.rewards.encryptionKey !== undefined) {
+    current = parseKey(config.rewards.encryptionKey, 'REWARDS_ENCRYPTION_KEY');
+    source = 'REWARDS_ENCRYPTION_KEY';
+  } else if (existsSync(file)) {
+    current = parseKey(readFileSync(file, 'utf8'), file);
+    source = file;
+  } else {
+    return undefined;
+  }
+  const previous = config.rewards.previousKey === undefined ? undefined : parseKey(config.rewards.previousKey, 'REWARDS_ENCRYPTION_KEY_PREVIOUS');
+  return {
+    current,
+    previous,
+    source,
+    byId: (id) => (id === current.id ? current : id === previous?.id ? previous : undefined),
+  };
+}
+
+/** `npm run api`, `npm run worker`: a key must be given; they never make one (two processes would differ). */
+export function requireRewardsKeys(config: Config, part: string): RewardsKeys {
+  const keys = loadRewardsKeys(config);
+  if (!keys) {
+    throw new RewardsKeyError(
+      `${part} needs the rewards encryption key: set REWARDS_ENCRYPTION_KEY (32 bytes, base64: openssl rand -base64 32) or put it in ${rewardsKeyFile(config.dataDir)}`,
+    );
+  }
+  return keys;
+}
+
+/** `npm start`: the key, generating the key file (0600) when there is none; `generated` says a warning is due. */
+export function ensureRewardsKeys(config: Config): { keys: RewardsKeys; generated: string | undefined } {
+  const existing = loadRewardsKeys(config);
+  if (existing) return { keys: existing, generated: undefined };
+  const file = rewardsKeyFile(config.dataDir);
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return { keys: loadRewardsKeys(config)!, generated: file };
+}
