@@ -3,6 +3,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { createAutomationActivities } from './automations.ts';
 import { createCampaignActivities } from './campaigns.ts';
 import { createPingActivities } from './ping.ts';
+import { createRewardsActivities } from './rewards.ts';
 import { createSendActivities } from './sends.ts';
 import { createWebhookActivities } from './webhooks.ts';
 
@@ -13,6 +14,7 @@ export function createActivities(services: ServiceContext, workerIdentity: strin
     ...createSendActivities(services),
     ...createCampaignActivities(services),
     ...createAutomationActivities(services),
+    ...createRewardsActivities(services),
   };
 }
 

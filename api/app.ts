@@ -6,6 +6,7 @@ import { ApiError } from '../lib/errors.ts';
 import { createKeyAuthenticator } from '../services/api-keys.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { createRateLimiter, type RateLimiter } from '../services/rate-limits.ts';
+import { giftClaimPageRouter } from './gift-claim-page.ts';
 import { mediaRouter } from './media.ts';
 import { sharePageRouter } from './share-page.ts';
 import { unsubscribePageRouter } from './unsubscribe-page.ts';
@@ -47,6 +48,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
     mediaRouter(services.mediaStore),
     sharePageRouter(services),
     unsubscribePageRouter(services),
+    giftClaimPageRouter(services),
   ];
   const publicAllowed = (path: string) =>
     [...new Set(publicRouters.flatMap((r) => r.match(path, 'GET').path.flatMap((layer) => layer.methods)))];

@@ -3,10 +3,11 @@ import { automationRoutes } from './automations/router.ts';
 import { campaignRoutes } from './campaigns/router.ts';
 import { directoryRoutes } from './directory/router.ts';
 import { ecardRoutes } from './ecards/router.ts';
+import { giftCardRoutes } from './gift-cards/router.ts';
 import { keyInfoRoutes } from './key-info/router.ts';
 import { sendRoutes } from './sends/router.ts';
 import type { AnyRoute } from './route.ts';
 import { webhookRoutes } from './webhooks/router.ts';
 import { widgetRoutes } from './widgets/router.ts';
 
-export const apiRoutes: readonly AnyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...keyInfoRoutes];
+export const apiRoutes: readonly AnyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...giftCardRoutes, ...keyInfoRoutes];

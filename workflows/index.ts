@@ -6,3 +6,4 @@ export { campaignWorkflow } from './campaign.ts';
 export { campaignFanOutWorkflow } from './campaign-fan-out.ts';
 export { automationFiringWorkflow } from './automation-firing.ts';
 export { automationFanOutWorkflow } from './automation-fan-out.ts';
+export { giftExpiryWorkflow } from './gift-expiry.ts';

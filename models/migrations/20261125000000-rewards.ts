@@ -132,6 +132,7 @@ export const up: Migration = async ({ context: { queryInterface } }) => {
   await queryInterface.addIndex('gift_orders', ['account_id', 'automation_id']);
   await queryInterface.addIndex('gift_orders', ['account_id', 'member_id']);
   await queryInterface.addIndex('gift_orders', ['send_id']);
+  await queryInterface.addIndex('gift_orders', ['send_recipient_id']);
   await queryInterface.addIndex('gift_orders', ['claim_status', 'expires_at']);
 
   // The simulated provider's side: its orders, unique by the caller's external id (a retried buy finds its order).

@@ -11,6 +11,8 @@ import { syncAutomationSchedule } from '../../workflows/automation/lifecycle.ts'
 import { accountTransaction } from '../account-lock.ts';
 import { spendToken } from '../confirmation-tokens.ts';
 import type { ServiceContext } from '../context.ts';
+import { checkGiftAmount } from '../rewards/catalog.ts';
+import { loadSettings } from '../rewards/settings.ts';
 import { keywordWhere } from '../search.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { loadConfig, loadConfigs, type AutomationConfig } from './config.ts';
@@ -210,6 +212,8 @@ export async function saveAutomation(
 ): Promise<AutomationConfig> {
   const { models } = deps;
   if (!id) requireFields({ 'automation.automation_name': input.automation_name, 'automation.event_type': input.event_type });
+  // A gift's amount within the bounds (whatever the velocity setting); its spend is reserved card by card at claim.
+  if (input.gift_card) checkGiftAmount(await loadSettings(deps, accountId), input.gift_card.amount);
   const { config, scheduleChanged } = await accountTransaction(models, accountId, async (transaction) => {
     const existing = id ? await findAutomation(models, accountId, id, transaction) : null;
     await checkReferences(models, accountId, referencesOf(input), transaction);

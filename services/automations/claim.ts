@@ -13,7 +13,9 @@ import { prepareBulkSends, type BulkRecipient } from '../bulk-send/prepare.ts';
 import { suppressedEmails } from '../bulk-send/steps.ts';
 import type { ServiceContext } from '../context.ts';
 import { queueOwnerNotice } from '../owner-mail.ts';
-import { billingMonth, quotaRemaining, reserveQuota } from '../sends/quota.ts';
+import { orderBulkGifts } from '../rewards/bulk-gift.ts';
+import { billingMonth, quotaRemaining, releaseQuota, reserveQuota } from '../sends/quota.ts';
+import { reserveAutomationGifts } from './gifts.ts';
 import { isSuspended } from '../sends/rules.ts';
 import type { AutomationConfig } from './config.ts';
 import { drawFrom, ecardCandidates } from './draw.ts';
@@ -133,6 +135,7 @@ function compose(
 
 async function applyOutcomes(ctx: ServiceContext, config: AutomationConfig, account: Account, rows: AutomationSend[], outcomes: Map<number, Outcome>, transaction: Transaction) {
   const { models } = ctx;
+  const rowsById = new Map(rows.map((r) => [r.id, r]));
   const byReason = new Map<string, { status: 'skipped' | 'failed'; ids: number[] }>();
   const note = (status: 'skipped' | 'failed', reason: string, id: number) => {
     const entry = byReason.get(`${status}:${reason}`) ?? byReason.set(`${status}:${reason}`, { status, ids: [] }).get(`${status}:${reason}`)!;
@@ -158,14 +161,32 @@ async function applyOutcomes(ctx: ServiceContext, config: AutomationConfig, acco
       await refuseQuota(ctx, config, account, ready.length - granted, transaction);
     }
   }
+  const quotaGranted = ready.slice(0, granted);
+  // Gift automations: each card's spend reserved now, one recipient at a time (refused → failed spendlimit).
+  const gifted = await reserveAutomationGifts(ctx, config, account, quotaGranted.filter((s) => rowsById.get(s.recipient.key)?.kind === 'card').map((s) => s.recipient.key), transaction);
+  for (const id of gifted.refused) note('failed', 'spendlimit', id);
+  const sending = quotaGranted.filter((s) => !gifted.refused.includes(s.recipient.key));
+  // Their quota, reserved above, goes back.
+  if (!sandbox && gifted.refused.length) await releaseQuota(models, account.id, month, gifted.refused.length, transaction);
   for (const [key, { status, ids }] of byReason) {
     const reason = key.slice(status.length + 1);
     await models.AutomationSend.update({ status, reason }, { where: { id: ids }, transaction });
   }
-  const sending = ready.slice(0, granted);
   if (sending.length === 0) return;
   const sender = { name: config.row.from_name || config.row.from_email!, email: config.row.from_email!, personalMessage: null, locale: config.row.locale, sandbox };
   const sendPks = await prepareBulkSends(ctx, account.id, { kind: 'automation', id: config.row.id }, sender, sending.map((s) => s.recipient), transaction);
+  if (gifted.gift) {
+    const giftRows = sending.filter((s) => gifted.granted.includes(s.recipient.key));
+    await orderBulkGifts(
+      ctx,
+      { accountId: account.id, scope: 'automation', automationId: config.row.id, gift: gifted.gift, spendDay: gifted.day, holder: null },
+      giftRows.map((s) => {
+        const row = rowsById.get(s.recipient.key)!;
+        return { orderKey: `automation:${config.row.id}:${row.member_id}:${row.occurrence_key}`, sendPk: sendPks.get(s.recipient.key)!, memberId: row.member_id, name: s.recipient.name, email: s.recipient.email };
+      }),
+      transaction,
+    );
+  }
   // Numbers only in the CASE statements; each distinct message is one more UPDATE.
   const cases = (pick: (r: BulkRecipient) => number) => sending.map(({ recipient: r }) => `WHEN ${Number(r.key)} THEN ${Number(pick(r))}`).join(' ');
   await models.AutomationSend.update(

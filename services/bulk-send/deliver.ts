@@ -7,6 +7,7 @@ import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { fromAddress, MailError, type OutgoingMail } from '../mail/transport.ts';
 import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
+import { giftEmailsFor } from '../rewards/hand-off.ts';
 import { renderEmail, shareUrl } from '../sends/render.ts';
 import { EcardDesign } from '../sends/snapshot.ts';
 
@@ -22,6 +23,8 @@ export interface DeliverOptions {
   headers: (email: string) => Record<string, string>;
   /** Called once per micro-batch (the activity's heartbeat). */
   heartbeat: () => void;
+  /** Some sends carry gifts: each email gets its gift block (a fresh claim link) at the hand-off. */
+  gifts?: boolean;
 }
 
 /** Thrown after the batch when SMTP refused some emails for now: the activity's retry sends those (and only those). */
@@ -62,9 +65,10 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
     const designs = new Map(
       (await models.SendSnapshot.findAll({ where: { send_id: claimed.map((r) => r.send_id) } })).map((s) => [s.send_id, EcardDesign.parse(JSON.parse(s.design))]),
     );
+    const gifts = options.gifts ? await giftEmailsFor(ctx, claimed.map((r) => r.id)) : undefined;
     const mails = claimed.map((r) => {
       const send = sends.get(r.send_id)!;
-      const email = renderEmail(send, designs.get(send.id)!, r, shareUrl(ctx.config.publicBaseUrl, send));
+      const email = renderEmail(send, designs.get(send.id)!, r, shareUrl(ctx.config.publicBaseUrl, send), gifts?.get(r.id));
       const mail: OutgoingMail = {
         accountId: send.account_id,
         messageId: r.message_id!,

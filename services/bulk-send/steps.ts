@@ -6,6 +6,8 @@ import type { Models } from '../../models/index.ts';
 import { unsubscribeHeaders, unsubscribeLinks } from '../campaigns/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
 import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
+import { buyPendingGifts } from '../rewards/provider-buys.ts';
+import { settleGiftOrders } from '../rewards/settle.ts';
 import { deliverBulk } from './deliver.ts';
 
 // The sink is a table, not a pool of connections: larger micro-batches.
@@ -42,12 +44,21 @@ export async function deliverPrepared(
   // The addresses the sends were made for (a member's as it was at prepare).
   const addresses = await models.SendRecipient.findAll({ attributes: ['recipient_email'], where: { send_id: sendPks }, raw: true });
   const links = await unsubscribeLinks(models, accountId, addresses.flatMap((r) => (r.recipient_email ? [r.recipient_email] : [])));
-  await deliverBulk(ctx, sendPks, {
-    microBatch: run.microBatch ?? (await microBatchSize(ctx, accountId)),
-    lastTry: run.lastTry,
-    headers: (email) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase())),
-    heartbeat: run.heartbeat,
-  });
+  // Gifts: provider orders bought before any email (a decline fails its recipient); after the delivery, gifts
+  // whose email failed are refunded.
+  const gifts = (await models.GiftOrder.count({ where: { send_id: sendPks } })) > 0;
+  if (gifts) await buyPendingGifts(ctx, sendPks);
+  try {
+    await deliverBulk(ctx, sendPks, {
+      microBatch: run.microBatch ?? (await microBatchSize(ctx, accountId)),
+      lastTry: run.lastTry,
+      headers: (email) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase())),
+      heartbeat: run.heartbeat,
+      gifts,
+    });
+  } finally {
+    if (gifts) await settleGiftOrders(ctx, sendPks);
+  }
 }
 
 export type SettledState = 'sent' | 'failed' | 'unknown';

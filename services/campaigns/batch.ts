@@ -11,6 +11,10 @@ import { deliverPrepared, settleFromSends, suppressedEmails } from '../bulk-send
 import type { ServiceContext } from '../context.ts';
 import { releaseQuota } from '../sends/quota.ts';
 import { isSuspended } from '../sends/rules.ts';
+import { orderBulkGifts, parseGiftCard } from '../rewards/bulk-gift.ts';
+import { storedGift } from '../rewards/catalog.ts';
+import { toCents } from '../rewards/money.ts';
+import { dayOf } from '../rewards/periods.ts';
 import { campaignEcards, ecardFor } from './ecards.ts';
 import { cancelUnclaimed } from './moves.ts';
 
@@ -81,6 +85,17 @@ async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRe
     };
     const sendPks = await prepareBulkSends(ctx, account.id, { kind: 'campaign', id: campaign.id }, sender, ready, transaction);
     if (sendPks.size === 0) return;
+    const card = campaign.gift_card_enabled ? parseGiftCard(campaign.gift_card) : null;
+    if (card) {
+      const gift = await storedGift(ctx, account.id, { product_id: card.product_id, amount_cents: toCents(card.amount) });
+      const memberOf = new Map(todo.map((t) => [t.id, t.member_id]));
+      await orderBulkGifts(
+        ctx,
+        { accountId: account.id, scope: 'campaign', campaignId: campaign.id, gift, spendDay: campaign.gift_spend_day ?? dayOf(ctx.now()), holder: { table: 'campaigns', id: campaign.id } },
+        ready.map((r) => ({ orderKey: `campaign:${campaign.id}:${r.key}`, sendPk: sendPks.get(r.key)!, memberId: memberOf.get(r.key) ?? null, name: r.name, email: r.email })),
+        transaction,
+      );
+    }
     // Numbers only, so one CASE statement links every recipient to its send and eCard.
     const cases = (pick: (r: BulkRecipient) => number) => ready.map((r) => `WHEN ${Number(r.key)} THEN ${Number(pick(r))}`).join(' ');
     await models.CampaignRecipient.update(

@@ -6,6 +6,8 @@ import { ApiError, requireFields } from '../../lib/errors.ts';
 import type { Campaign, CampaignStatus } from '../../models/Campaign.ts';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
+import { checkGiftAmount } from '../rewards/catalog.ts';
+import { loadSettings } from '../rewards/settings.ts';
 import { keywordWhere } from '../search.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { newVanityId } from '../widgets.ts';
@@ -60,6 +62,8 @@ function columnsOf(input: CampaignInput): Partial<Campaign> {
 /** Creates a draft (with its backing widget) when `id` is 0 or absent, else edits the draft's fields that were sent. */
 export async function saveCampaign(deps: ServiceContext, accountId: number, id: number | undefined, input: CampaignInput): Promise<Campaign> {
   const { models } = deps;
+  // A gift's amount is checked against the bounds now; its product and stock when the campaign leaves the draft.
+  if (input.gift_card) checkGiftAmount(await loadSettings(deps, accountId), input.gift_card.amount);
   return writeTransaction(models.sequelize, async (transaction) => {
     if (id) {
       const campaign = await findCampaign(models, accountId, id, transaction);

@@ -16,6 +16,9 @@ import { billingMonth, quotaRemaining, releaseQuota, reserveQuota } from '../sen
 import { findCampaign } from './campaigns.ts';
 import { checkScheduleWindow } from './schedule-time.ts';
 import { cancelUnclaimedSends } from '../sends/redact.ts';
+import { reserveCampaignGift } from '../rewards/bulk-gift.ts';
+import { releaseReservation } from '../rewards/reservations.ts';
+import { settleGiftOrders } from '../rewards/settle.ts';
 
 type Move = 'schedule' | 'send' | 'unschedule' | 'cancel';
 const CANCEL_PAGE = 1000;
@@ -131,6 +134,7 @@ export function scheduleCampaign(deps: ServiceContext, accountId: number, campai
     checkScheduleWindow(input.at, deps.now(), deps.config.sendNowWindowSeconds);
     const count = await startChecks(deps, account, campaign, input.token, transaction);
     await reserveFor(deps, account, campaign, count, input.at, transaction);
+    await reserveCampaignGift(deps, account, campaign, count, transaction);
     return { status: 'scheduled', scheduled_at: input.at, scheduled_timezone: input.timeZone };
   });
 }
@@ -140,6 +144,7 @@ export function sendCampaign(deps: ServiceContext, accountId: number, campaignId
     const now = deps.now();
     const count = await startChecks(deps, account, campaign, token, transaction);
     await reserveFor(deps, account, campaign, count, now, transaction);
+    await reserveCampaignGift(deps, account, campaign, count, transaction);
     return { status: 'sending', started_at: now };
   });
 }
@@ -147,16 +152,27 @@ export function sendCampaign(deps: ServiceContext, accountId: number, campaignId
 export function unscheduleCampaign(deps: ServiceContext, accountId: number, campaignId: number) {
   return move(deps, accountId, campaignId, 'unschedule', async (account, campaign, transaction) => {
     if (campaign.quota_month) await releaseQuota(deps.models, account.id, campaign.quota_month, campaign.quota_count, transaction);
+    await releaseReservation(deps.models, 'campaigns', campaign.id, account.id, transaction);
     return { status: 'draft', scheduled_at: null, scheduled_timezone: null, quota_month: null, quota_count: 0 };
   });
 }
 
-/** Unclaimed recipients end `canceled` (their quota back); claimed ones finish. */
-export function cancelCampaign(deps: ServiceContext, accountId: number, campaignId: number) {
-  return move(deps, accountId, campaignId, 'cancel', async (_account, campaign, transaction) => {
+/** Unclaimed recipients end `canceled` (their quota and gifts back); claimed ones finish. */
+export async function cancelCampaign(deps: ServiceContext, accountId: number, campaignId: number) {
+  const campaign = await move(deps, accountId, campaignId, 'cancel', async (_account, campaign, transaction) => {
     const released = await cancelUnclaimed(deps.models, campaign, 'campaign canceled', transaction);
+    await releaseReservation(deps.models, 'campaigns', campaign.id, accountId, transaction);
     return { status: 'canceled', completed_at: deps.now(), quota_count: Math.max(0, campaign.quota_count - released) };
   });
+  // Gifts of prepared sends that will not go out now: refunded, their codes back (after the commit: a provider is asked).
+  if (campaign.gift_card_enabled) await settleCampaignGifts(deps, campaign.id);
+  return campaign;
+}
+
+/** Every gift of the campaign whose recipient will not get it ends (failed or refunded). */
+export async function settleCampaignGifts(deps: ServiceContext, campaignId: number): Promise<void> {
+  const sendPks = await deps.models.GiftOrder.findAll({ attributes: ['send_id'], where: { campaign_id: campaignId, fulfillment_status: ['pending', 'fulfilled'] }, raw: true });
+  await settleGiftOrders(deps, sendPks.flatMap((o) => (o.send_id ? [o.send_id] : [])));
 }
 
 /**

@@ -3,6 +3,7 @@
 import { fn, col, Op } from 'sequelize';
 import type { CampaignStatus } from '../../models/Campaign.ts';
 import type { ServiceContext } from '../context.ts';
+import { releaseReservation } from '../rewards/reservations.ts';
 import { wakeCampaignNow } from './moves.ts';
 
 export interface CampaignPlan {
@@ -58,10 +59,13 @@ export async function finishCampaign(ctx: ServiceContext, campaignId: number): P
   })) as unknown as Array<{ status: string; n: number | string }>;
   const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
   if (count('pending') === 0) {
+    const campaign = await models.Campaign.findByPk(campaignId);
     await models.Campaign.update(
       { status: count('sent') + count('unknown') > 0 ? 'sent' : 'failed', completed_at: ctx.now() },
       { where: { id: campaignId, status: 'sending' } },
     );
+    // The gift spend no recipient's order took (skipped recipients) goes back.
+    if (campaign) await releaseReservation(models, 'campaigns', campaignId, campaign.account_id);
   }
   return (await campaignPlan(ctx, campaignId)).status;
 }

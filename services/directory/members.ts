@@ -12,6 +12,7 @@ import { findMemberBy, type MatchField } from './upsert.ts';
 import { loadView, loadViews, type MemberView } from './view.ts';
 import { eraseCampaignRecipient } from '../campaigns/recipients.ts';
 import { automationErasure } from '../automations/erasure.ts';
+import { eraseGiftRecipient } from '../rewards/erasure.ts';
 
 /** Exactly one of `email` / `employee_id`, normalized. */
 export interface MemberKey {
@@ -79,6 +80,7 @@ export async function eraseMember(deps: ServiceContext, accountId: number, chang
     await models.MemberCustomValue.destroy({ where: { member_id: member.id }, transaction });
     await redactMemberEvents(models, accountId, member.id, now, transaction);
     await eraseCampaignRecipient(models, accountId, member.id, transaction);
+    await eraseGiftRecipient(models, accountId, { id: member.id, email: member.email }, transaction);
     await automations.erase(member.id, transaction);
     await member.destroy({ transaction });
     await recordMemberEvent(

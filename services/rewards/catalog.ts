@@ -125,6 +125,17 @@ export async function listProducts(ctx: Pick<ServiceContext, 'models' | 'config'
 
 const invalidAmount = (message: string) => new ApiError(422, 'gift_amount_invalid', message);
 
+/** The amount in cents, if it is money within the account's bounds (whatever the velocity setting); else 422. */
+export function checkGiftAmount(settings: GiftSettingsView, amount: number): number {
+  const cents = toCents(amount);
+  if (!Number.isFinite(amount) || !isWholeCents(amount) || cents < settings.min_cents || cents > settings.max_cents) {
+    throw invalidAmount(
+      `The gift amount ${settings.currency} ${amount} is outside this account's bounds (${amountText(settings.min_cents)} to ${amountText(settings.max_cents)} ${settings.currency})`,
+    );
+  }
+  return cents;
+}
+
 /** Checks a requested gift (product and amount) against the account's settings and catalog. */
 export async function resolveGift(
   ctx: Pick<ServiceContext, 'models' | 'config' | 'now'>,
@@ -133,11 +144,7 @@ export async function resolveGift(
   settings?: GiftSettingsView,
 ): Promise<ResolvedGift> {
   const current = settings ?? (await loadSettings(ctx, account.id));
-  const cents = toCents(gift.amount);
-  const amount = `${current.currency} ${gift.amount}`;
-  if (!Number.isFinite(gift.amount) || !isWholeCents(gift.amount) || cents < current.min_cents || cents > current.max_cents) {
-    throw invalidAmount(`The gift amount ${amount} is outside this account's bounds (${amountText(current.min_cents)} to ${amountText(current.max_cents)} ${current.currency})`);
-  }
+  const cents = checkGiftAmount(current, gift.amount);
   const products = await listProducts(ctx, account);
   const product = products.find((p) => p.product_id === gift.product_id);
   if (!product) {

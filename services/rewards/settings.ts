@@ -91,5 +91,6 @@ export async function setRule(models: Models, accountId: number, period: SpendPe
     await models.GiftRule.destroy({ where: { account_id: accountId, period } });
     return;
   }
-  await models.GiftRule.upsert({ account_id: accountId, period, limit_cents: limitCents });
+  // The conflict is on (account_id, period), not the id: SQLite's ON CONFLICT must name it (MySQL matches any unique key).
+  await models.GiftRule.upsert({ account_id: accountId, period, limit_cents: limitCents }, { conflictFields: ['account_id', 'period'] });
 }

@@ -9,6 +9,7 @@ import { seedMembers } from '../helpers/directory.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testReceiver } from '../helpers/receiver.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
+import { seedCodes } from '../helpers/rewards.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { maybeRecordHistory } from '../helpers/histories.ts';
 import { testClient } from '../helpers/temporal.ts';
@@ -282,6 +283,8 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     const free = await newAccount(stack.models, 'free');
     const widget = await insertWidget(stack.models, free.accountId);
     const ecard = await insertEcard(stack.models, free.accountId, widget.id);
+    // The gift's manual codes, one per recipient that will be sent to.
+    await seedCodes(stack.models, stack.services.rewardsKeys!, free.accountId, 'acme', 2500, 100);
     const post = (path: string, body: unknown) => call(stack.url, 'POST', `/v2/api${path}`, { key: free.liveKey, body });
     const created = expectSuccess(await post('/campaign/save', { campaign: { campaign_name: 'Big', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: { product_id: 'manual:acme:25', amount: 25 } } })) as Json;
     const id = created.id as number;

@@ -24,7 +24,7 @@ describe('rewards: a gift card on send-ecard', function () {
     ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
   });
   const send = (body: Record<string, unknown>, key = account.liveKey) => call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key, body });
-  const base = () => ({ ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail: address('rita') });
+  const base = () => ({ ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail: address('gift-rita') });
 
   it('manual code: one order, paid and fulfilled, the email carries the claim link and never the code', async () => {
     const [code] = await seedCodes(stack.models, stack.services.rewardsKeys!, account.accountId, 'Acme', 2500, 1);
