@@ -15,6 +15,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/bin/cardsvc.js ./bin/cardsvc.js
+# The data volume (DATA_DIR=/data in docker-compose.yml: the rewards key file, media) belongs to the service's user.
+RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
 CMD ["node", "dist/bin/api.js"]

@@ -5,6 +5,7 @@ import { loadConfig } from '../lib/config.ts';
 import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
+import { ensureRewardsKeys } from '../lib/rewards-keys.ts';
 import { openDatabase, startApi, startWorker, type RunningApi, type RunningWorker } from '../app/runtime.ts';
 import { createServices, type Services } from '../app/services.ts';
 import type { DevServer } from '../lib/temporal-dev-server.ts';
@@ -16,6 +17,11 @@ await runMain('npm start', async () => {
   const say = (line: string) => console.error(line);
   if (config.mail.sinkByDefault) say('Warning: no SMTP_URL, so emails are not sent: they are kept in the mail_sink table (MAIL_TRANSPORT=sink).');
   await mkdir(config.dataDir, { recursive: true });
+  // The all-in-one makes the key that encrypts gift codes when none is given, once: later starts read the file.
+  const { keys: rewardsKeys, generated } = ensureRewardsKeys(config);
+  if (generated) {
+    say(`Warning: no REWARDS_ENCRYPTION_KEY, so a new key that encrypts gift codes was written to ${generated}: back it up (codes cannot be read without it), and in production set REWARDS_ENCRYPTION_KEY instead.`);
+  }
 
   const models = await openDatabase(config, 'migrate');
   let devServer: DevServer | undefined;
@@ -47,7 +53,7 @@ await runMain('npm start', async () => {
       address = devServer.address;
     }
     // One services object for the worker and the API: a commit in the API wakes the worker's background passes.
-    services = createServices({ config, logger, models, temporalAddress: address });
+    services = createServices({ config, logger, models, temporalAddress: address, rewardsKeys });
     worker = await startWorker(services);
     api = await startApi(services);
   } catch (err) {

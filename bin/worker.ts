@@ -2,15 +2,18 @@
 import { loadConfig } from '../lib/config.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
+import { requireRewardsKeys } from '../lib/rewards-keys.ts';
 import { externalTemporalAddress, openDatabase, startWorker } from '../app/runtime.ts';
 import { createServices } from '../app/services.ts';
 
 await runMain('npm run worker', async () => {
   const config = loadConfig();
   const address = externalTemporalAddress(config, 'worker');
+  // Never generated here: an API and a worker that each made their own key could not read each other's codes.
+  const rewardsKeys = requireRewardsKeys(config, 'the worker');
   const logger = createLogger(config);
   const models = await openDatabase(config, 'require-migrated');
-  const services = createServices({ config, logger, models, temporalAddress: address });
+  const services = createServices({ config, logger, models, temporalAddress: address, rewardsKeys });
   const worker = await startWorker(services);
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker polling');
   onShutdownSignal(async () => {

@@ -10,6 +10,7 @@ import { sendingCommands } from './sending.ts';
 import { webhookCommands } from './webhook.ts';
 import { keyCommands } from './key.ts';
 import { otpCommands } from './otp.ts';
+import { rewardsCommands } from './rewards.ts';
 import type { CommandContext } from './context.ts';
 import { createOutput, fail, UsageError } from './output.ts';
 
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   ...fieldCommands,
   ...webhookCommands,
   ...sendingCommands,
+  ...rewardsCommands,
 };
 
 const USAGE = `Usage: cardsvc <command> [options] [--json]
@@ -39,7 +41,10 @@ Commands:
   webhook enable --account ID [--sandbox] --endpoint-id ID
   webhook secret --account ID [--sandbox] [--rotate]
   suppression add|remove --account ID [--sandbox] (--email ADDRESS | --domain DOMAIN)
-  account suspend-sends|resume-sends --account ID [--sandbox]`;
+  account suspend-sends|resume-sends --account ID [--sandbox]
+  rewards settings --account ID [--sandbox] [--mode manual|provider] [--min N] [--max N] [--velocity on|off] [--expiry-days N]
+  rewards set-rule --account ID [--sandbox] --period day|week|month --limit N   (--limit 0 removes the rule)
+  rewards add-codes --account ID [--sandbox] --brand B --denomination N --file F   (lines: code[,pin][,expiry])`;
 
 export async function runCli(argv: string[]): Promise<void> {
   const out = createOutput(argv.includes('--json'));

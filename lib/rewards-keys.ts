@@ -18,7 +18,7 @@ export interface RewardsKeys {
   /** The key a ciphertext names by its key id, if this process has it. */
   byId(id: string): RewardsKey | undefined;
   /** Where the current key came from (never the key itself). */
-  source: 'REWARDS_ENCRYPTION_KEY' | string;
+  source: string;
 }
 
 export class RewardsKeyError extends Error {

@@ -39,7 +39,7 @@ export async function loadSettings(ctx: Pick<ServiceContext, 'config' | 'models'
   const sandbox = account?.mode === 'sandbox';
   const s = row ? row.get({ plain: true }) : DEFAULT_SETTINGS;
   return {
-    provider_mode: s.provider_mode as ProviderMode,
+    provider_mode: s.provider_mode,
     provider: s.provider_mode === 'provider' ? providerFor(ctx, sandbox) : null,
     currency: s.currency,
     min_cents: s.min_cents,

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { entryPoint } from '../helpers/cli.ts';
 import { freshSqliteUrl } from '../helpers/database.ts';
 import { baseEnv, tempDir } from '../helpers/env.ts';
+import { TEST_REWARDS_KEY } from '../helpers/stack.ts';
 
 describe('entry points refuse to start without what they need', function () {
   this.timeout(30_000);
@@ -16,7 +17,7 @@ describe('entry points refuse to start without what they need', function () {
     });
 
     it(`npm run ${name} refuses to start while migrations are pending`, async () => {
-      const result = await entryPoint(name, baseEnv({ DATABASE_URL: freshSqliteUrl(), TEMPORAL_ADDRESS: '127.0.0.1:1' }));
+      const result = await entryPoint(name, baseEnv({ DATABASE_URL: freshSqliteUrl(), TEMPORAL_ADDRESS: '127.0.0.1:1', REWARDS_ENCRYPTION_KEY: TEST_REWARDS_KEY }));
       expect(result.code).to.equal(1);
       expect(result.stderr.trim().split('\n')).to.have.length(1);
       expect(result.stderr).to.match(/migration\(s\) pending .*run `npm run migrate` first/);
