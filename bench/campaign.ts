@@ -3,14 +3,12 @@
 // the same number of rendered messages to the same in-process SMTP server, rounds alternated in one run and
 // reported as a ratio. Also the largest workflow history the campaigns made. Settings: BENCH_CAMPAIGN_RECIPIENTS
 // (default 10,000), BENCH_ROUNDS (default 3), SMTP_POOL_SIZE (default 5), DATABASE_URL (default: a fresh SQLite file).
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createAccount } from '../services/accounts.ts';
 import { saveCampaign } from '../services/campaigns/campaigns.ts';
 import { saveCampaignEcards } from '../services/campaigns/ecards.ts';
-import { sendCampaign } from '../services/campaigns/moves.ts';
 import { saveRecipients } from '../services/campaigns/recipients.ts';
 import { campaignFanOutWorkflowId, campaignWorkflowId } from '../workflows/campaign/ids.ts';
-import { bareNodemailerRound, benchEcard, benchStack, countingSmtp } from './harness.ts';
+import { bareNodemailerRound, benchEcard, benchStack, countingSmtp, sendCampaignToEnd } from './harness.ts';
 
 const recipients = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -35,16 +33,7 @@ async function campaignRound(): Promise<number> {
   await saveCampaignEcards(services, accountId, campaign.id, [ecard.id]);
   const rows = Array.from({ length: recipients }, (_, i) => ({ email: `r${round}-${i}@bench.example.com`, first_name: `R${i}`, last_name: 'Bench' }));
   await saveRecipients(services, accountId, campaign.id, { directoryMemberIds: [], csvRecipients: rows, append: false });
-  const before = smtp.received();
-  const started = performance.now();
-  await sendCampaign(services, accountId, campaign.id, undefined);
-  for (;;) {
-    const { status } = (await models.Campaign.findByPk(campaign.id))!;
-    if (status !== 'sending') break;
-    await sleep(50);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  if (smtp.received() - before !== recipients) throw new Error(`campaign ${campaign.id}: ${smtp.received() - before} messages for ${recipients} recipients`);
+  const seconds = await sendCampaignToEnd(bench, smtp, { accountId, id: campaign.id, recipients });
   const workflowId = campaignWorkflowId(accountId, campaign.id);
   for (const id of [workflowId, campaignFanOutWorkflowId(accountId, campaign.id)]) {
     for await (const run of client.workflow.list({ query: `WorkflowId = '${id}'` })) {

@@ -4,15 +4,13 @@
 // BENCH_GIFT_RECIPIENTS (default 1,000), BENCH_ROUNDS (default 3), SMTP_POOL_SIZE (default 5), DATABASE_URL
 // (default: a fresh SQLite file).
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createAccount } from '../services/accounts.ts';
 import { saveCampaign } from '../services/campaigns/campaigns.ts';
 import { saveCampaignEcards } from '../services/campaigns/ecards.ts';
-import { sendCampaign } from '../services/campaigns/moves.ts';
 import { saveRecipients } from '../services/campaigns/recipients.ts';
 import { issueToken } from '../services/confirmation-tokens.ts';
 import { addCodes } from '../services/rewards/codes.ts';
-import { benchEcard, benchStack, countingSmtp } from './harness.ts';
+import { benchEcard, benchStack, countingSmtp, sendCampaignToEnd } from './harness.ts';
 
 const recipients = Number(process.env.BENCH_GIFT_RECIPIENTS ?? 1_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -48,16 +46,7 @@ async function campaignRound(gift: boolean): Promise<number> {
     await addCodes(services, accountId, { brand: 'Bench', denominationCents: 2500, text: codes });
     token = (await issueToken(models, { accountId, purpose: 'gc_campaign_send', resourceId: String(campaign.id), now: new Date() })).token;
   }
-  const before = smtp.received();
-  const started = performance.now();
-  await sendCampaign(services, accountId, campaign.id, token);
-  for (;;) {
-    const { status } = (await models.Campaign.findByPk(campaign.id))!;
-    if (status !== 'sending') break;
-    await sleep(50);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  if (smtp.received() - before !== recipients) throw new Error(`campaign ${campaign.id}: ${smtp.received() - before} messages for ${recipients} recipients`);
+  const seconds = await sendCampaignToEnd(bench, smtp, { accountId, id: campaign.id, recipients, token });
   if (gift) {
     const fulfilled = await models.GiftOrder.count({ where: { campaign_id: campaign.id, fulfillment_status: 'fulfilled' } });
     if (fulfilled !== recipients) throw new Error(`campaign ${campaign.id}: ${fulfilled} gifts fulfilled for ${recipients} recipients`);

@@ -1,6 +1,7 @@
 // What the Temporal benchmarks share: an embedded Temporal dev server, the service on a fresh database (SQLite
 // unless DATABASE_URL says otherwise) with a worker, and an eCard to send.
 import { mkdtempSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { openDatabase, startWorker } from '../app/runtime.ts';
 import { createServices, type Services } from '../app/services.ts';
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
+import { sendCampaign } from '../services/campaigns/moves.ts';
 import { newVanityId } from '../services/widgets.ts';
 import { createTransport } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
@@ -128,4 +130,23 @@ export async function bareNodemailerRound(smtp: CountingSmtp, count: number, poo
   transport.close();
   if (smtp.received() - before !== count) throw new Error(`bare pool: ${smtp.received() - before} messages for ${count}`);
   return count / seconds;
+}
+
+/**
+ * Sends the campaign and waits until it is no longer sending; the seconds it took and the messages the SMTP
+ * server took meanwhile (checked against the recipients).
+ */
+export async function sendCampaignToEnd(
+  stack: Pick<BenchStack, 'models' | 'services'>,
+  smtp: CountingSmtp,
+  campaign: { accountId: number; id: number; recipients: number; token?: string | undefined },
+): Promise<number> {
+  const before = smtp.received();
+  const started = performance.now();
+  await sendCampaign(stack.services, campaign.accountId, campaign.id, campaign.token);
+  while ((await stack.models.Campaign.findByPk(campaign.id))!.status === 'sending') await sleep(50);
+  const seconds = (performance.now() - started) / 1000;
+  const messages = smtp.received() - before;
+  if (messages !== campaign.recipients) throw new Error(`campaign ${campaign.id}: ${messages} messages for ${campaign.recipients} recipients`);
+  return seconds;
 }
