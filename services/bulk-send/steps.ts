@@ -47,7 +47,7 @@ export async function deliverPrepared(
   // Gifts: provider orders bought before any email (a decline fails its recipient); after the delivery, gifts
   // whose email failed are refunded.
   const gifts = (await models.GiftOrder.count({ where: { send_id: sendPks } })) > 0;
-  if (gifts) await buyPendingGifts(ctx, sendPks);
+  if (gifts) await buyPendingGifts(ctx, sendPks, run.heartbeat);
   try {
     await deliverBulk(ctx, sendPks, {
       microBatch: run.microBatch ?? (await microBatchSize(ctx, accountId)),

@@ -9,13 +9,15 @@ import { buyWithTimeout, providerNamed, ProviderTimeoutError } from './provider.
 import { failOrders, failRecipients } from './settle.ts';
 import { loadSettings } from './settings.ts';
 
-export async function buyPendingGifts(ctx: ServiceContext, sendPks: readonly number[]): Promise<void> {
+/** `heartbeat`: called before each buy, so a slow provider never makes the activity look dead. */
+export async function buyPendingGifts(ctx: ServiceContext, sendPks: readonly number[], heartbeat?: () => void): Promise<void> {
   const pending = (await ordersOfSends(ctx, sendPks, { fulfillment_status: ['pending'] })).filter((o) => o.source !== 'manual' && o.source !== 'sandbox');
   if (pending.length === 0) return;
   const keys = keysOrThrow(ctx.rewardsKeys);
   const expiryDays = new Map<number, number>();
   let timedOut: ProviderTimeoutError | undefined;
   for (const order of pending) {
+    heartbeat?.();
     const provider = providerNamed(ctx, order.source);
     let result;
     try {

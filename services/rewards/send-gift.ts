@@ -57,7 +57,7 @@ export async function reserveGiftSpend(ctx: ServiceContext, accountId: number, c
 }
 
 /** Dispatch: each waiting recipient's order (its code given now), then the provider buys; a recipient whose gift failed fails. */
-export async function prepareSendGifts(ctx: ServiceContext, send: Send, recipients: readonly SendRecipient[]): Promise<void> {
+export async function prepareSendGifts(ctx: ServiceContext, send: Send, recipients: readonly SendRecipient[], heartbeat?: () => void): Promise<void> {
   if (!send.gift_product_id || send.gift_amount_cents === null) return;
   const waiting = recipients.filter((r) => r.status === 'pending' && r.claimed_at === null && r.recipient_email);
   if (waiting.length) {
@@ -76,5 +76,5 @@ export async function prepareSendGifts(ctx: ServiceContext, send: Send, recipien
       await failRecipients(ctx, failed.filter((o) => (o.failure_reason ?? 'failed') === reason).map((o) => o.send_recipient_id!), `gift ${reason}: the gift card could not be had, so no email was sent`);
     }
   }
-  await buyPendingGifts(ctx, [send.id]);
+  await buyPendingGifts(ctx, [send.id], heartbeat);
 }

@@ -116,7 +116,7 @@ export async function dispatchSend(deps: ServiceContext, sendPk: number, options
   if (send.mode !== 'share') {
     // Each gift's order (its code) before any email; a recipient whose gift could not be had fails without one.
     if (send.gift_product_id) {
-      await prepareSendGifts(deps, send, recipients);
+      await prepareSendGifts(deps, send, recipients, options.heartbeat);
       for (const r of recipients) await r.reload();
     }
     // A heartbeat before each email: a worker that dies mid-send is noticed within the heartbeat timeout.
