@@ -36,7 +36,10 @@ export async function reserveSpend(
   if (cents <= 0) return null;
   const starts = periodStarts(input.day);
   const rules = input.enforce ? await loadRules(models, accountId, transaction) : [];
-  await models.GiftSpend.bulkCreate([{ account_id: accountId }], { ignoreDuplicates: true, transaction });
+  // The row, made on first use. An upsert, not INSERT IGNORE: on MySQL IGNORE takes a shared lock on the existing
+  // row, which two concurrent reservations then both try to upgrade for the UPDATE (a deadlock); ON DUPLICATE KEY
+  // UPDATE takes the exclusive lock at once, so they wait in turn.
+  await models.GiftSpend.bulkCreate([{ account_id: accountId }], { updateOnDuplicate: ['account_id'], transaction });
   const limitOf = new Map(rules.map((r) => [r.period, r.limit_cents]));
   const conditions = PERIODS.filter((p) => limitOf.has(p)).map((p) => `${usedAt(p)} + :cents <= :${p}_limit`);
   // Each period's cents are set before its start moves (MySQL reads assignments left to right).
@@ -66,9 +69,13 @@ export async function releaseSpend(models: Models, accountId: number, input: { c
   });
 }
 
-/** What each period holding the UTC day `day` has used so far, in cents. */
+/**
+ * What each period holding the UTC day `day` has used so far, in cents. In a transaction the read locks the row
+ * (MySQL): it sees what concurrent reservations committed, not the transaction's older snapshot (a refusal's
+ * `remaining` is then the counter's current one).
+ */
 export async function spendUsed(models: Models, accountId: number, day: string, transaction?: Transaction): Promise<Record<SpendPeriod, number>> {
-  const row = await models.GiftSpend.findByPk(accountId, transaction ? { transaction } : {});
+  const row = await models.GiftSpend.findByPk(accountId, transaction ? { transaction, lock: transaction.LOCK.UPDATE } : {});
   const starts = periodStarts(day);
   const used = (p: SpendPeriod) => (row && row[`${p}_start`] === starts[p] ? row[`${p}_cents`] : 0);
   return { day: used('day'), week: used('week'), month: used('month') };

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import type { InferCreationAttributes } from 'sequelize';
 import type { GiftOrder } from '../../models/Gift.ts';
 import { manualProductId } from '../../services/rewards/catalog.ts';
@@ -197,7 +198,7 @@ describe('rewards: the six gift-card endpoints', function () {
       const sealedPin = seal(keys, aadOf(account.accountId, 'simulated:AMAZON-US'), 'PIN-9911');
       secrets.push(sealedProvider.ciphertext, sealedPin.ciphertext, pool.code_ciphertext, shortPool.code_ciphertext);
       const at = (s: string) => new Date(s);
-      const claimHash = 'a'.repeat(64);
+      const claimHash = randomBytes(32).toString('hex');
       secrets.push(claimHash);
 
       // Oldest first; each a different mix of statuses, scopes and references.
@@ -209,7 +210,7 @@ describe('rewards: the six gift-card endpoints', function () {
       await pool.update({ order_id: ids.claimedWidget, assigned_at: new Date() });
       ids.shortCampaign = (await addOrder(account.accountId, {
         scope: 'campaign', campaign_id: campaignId, payment_status: 'paid', fulfillment_status: 'fulfilled', claim_status: 'unclaimed', code_id: shortPool.id,
-        code_last4: null, claim_token_hash: 'b'.repeat(64), claim_last4: 'Ab-_', fulfilled_at: at('2026-03-05T00:00:00.000Z'),
+        code_last4: null, claim_token_hash: randomBytes(32).toString('hex'), claim_last4: 'Ab-_', fulfilled_at: at('2026-03-05T00:00:00.000Z'),
         expires_at: at('2027-03-05T00:00:00.000Z'), created_at: at('2026-03-05T00:00:00.000Z'),
       })).id;
       await shortPool.update({ order_id: ids.shortCampaign, assigned_at: new Date() });
