@@ -11,6 +11,8 @@ import { mediaRouter } from './media.ts';
 import { sharePageRouter } from './share-page.ts';
 import { unsubscribePageRouter } from './unsubscribe-page.ts';
 import type { ApiServices, ApiState } from './context.ts';
+import { mountConsoleRoutes } from './console/mount.ts';
+import { consoleRoutes } from './console/routes.ts';
 import { docsRouter } from './docs.ts';
 import { healthRouter } from './health/router.ts';
 import { authenticate } from './middleware/auth.ts';
@@ -42,6 +44,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
     rateLimiter: options.rateLimiter ?? createRateLimiter(context.models.sequelize, context.now, onBackgroundError),
   };
   const api = mountRoutes([...apiRoutes, ...(options.extraRoutes ?? [])], services);
+  const consoleApi = mountConsoleRoutes(consoleRoutes, services);
   const publicRouters: Router<ApiState>[] = [
     healthRouter(services, options.readinessProbe),
     docsRouter(buildOpenApiDocument(apiRoutes)),
@@ -53,11 +56,14 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
   const publicAllowed = (path: string) =>
     [...new Set(publicRouters.flatMap((r) => r.match(path, 'GET').path.flatMap((layer) => layer.methods)))];
 
-  const app = new Koa<ApiState>({ proxy: false });
+  // TRUST_PROXY: X-Forwarded-Proto says whether the client came over https (the console's cookie flags).
+  const app = new Koa<ApiState>({ proxy: services.config.trustProxy });
   app.use(requestId());
   app.use(requestLog(services.logger));
   app.use(errorRenderer(services.logger, (method, path) => api.routeFor(method, path)?.envelope ?? 'standard'));
   for (const router of publicRouters) app.use(router.routes());
+  // The console: its session, never a key (before the key authentication, which covers /v2/api only).
+  app.use(consoleApi.router.routes());
   // Authentication and the rate limit come before routing: an unknown path without a key is 401.
   const auth = authenticate(services.keys);
   const limit = rateLimit(services.rateLimiter, services.config.rateLimits);
@@ -74,7 +80,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
   });
   app.use(api.router.routes());
   app.use(async (ctx) => {
-    const allowed = [...api.allowedMethods(ctx.path), ...publicAllowed(ctx.path)];
+    const allowed = [...api.allowedMethods(ctx.path), ...consoleApi.allowedMethods(ctx.path), ...publicAllowed(ctx.path)];
     if (allowed.length) {
       throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(', ')}`, {
         headers: { Allow: allowed.join(', ') },

@@ -82,6 +82,8 @@ const EnvSchema = z.object({
   REWARDS_ENCRYPTION_KEY_PREVIOUS: nonEmpty.optional(),
   REWARDS_PROVIDER: z.enum(['simulated'], { error: 'expected simulated (the only provider built in)' }).optional(),
   REWARDS_PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected whole seconds' }).int('expected whole seconds').min(1).max(300).default(15),
+  // Behind a proxy that terminates TLS: trust X-Forwarded-Proto (the console's cookie is then __Host- and Secure).
+  TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // Used only to find the cached Temporal CLI and a `temporal` on PATH.
   HOME: z.string().optional(),
   PATH: z.string().optional(),
@@ -150,6 +152,8 @@ export interface Config {
     provider: 'simulated' | undefined;
     providerTimeoutSeconds: number;
   };
+  /** Trust X-Forwarded-Proto from a proxy in front (TRUST_PROXY). */
+  trustProxy: boolean;
   bodyLimitBytes: number;
   /** Idle kept-alive connections close after this; headers must arrive within it plus a second. */
   keepAliveTimeoutMs: number;
@@ -266,6 +270,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       provider: e.REWARDS_PROVIDER,
       providerTimeoutSeconds: e.REWARDS_PROVIDER_TIMEOUT_SECONDS,
     },
+    trustProxy: isTrue(e.TRUST_PROXY),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     strictResponses: isTrue(e.STRICT_RESPONSES),

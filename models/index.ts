@@ -8,6 +8,7 @@ import { defineAutomationSend } from './AutomationSend.ts';
 import { defineCampaign } from './Campaign.ts';
 import { defineCampaignRecipient } from './CampaignRecipient.ts';
 import { defineConfirmationToken } from './ConfirmationToken.ts';
+import { defineConsoleModels } from './ConsoleSession.ts';
 import { defineCustomField } from './CustomField.ts';
 import { defineDepartment } from './Department.ts';
 import { defineEcard } from './Ecard.ts';
@@ -60,6 +61,7 @@ export function createModels(sequelize: Sequelize) {
   const AutomationSend = defineAutomationSend(sequelize);
   const { IdempotencyKey, QuotaUsage, Suppression, SendSuspension, MailSinkMessage } = defineSendingRules(sequelize);
   const { GiftSettings, GiftRule, GiftSpend, GiftCode, GiftOrder, SimulatedProviderOrder } = defineGiftModels(sequelize);
+  const { ConsoleSession, SignInFailure } = defineConsoleModels(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
   ApiKey.belongsTo(Account, { foreignKey: 'account_id' });
@@ -106,6 +108,8 @@ export function createModels(sequelize: Sequelize) {
     GiftCode,
     GiftOrder,
     SimulatedProviderOrder,
+    ConsoleSession,
+    SignInFailure,
   };
 }
 

@@ -1,0 +1,106 @@
+// The console's session endpoints: the sign-in's CSRF token, sign-in (a new session id, the cookie), sign-out, who
+// is signed in, the live/sandbox switch, step-up, and a password change (which ends every session of the owner).
+import type { ConsoleSession } from '../../../models/ConsoleSession.ts';
+import type { Account } from '../../../models/Account.ts';
+import type { Owner } from '../../../models/Owner.ts';
+import type { Models } from '../../../models/index.ts';
+import { ABSOLUTE_MS, changePassword, csrfTokenOf, sessionAccount, setMode, signIn, signOut, STEP_UP_MS, stepUp } from '../../../services/console/sessions.ts';
+import { defineConsoleRoute, definePublicConsoleRoute } from '../route.ts';
+import { clearSessionCookie, setSessionCookie, signInCsrf } from '../session-cookie.ts';
+import { CsrfAnswer, Done, Me, ModeBody, PasswordBody, SignInBody, StepUpBody } from './schema.ts';
+
+async function presentMe(models: Models, session: ConsoleSession, current?: Account) {
+  const [owner, live] = await Promise.all([models.Owner.findByPk(session.owner_id, { rejectOnEmpty: true }), models.Account.findByPk(session.account_id, { rejectOnEmpty: true })]);
+  const account = current ?? (await sessionAccount(models, session));
+  return meOf(owner, live, account, session);
+}
+
+function meOf(owner: Owner, live: Account, account: Account, session: ConsoleSession) {
+  return {
+    owner_email: owner.email,
+    account_id: live.id,
+    account_name: live.name,
+    plan: live.plan,
+    mode: session.mode,
+    current_account_id: account.id,
+    csrf_token: csrfTokenOf(session),
+    step_up_until: session.step_up_at ? new Date(session.step_up_at.getTime() + STEP_UP_MS).toISOString() : null,
+    session_expires_at: new Date(session.created_at.getTime() + ABSOLUTE_MS).toISOString(),
+  };
+}
+
+export const consoleSessionRoutes = [
+  definePublicConsoleRoute({
+    method: 'get',
+    path: '/csrf',
+    summary: 'The sign-in CSRF token (also set as a cookie the sign-in must repeat)',
+    response: CsrfAnswer,
+    async handler(_input, { koa }) {
+      return { csrf_token: signInCsrf(koa) };
+    },
+  }),
+  definePublicConsoleRoute({
+    method: 'post',
+    path: '/sign-in',
+    summary: 'Signs the owner in: a new session and its cookie',
+    body: SignInBody,
+    response: Me,
+    async handler({ body }, { services, koa }) {
+      const { sessionId, session } = await signIn(services, body);
+      setSessionCookie(koa, sessionId);
+      return presentMe(services.models, session);
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/sign-out',
+    summary: 'Ends this session',
+    response: Done,
+    async handler(_input, { services, session, koa }) {
+      await signOut(services.models, session);
+      clearSessionCookie(koa);
+      return { ok: true as const };
+    },
+  }),
+  defineConsoleRoute({
+    method: 'get',
+    path: '/me',
+    summary: 'Who is signed in, on which account, and the CSRF token',
+    response: Me,
+    async handler(_input, { services, session, account }) {
+      return presentMe(services.models, session, account);
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/mode',
+    summary: 'Switches the console between the live account and its sandbox',
+    body: ModeBody,
+    response: Me,
+    async handler({ body }, { services, session }) {
+      return presentMe(services.models, await setMode(services.models, session, body.mode));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/step-up',
+    summary: 'The password again: sensitive actions are allowed for 10 minutes',
+    body: StepUpBody,
+    response: Me,
+    async handler({ body }, { services, session, account }) {
+      return presentMe(services.models, await stepUp(services, session, body.password), account);
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/password',
+    summary: 'Changes the password; every session of the owner ends (sign in again)',
+    body: PasswordBody,
+    response: Done,
+    async handler({ body }, { services, session, koa }) {
+      await changePassword(services, session, { current: body.current_password, next: body.new_password });
+      clearSessionCookie(koa);
+      return { ok: true as const };
+    },
+  }),
+];

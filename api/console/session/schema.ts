@@ -1,0 +1,25 @@
+// Contracts of the console's session endpoints.
+import { z } from 'zod';
+
+const email = z.string().trim().min(1).max(254);
+const password = z.string().min(1).max(1024);
+
+export const CsrfAnswer = z.object({ csrf_token: z.string().describe('send it back as X-CSRF-Token on sign-in') });
+export const SignInBody = z.object({ email, password });
+export const ModeBody = z.object({ mode: z.enum(['live', 'sandbox']) });
+export const StepUpBody = z.object({ password });
+export const PasswordBody = z.object({ current_password: password, new_password: z.string().min(1).max(1024) });
+
+export const Me = z.object({
+  owner_email: z.string(),
+  account_id: z.number().int().describe('the live account'),
+  account_name: z.string(),
+  plan: z.string(),
+  mode: z.enum(['live', 'sandbox']),
+  /** The account the console works on now (the sandbox twin's id in sandbox mode). */
+  current_account_id: z.number().int(),
+  csrf_token: z.string().describe('send it as X-CSRF-Token (or the form field _csrf) with every POST'),
+  step_up_until: z.string().nullable().describe('sensitive actions are allowed until then (ISO 8601), or null'),
+  session_expires_at: z.string().describe('the absolute end of the session (12 h after sign-in)'),
+});
+export const Done = z.object({ ok: z.literal(true) });

@@ -1,0 +1,147 @@
+// Console sessions: sign-in with the owner's password (scrypt as built; 5 failures for an email in 15 minutes →
+// 429; an unknown email costs the same time as a wrong password), a 256-bit session id of which only the SHA-256
+// is stored, idle (30 min) and absolute (12 h) timeouts, step-up (the password again, good for 10 minutes), the
+// live/sandbox switch, and a password change that ends every session of the owner.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Op, type Transaction } from 'sequelize';
+import { ApiError } from '../../lib/errors.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import type { Account } from '../../models/Account.ts';
+import type { ConsoleMode, ConsoleSession } from '../../models/ConsoleSession.ts';
+import type { Models } from '../../models/index.ts';
+import type { Owner } from '../../models/Owner.ts';
+import type { ServiceContext } from '../context.ts';
+
+export const IDLE_MS = 30 * 60_000;
+export const ABSOLUTE_MS = 12 * 3_600_000;
+export const STEP_UP_MS = 10 * 60_000;
+export const THROTTLE_FAILURES = 5;
+export const THROTTLE_WINDOW_MS = 15 * 60_000;
+export const MIN_PASSWORD_LENGTH = 10;
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+// Verified instead of a real hash when the email is unknown, so both answers take as long.
+let dummyHash: Promise<string> | undefined;
+
+export interface SignedIn {
+  /** The session id for the cookie (never stored). */
+  sessionId: string;
+  session: ConsoleSession;
+  owner: Owner;
+}
+
+async function throttle(ctx: ServiceContext, email: string): Promise<void> {
+  const since = new Date(ctx.now().getTime() - THROTTLE_WINDOW_MS);
+  const failures = await ctx.models.SignInFailure.findAll({ attributes: ['failed_at'], where: { email, failed_at: { [Op.gt]: since } }, order: [['failed_at', 'ASC']], raw: true });
+  if (failures.length < THROTTLE_FAILURES) return;
+  const oldest = new Date(failures[failures.length - THROTTLE_FAILURES]!.failed_at).getTime();
+  const retryAfter = Math.max(1, Math.ceil((oldest + THROTTLE_WINDOW_MS - ctx.now().getTime()) / 1000));
+  throw new ApiError(429, 'sign_in_throttled', `Too many failed sign-ins for this email; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+}
+
+export async function signIn(ctx: ServiceContext, input: { email: string; password: string }): Promise<SignedIn> {
+  const email = input.email.trim().toLowerCase();
+  await throttle(ctx, email);
+  const owner = await ctx.models.Owner.findOne({ where: { email } });
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  const valid = await verifyPassword(input.password, owner?.password_hash ?? (await dummyHash));
+  if (!owner || !owner.password_hash || !valid) {
+    await ctx.models.SignInFailure.create({ email, failed_at: ctx.now() });
+    throw new ApiError(401, 'invalid_credentials', 'The email or the password is wrong');
+  }
+  await ctx.models.SignInFailure.destroy({ where: { email } });
+  return { ...(await openSession(ctx.models, owner, ctx.now())), owner };
+}
+
+/** A new session (a new id at every sign-in). */
+async function openSession(models: Models, owner: Owner, now: Date, transaction?: Transaction): Promise<{ sessionId: string; session: ConsoleSession }> {
+  const sessionId = randomBytes(32).toString('base64url');
+  const session = await models.ConsoleSession.create(
+    { id_hash: sha256(sessionId), owner_id: owner.id, account_id: owner.account_id, csrf_secret: randomBytes(32).toString('hex'), created_at: now, last_seen_at: now, mode: 'live' },
+    transaction ? { transaction } : {},
+  );
+  return { sessionId, session };
+}
+
+/** The live session behind a cookie's id, or null (unknown, idle past 30 min, older than 12 h: then removed). */
+export async function findSession(ctx: Pick<ServiceContext, 'models' | 'now'>, sessionId: string | undefined): Promise<ConsoleSession | null> {
+  if (!sessionId || sessionId.length > 100) return null;
+  const session = await ctx.models.ConsoleSession.findOne({ where: { id_hash: sha256(sessionId) } });
+  if (!session) return null;
+  const now = ctx.now().getTime();
+  if (now - session.last_seen_at.getTime() > IDLE_MS || now - session.created_at.getTime() > ABSOLUTE_MS) {
+    await session.destroy();
+    return null;
+  }
+  // Touched at most once a minute: a page with several requests writes once.
+  if (now - session.last_seen_at.getTime() > 60_000) await session.update({ last_seen_at: ctx.now() });
+  return session;
+}
+
+export async function signOut(models: Models, session: ConsoleSession): Promise<void> {
+  await models.ConsoleSession.destroy({ where: { id: session.id } });
+}
+
+/** The account the console works on: the owner's live account, or its sandbox twin. */
+export async function sessionAccount(models: Models, session: ConsoleSession): Promise<Account> {
+  const account =
+    session.mode === 'sandbox'
+      ? await models.Account.findOne({ where: { live_account_id: session.account_id, mode: 'sandbox' } })
+      : await models.Account.findByPk(session.account_id);
+  if (!account) throw new ApiError(401, 'session_required', 'The session\'s account no longer exists; sign in again');
+  return account;
+}
+
+export async function setMode(models: Models, session: ConsoleSession, mode: ConsoleMode): Promise<ConsoleSession> {
+  return session.update({ mode });
+}
+
+async function ownerOf(models: Models, session: ConsoleSession): Promise<Owner> {
+  const owner = await models.Owner.findByPk(session.owner_id);
+  if (!owner) throw new ApiError(401, 'session_required', 'The session\'s owner no longer exists; sign in again');
+  return owner;
+}
+
+/** The password again: sensitive actions are allowed for the next 10 minutes. */
+export async function stepUp(ctx: ServiceContext, session: ConsoleSession, password: string): Promise<ConsoleSession> {
+  const owner = await ownerOf(ctx.models, session);
+  await throttle(ctx, owner.email);
+  if (!(await verifyPassword(password, owner.password_hash))) {
+    await ctx.models.SignInFailure.create({ email: owner.email, failed_at: ctx.now() });
+    throw new ApiError(403, 'invalid_password', 'The password is wrong');
+  }
+  return session.update({ step_up_at: ctx.now() });
+}
+
+/** Refuses (403 step_up_required) unless the password was given again in the last 10 minutes. */
+export function requireStepUp(ctx: Pick<ServiceContext, 'now'>, session: ConsoleSession, action: string): void {
+  if (!session.step_up_at || ctx.now().getTime() - session.step_up_at.getTime() > STEP_UP_MS) {
+    throw new ApiError(403, 'step_up_required', `${action} needs your password again (POST /v2/console/api/step-up); it is good for 10 minutes`);
+  }
+}
+
+/** Sets a new password (the current one checked when given); every session of the owner ends. */
+export async function setPassword(models: Models, owner: Owner, password: string): Promise<void> {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new ApiError(422, 'password_too_short', `A password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+  const hash = await hashPassword(password);
+  await models.sequelize.transaction(async (transaction) => {
+    await owner.update({ password_hash: hash }, { transaction });
+    await models.ConsoleSession.destroy({ where: { owner_id: owner.id }, transaction });
+  });
+}
+
+export async function changePassword(ctx: ServiceContext, session: ConsoleSession, input: { current: string; next: string }): Promise<void> {
+  const owner = await ownerOf(ctx.models, session);
+  if (!(await verifyPassword(input.current, owner.password_hash))) throw new ApiError(403, 'invalid_password', 'The current password is wrong');
+  await setPassword(ctx.models, owner, input.next);
+}
+
+/** The session's CSRF token: an HMAC under its own secret (nothing more to store). */
+export const csrfTokenOf = (session: Pick<ConsoleSession, 'csrf_secret'>) => createHmac('sha256', session.csrf_secret).update('cardsvc console csrf').digest('base64url');
+
+export function sameSecret(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

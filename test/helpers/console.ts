@@ -1,0 +1,64 @@
+// A console client for tests: signs an owner in through the console API (the sign-in's CSRF cookie, then the
+// session cookie) and sends requests with the session's cookie, the CSRF token and a same-origin Origin.
+import { hashPassword } from '../../lib/passwords.ts';
+import type { Models } from '../../models/index.ts';
+
+export interface ConsoleResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export interface ConsoleClient {
+  /** The cookies this client holds (name → value). */
+  cookies: Map<string, string>;
+  csrf: string | undefined;
+  call(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; csrf?: string | null; origin?: string | null }): Promise<ConsoleResponse>;
+  signIn(email: string, password: string): Promise<ConsoleResponse>;
+}
+
+/** A password for the account's owner (accounts are made without one). */
+export async function setOwnerPassword(models: Models, accountId: number, password: string): Promise<string> {
+  const owner = await models.Owner.findOne({ where: { account_id: accountId }, rejectOnEmpty: true });
+  await owner.update({ password_hash: await hashPassword(password) });
+  return owner.email;
+}
+
+export function consoleClient(baseUrl: string): ConsoleClient {
+  const cookies = new Map<string, string>();
+  const client: ConsoleClient = {
+    cookies,
+    csrf: undefined,
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (cookies.size) headers.Cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      if (options.origin !== null) headers.Origin = options.origin ?? baseUrl;
+      const csrf = options.csrf === undefined ? client.csrf : options.csrf;
+      if (csrf) headers['X-CSRF-Token'] = csrf;
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['Content-Type'] = 'application/json';
+      }
+      const res = await fetch(`${baseUrl}/v2/console/api${path}`, { method, headers, ...(body === undefined ? {} : { body }), redirect: 'manual' });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair = ''] = line.split(';');
+        const at = pair.indexOf('=');
+        const name = pair.slice(0, at);
+        const value = pair.slice(at + 1);
+        if (value === '' || /max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) cookies.delete(name);
+        else cookies.set(name, value);
+      }
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    },
+    async signIn(email, password) {
+      const token = await client.call('GET', '/csrf');
+      client.csrf = (token.body.data as { csrf_token: string }).csrf_token;
+      const res = await client.call('POST', '/sign-in', { body: { email, password } });
+      if (res.status === 200) client.csrf = (res.body.data as { csrf_token: string }).csrf_token;
+      return res;
+    },
+  };
+  return client;
+}
