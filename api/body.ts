@@ -13,12 +13,8 @@ function tooLarge(limit: number): ApiError {
   });
 }
 
-/** The parsed body: always an object (`{}` when there is none). */
-export async function readJsonBody(ctx: Context, limit: number): Promise<Record<string, unknown>> {
-  if (!hasBody(ctx)) return {};
-  if (!ctx.request.is('application/json', '+json')) {
-    throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
-  }
+/** The body as text, within the limit (413 past it). */
+async function readText(ctx: Context, limit: number): Promise<string> {
   if (ctx.request.length > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -27,7 +23,25 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<Record<
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A form post (`application/x-www-form-urlencoded`): its fields, the last value of a repeated one winning. */
+export async function readFormBody(ctx: Context, limit: number): Promise<Record<string, string>> {
+  if (!hasBody(ctx)) return {};
+  if (!ctx.request.is('application/x-www-form-urlencoded')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the form as application/x-www-form-urlencoded');
+  }
+  return Object.fromEntries(new URLSearchParams(await readText(ctx, limit)));
+}
+
+/** The parsed body: always an object (`{}` when there is none). */
+export async function readJsonBody(ctx: Context, limit: number): Promise<Record<string, unknown>> {
+  if (!hasBody(ctx)) return {};
+  if (!ctx.request.is('application/json', '+json')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
+  }
+  const text = await readText(ctx, limit);
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {

@@ -1,0 +1,133 @@
+// The console's pages under /v2/console/: plain HTML over the same services as the console API, usable without
+// JavaScript. No session → 303 to the sign-in page (with `next`, a same-origin console path only); every POST
+// is a urlencoded form with the CSRF token and answers 303.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ApiError } from '../../../lib/errors.ts';
+import type { Account } from '../../../models/Account.ts';
+import type { ConsoleSession } from '../../../models/ConsoleSession.ts';
+import { csrfTokenOf, findSession, sameSecret, sessionAccount, setMode, signIn, signOut } from '../../../services/console/sessions.ts';
+import { readFormBody } from '../../body.ts';
+import type { ApiServices, ApiState } from '../../context.ts';
+import { checkOrigin, clearSessionCookie, readSessionCookie, setSessionCookie, signInCsrf, signInCsrfCookie } from '../session-cookie.ts';
+import { renderPage, stylesheet } from './render.ts';
+
+export const CONSOLE_PREFIX = '/v2/console';
+const HOME = `${CONSOLE_PREFIX}/`;
+
+/** Only a console path of this service: never another origin (`//evil`, `/\\evil`, `https:`). */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || !next.startsWith(`${CONSOLE_PREFIX}/`) || next.includes('\\') || next.includes('//') || [...next].some((c) => c.charCodeAt(0) < 32)) return HOME;
+  return next;
+}
+
+export interface PageSession {
+  session: ConsoleSession;
+  account: Account;
+  me: { owner_email: string; account_name: string; plan: string };
+  csrf: string;
+  sandbox: boolean;
+}
+
+/** The signed-in owner, or a 303 to the sign-in page (null: the answer is set). */
+export async function pageSession(services: ApiServices, ctx: Context): Promise<PageSession | null> {
+  const session = await findSession(services, readSessionCookie(ctx));
+  if (!session) {
+    ctx.status = 303;
+    ctx.redirect(`${CONSOLE_PREFIX}/sign-in?next=${encodeURIComponent(safeNext(ctx.method === 'GET' ? ctx.originalUrl : HOME))}`);
+    return null;
+  }
+  const [owner, live, account] = await Promise.all([
+    services.models.Owner.findByPk(session.owner_id, { rejectOnEmpty: true }),
+    services.models.Account.findByPk(session.account_id, { rejectOnEmpty: true }),
+    sessionAccount(services.models, session),
+  ]);
+  return { session, account, me: { owner_email: owner.email, account_name: live.name, plan: live.plan }, csrf: csrfTokenOf(session), sandbox: session.mode === 'sandbox' };
+}
+
+/** A form post of a signed-in page: same origin and the session's CSRF token, or 403. */
+export async function pageForm(services: ApiServices, ctx: Context, page: PageSession): Promise<Record<string, string>> {
+  checkOrigin(ctx, services.config.publicBaseUrl);
+  const form = await readFormBody(ctx, services.config.bodyLimitBytes);
+  if (!sameSecret(form._csrf, page.csrf)) throw new ApiError(403, 'csrf_invalid', 'The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
+  return form;
+}
+
+/** Page handlers' failures as an HTML page with the error's status (the JSON envelope is for the API). */
+export function htmlErrors(handler: (ctx: Context) => Promise<void>) {
+  return async (ctx: Context) => {
+    try {
+      await handler(ctx);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      for (const [name, value] of Object.entries(err.headers ?? {})) ctx.set(name, value);
+      renderPage(ctx, { title: 'Something went wrong', view: 'error', message: err.message }, err.status);
+    }
+  };
+}
+
+export function consolePagesRouter(services: ApiServices): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
+  router.get('/static/console.css', (ctx) => {
+    ctx.type = 'text/css; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = stylesheet;
+  });
+  router.get(
+    '/sign-in',
+    htmlErrors(async (ctx) => {
+      renderPage(ctx, { title: 'Sign in', view: 'sign-in', csrf: signInCsrf(ctx), next: safeNext(ctx.query.next) });
+    }),
+  );
+  router.post(
+    '/sign-in',
+    htmlErrors(async (ctx) => {
+      checkOrigin(ctx, services.config.publicBaseUrl);
+      const form = await readFormBody(ctx, services.config.bodyLimitBytes);
+      const next = safeNext(form.next);
+      if (!sameSecret(form._csrf, signInCsrfCookie(ctx) ?? '\u0000')) throw new ApiError(403, 'csrf_invalid', 'The sign-in form is out of date: reload it and try again');
+      try {
+        const { sessionId } = await signIn(services, { email: form.email ?? '', password: form.password ?? '' });
+        setSessionCookie(ctx, sessionId);
+        ctx.status = 303;
+        ctx.redirect(next);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 401) throw err;
+        renderPage(ctx, { title: 'Sign in', view: 'sign-in', csrf: signInCsrf(ctx), next, email: form.email ?? '', error: err.message }, 401);
+      }
+    }),
+  );
+  router.post(
+    '/sign-out',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      await pageForm(services, ctx, page);
+      await signOut(services.models, page.session);
+      clearSessionCookie(ctx);
+      ctx.status = 303;
+      ctx.redirect(`${CONSOLE_PREFIX}/sign-in`);
+    }),
+  );
+  router.post(
+    '/mode',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      const form = await pageForm(services, ctx, page);
+      if (form.mode !== 'live' && form.mode !== 'sandbox') throw new ApiError(400, 'invalid_parameter', 'mode must be live or sandbox');
+      await setMode(services.models, page.session, form.mode);
+      ctx.status = 303;
+      ctx.redirect(HOME);
+    }),
+  );
+  router.get(
+    '/',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      renderPage(ctx, { title: 'Console', view: 'home', ...page });
+    }),
+  );
+  return router;
+}

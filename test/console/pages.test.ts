@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { packageRoot } from '../../lib/paths.ts';
+import { newAccount } from '../helpers/api.ts';
+import { setOwnerPassword } from '../helpers/console.ts';
+import { testStack, type TestStack } from '../helpers/stack.ts';
+
+/** A browser-like client of the console's pages: cookies kept, forms posted urlencoded, redirects not followed. */
+function pageClient(base: string) {
+  const cookies = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      if (/max-age=0/i.test(line) || pair.slice(at + 1) === '') cookies.delete(pair.slice(0, at));
+      else cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return res;
+  };
+  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return {
+    cookies,
+    get: async (path: string) => keep(await fetch(`${base}${path}`, { headers: { Cookie: cookie() }, redirect: 'manual' })),
+    post: async (path: string, form: Record<string, string>, origin: string | null = base) =>
+      keep(
+        await fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { Cookie: cookie(), 'Content-Type': 'application/x-www-form-urlencoded', ...(origin ? { Origin: origin } : {}) },
+          body: new URLSearchParams(form).toString(),
+          redirect: 'manual',
+        }),
+      ),
+  };
+}
+
+const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+
+describe('console pages: sign-in, home, mode, sign-out', function () {
+  this.timeout(30_000);
+  let stack: TestStack;
+  before(async () => {
+    stack = await testStack();
+  });
+
+  it('no session → 303 to sign-in with next; signing in by form lands on next; the console headers are set', async () => {
+    const account = await newAccount(stack.models);
+    const email = await setOwnerPassword(stack.models, account.accountId, 'correct horse battery');
+    const browser = pageClient(stack.url);
+    const home = await browser.get('/v2/console/');
+    expect(home.status).to.equal(303);
+    expect(home.headers.get('location')).to.equal('/v2/console/sign-in?next=%2Fv2%2Fconsole%2F');
+    const form = await browser.get('/v2/console/sign-in?next=%2Fv2%2Fconsole%2F');
+    const html = await form.text();
+    expect(form.headers.get('content-security-policy')).to.equal("default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'");
+    expect(form.headers.get('x-frame-options')).to.equal('DENY');
+    expect(html).to.include('<label for="email">Email</label>');
+    const wrong = await browser.post('/v2/console/sign-in', { _csrf: hidden(html, '_csrf'), next: '/v2/console/', email, password: 'not it at all' });
+    expect(wrong.status).to.equal(401);
+    expect(await wrong.text()).to.include('The email or the password is wrong');
+    const signed = await browser.post('/v2/console/sign-in', { _csrf: hidden(html, '_csrf'), next: '/v2/console/', email, password: 'correct horse battery' });
+    expect(signed.status).to.equal(303);
+    expect(signed.headers.get('location')).to.equal('/v2/console/');
+    const page = await browser.get('/v2/console/');
+    const body = await page.text();
+    expect(page.status).to.equal(200);
+    expect(body).to.include(email).and.not.include('Sandbox: nothing here');
+    const switched = await browser.post('/v2/console/mode', { _csrf: hidden(body, '_csrf'), mode: 'sandbox' });
+    expect(switched.status).to.equal(303);
+    expect(await (await browser.get('/v2/console/')).text()).to.include('Sandbox: nothing here');
+    expect((await browser.post('/v2/console/sign-out', { _csrf: 'wrong' })).status).to.equal(403);
+    expect((await browser.post('/v2/console/sign-out', { _csrf: hidden(body, '_csrf') }, 'https://evil.example')).status).to.equal(403);
+    const out = await browser.post('/v2/console/sign-out', { _csrf: hidden(body, '_csrf') });
+    expect(out.status).to.equal(303);
+    expect((await browser.get('/v2/console/')).status).to.equal(303);
+  });
+
+  it('next only leads to console paths of this service (no open redirect)', async () => {
+    const account = await newAccount(stack.models);
+    const email = await setOwnerPassword(stack.models, account.accountId, 'correct horse battery');
+    for (const next of ['https://evil.example/', '//evil.example/v2/console/', '/v2/console/\\evil', '/v2/api/key/info', '/v2/console//evil.example']) {
+      const browser = pageClient(stack.url);
+      const html = await (await browser.get(`/v2/console/sign-in?next=${encodeURIComponent(next)}`)).text();
+      expect(hidden(html, 'next')).to.equal('/v2/console/');
+      const res = await browser.post('/v2/console/sign-in', { _csrf: hidden(html, '_csrf'), next, email, password: 'correct horse battery' });
+      expect(res.headers.get('location'), next).to.equal('/v2/console/');
+    }
+  });
+
+  it('no view uses {{{ (everything is escaped)', () => {
+    const folder = join(packageRoot, 'templates', 'console');
+    for (const file of readdirSync(folder).filter((f) => f.endsWith('.hbs'))) expect(readFileSync(join(folder, file), 'utf8'), file).not.to.include('{{{');
+  });
+});
