@@ -4,7 +4,8 @@ import { createAccount } from '../services/accounts.ts';
 import type { CommandContext } from './context.ts';
 import { UsageError } from './output.ts';
 
-async function readStdin(): Promise<string> {
+/** Everything on stdin, one trailing newline dropped (a password piped with echo). */
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');

@@ -10,6 +10,7 @@ import { sendingCommands } from './sending.ts';
 import { webhookCommands } from './webhook.ts';
 import { keyCommands } from './key.ts';
 import { otpCommands } from './otp.ts';
+import { ownerCommands } from './owner.ts';
 import { rewardsCommands } from './rewards.ts';
 import type { CommandContext } from './context.ts';
 import { createOutput, fail, UsageError } from './output.ts';
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   'account create': accountCreate,
   ...keyCommands,
   ...otpCommands,
+  ...ownerCommands,
   ...fieldCommands,
   ...webhookCommands,
   ...sendingCommands,
@@ -33,6 +35,7 @@ Commands:
   key revoke --key-id ID
   key rotate --key-id ID [--grace-seconds N]
   key list --account ID
+  owner set-password --email EMAIL --password-stdin        (ends every console session of the owner)
   otp issue --account ID [--sandbox] --purpose PURPOSE [--resource ID]
   field add --account ID [--sandbox] --key KEY --label LABEL [--required]
   field list --account ID [--sandbox]

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { resolveAccount } from '../services/api-keys.ts';
 import { enableEndpoint, setEcardSharedUrl } from '../services/webhooks/endpoints.ts';
-import { accountSecret, previousSecret, rotateSecret } from '../services/webhooks/secrets.ts';
+import { shownSecret } from '../services/webhooks/secrets.ts';
 import type { WebhookEndpoint } from '../models/WebhookEndpoint.ts';
 import type { CommandContext } from './context.ts';
 import { positiveId, UsageError } from './output.ts';
@@ -43,10 +43,9 @@ async function enable(args: string[], ctx: CommandContext) {
 async function secret(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { ...accountOptions, rotate: { type: 'boolean', default: false } } });
   const { account, deps } = await context(ctx, values);
-  const now = new Date();
-  const current = values.rotate ? await rotateSecret(deps.models, account.id, now) : await accountSecret(deps.models, account.id);
+  const signing = await shownSecret(deps.models, account.id, new Date(), values.rotate);
   if (values.rotate) ctx.out.message(`Rotated the signing secret of account ${account.id}; the previous one also signs for 24 hours.`);
-  ctx.out.result({ secret: current.secret, previous: previousSecret(current, now) });
+  ctx.out.result(signing);
 }
 
 export const webhookCommands = { 'webhook set-url': setUrl, 'webhook enable': enable, 'webhook secret': secret };

@@ -147,22 +147,23 @@ export async function resolveAccount(models: Models, liveAccountId: number, sand
   return twin;
 }
 
-async function findKey(models: Models, keyId: number): Promise<ApiKey & { Account: Account }> {
-  const key = await models.ApiKey.findByPk(keyId, { include: [{ model: models.Account, required: true }] });
+/** The key with this id (of `accountId` when given: another account's key is the same 404). */
+async function findKey(models: Models, keyId: number, accountId?: number): Promise<ApiKey & { Account: Account }> {
+  const key = await models.ApiKey.findOne({ where: { id: keyId, ...(accountId === undefined ? {} : { account_id: accountId }) }, include: [{ model: models.Account, required: true }] });
   if (!key) throw new ApiError(404, 'key_not_found', `No API key with id ${keyId}`);
   return key as ApiKey & { Account: Account };
 }
 
 /** Revokes at once, or at `at` (a rotation's grace period). Revoking a revoked key keeps its first time. */
-export async function revokeKey(models: Models, keyId: number, at: Date): Promise<ApiKey> {
-  const key = await findKey(models, keyId);
+export async function revokeKey(models: Models, keyId: number, at: Date, accountId?: number): Promise<ApiKey> {
+  const key = await findKey(models, keyId, accountId);
   if (key.revoked_at === null || key.revoked_at > at) await key.update({ revoked_at: at });
   return key;
 }
 
 /** A new key with the same account, name and scopes; the old one is revoked after `graceSeconds`. */
-export async function rotateKey(models: Models, keyId: number, graceSeconds: number, now: Date): Promise<CreatedKey> {
-  const old = await findKey(models, keyId);
+export async function rotateKey(models: Models, keyId: number, graceSeconds: number, now: Date, accountId?: number): Promise<CreatedKey> {
+  const old = await findKey(models, keyId, accountId);
   if (isRevoked(old, now)) throw new ApiError(409, 'key_revoked', `API key ${keyId} is already revoked`);
   return writeTransaction(models.sequelize, async (transaction) => {
     const created = await createApiKey(
@@ -173,6 +174,32 @@ export async function rotateKey(models: Models, keyId: number, graceSeconds: num
     await old.update({ revoked_at: new Date(now.getTime() + graceSeconds * 1000) }, { transaction });
     return created;
   });
+}
+
+/** Renames a key of the account and/or replaces its scopes (unlisted areas: none; a full-access key becomes scoped). */
+export async function updateKey(
+  models: Models,
+  accountId: number,
+  keyId: number,
+  input: { name?: string | undefined; levels?: Partial<Record<Area, Level>> | undefined },
+  now: Date,
+): Promise<ApiKey> {
+  const key = await findKey(models, keyId, accountId);
+  if (isRevoked(key, now)) throw new ApiError(409, 'key_revoked', `API key ${keyId} is revoked`);
+  const changes: Partial<Pick<ApiKey, 'name' | 'full_access' | 'permissions'>> = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.levels !== undefined) Object.assign(changes, { full_access: false, permissions: permissionsFrom(input.levels, false) });
+  return key.update(changes);
+}
+
+/** The key of the account with this id, or 404 (another account's key included). */
+export function findAccountKey(models: Models, accountId: number, keyId: number): Promise<ApiKey> {
+  return findKey(models, keyId, accountId);
+}
+
+/** One account's keys (the console's live or sandbox account), oldest first. */
+export function listAccountKeys(models: Models, accountId: number): Promise<ApiKey[]> {
+  return models.ApiKey.findAll({ where: { account_id: accountId }, order: [['id', 'ASC']] });
 }
 
 /** What an operator may see of a key: never the key or its hash. */

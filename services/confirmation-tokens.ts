@@ -26,6 +26,34 @@ export async function issueToken(
   return { token, expiresAt };
 }
 
+/** Purposes a console step-up (the password within 10 minutes) must precede: gift-card spend and widget deletes. */
+export function tokenNeedsStepUp(purpose: TokenPurpose): boolean {
+  return purpose.startsWith('gc_') || purpose === 'widget_delete';
+}
+
+/**
+ * The console's issue: the resource must be the account's (else 404), and every purpose but
+ * `gc_automation_enable` (which goes without one for a create) names one (else 422 resource_required).
+ */
+export async function issueTokenFor(
+  models: Models,
+  input: { accountId: number; purpose: TokenPurpose; resourceId: number | null; now: Date },
+): Promise<{ token: string; expiresAt: Date }> {
+  const { accountId, purpose, resourceId } = input;
+  if (resourceId === null) {
+    if (purpose !== 'gc_automation_enable') throw new ApiError(422, 'resource_required', `A ${purpose} token is issued for one resource: give resource_id`);
+  } else {
+    const where = { id: resourceId, account_id: accountId };
+    const [noun, count] =
+      purpose === 'widget_delete' || purpose === 'widget_dir_sender_off' ? ['widget', await models.Widget.count({ where })]
+      : purpose === 'ecard_delete_in_use' ? ['eCard', await models.Ecard.count({ where })]
+      : purpose === 'gc_campaign_send' ? ['campaign', await models.Campaign.count({ where })]
+      : ['automation', await models.Automation.count({ where })];
+    if (count === 0) throw new ApiError(404, 'not_found', `No ${noun} with id ${resourceId}`);
+  }
+  return issueToken(models, { accountId, purpose, resourceId: resourceId === null ? null : String(resourceId), now: input.now });
+}
+
 /** The 403 of an action that needs a confirmation token, with the extra fields the envelope shows. */
 export function confirmationRequired(purpose: TokenPurpose, message: string, extra: Record<string, unknown> = {}): ApiError {
   return new ApiError(403, 'confirmation_required', message, { extra: { requires_otp: true, otp_purpose: purpose, ...extra } });

@@ -23,6 +23,18 @@ export async function isSuspended(models: Models, accountId: number, transaction
   return (await models.SendSuspension.count({ where: { account_id: accountId }, ...(transaction ? { transaction } : {}) })) > 0;
 }
 
+export interface SuppressionPage {
+  rows: Array<{ id: number; kind: SuppressionKind; value: string; created_at: Date }>;
+  count: number;
+}
+
+/** An account's suppressed addresses and blocked domains, newest first, paged (the console's list). */
+export async function listSuppressions(models: Models, accountId: number, query: { kind?: SuppressionKind; page: number; perPage: number }): Promise<SuppressionPage> {
+  const where = { account_id: accountId, ...(query.kind ? { kind: query.kind } : {}) };
+  const { rows, count } = await models.Suppression.findAndCountAll({ where, order: [['id', 'DESC']], limit: query.perPage, offset: (query.page - 1) * query.perPage });
+  return { rows: rows.map((r) => ({ id: r.id, kind: r.kind, value: r.value, created_at: r.created_at })), count };
+}
+
 export async function addSuppression(models: Models, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {
   try {
     await models.Suppression.create({ account_id: accountId, kind, value: value.trim().toLowerCase(), created_at: new Date() });

@@ -87,6 +87,11 @@ export async function listEndpoints(models: Models, accountId: number): Promise<
   return models.WebhookEndpoint.findAll({ where: { account_id: accountId, ...active }, order: [['id', 'ASC']] });
 }
 
+/** The account's member-change subscriptions (what subscribe made and unsubscribe removes). */
+export async function listSubscriptions(models: Models, accountId: number): Promise<WebhookEndpoint[]> {
+  return models.WebhookEndpoint.findAll({ where: { account_id: accountId, kind: 'member_change', ...active }, order: [['id', 'ASC']] });
+}
+
 export async function findEndpoint(models: Models, accountId: number, id: number): Promise<WebhookEndpoint> {
   return mustFind(models, accountId, id);
 }

@@ -35,3 +35,9 @@ export async function rotateSecret(models: Models, accountId: number, now: Date)
   const secret = await accountSecret(models, accountId);
   return secret.update({ previous_secret: secret.secret, secret: newSecret(), rotated_at: now });
 }
+
+/** The secret as an owner sees it (`cardsvc webhook secret`, the console): the current one and the previous while it still signs; `rotate` first makes a new one. */
+export async function shownSecret(models: Models, accountId: number, now: Date, rotate: boolean): Promise<{ secret: string; previous: string | null }> {
+  const current = rotate ? await rotateSecret(models, accountId, now) : await accountSecret(models, accountId);
+  return { secret: current.secret, previous: previousSecret(current, now) };
+}

@@ -1,0 +1,34 @@
+// Deleting a campaign or an automation: only here (the key API answers 403 console_only). The console's page asks
+// for the confirmation; the API call is the confirmed action. Another account's id → 404.
+import { z } from 'zod';
+import { deleteAutomation } from '../../../services/automations/delete.ts';
+import { deleteCampaign } from '../../../services/campaigns/delete.ts';
+import { defineConsoleRoute } from '../route.ts';
+
+const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const Deleted = z.object({ deleted: z.array(z.number().int()) });
+
+export const consoleDeleteRoutes = [
+  defineConsoleRoute({
+    method: 'post',
+    path: '/campaigns/:id/delete',
+    summary: 'Deletes a campaign (a scheduled or sending one is canceled first), its recipients and backing widget; its sends stay',
+    params: IdParams,
+    response: Deleted,
+    async handler({ params }, { services, account }) {
+      await deleteCampaign(services, account.id, params.id);
+      return { deleted: [params.id] };
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/automations/:id/delete',
+    summary: 'Deletes an automation and its Schedule; its sends stay',
+    params: IdParams,
+    response: Deleted,
+    async handler({ params }, { services, account }) {
+      await deleteAutomation(services, account.id, params.id);
+      return { deleted: [params.id] };
+    },
+  }),
+];

@@ -1,0 +1,93 @@
+// The console's API keys, on the account the session works on (live, or the sandbox in sandbox mode): list (never
+// the key), create and rotate (the key shown once), rename and rescope, revoke. The same services as `cardsvc key`.
+// A full-access key (created, or a new one from rotating one) needs step-up.
+import type { Account } from '../../../models/Account.ts';
+import type { ApiKey } from '../../../models/ApiKey.ts';
+import { createApiKey, findAccountKey, keyMode, listAccountKeys, revokeKey, rotateKey, updateKey } from '../../../services/api-keys.ts';
+import { requireStepUp } from '../../../services/console/sessions.ts';
+import { defineConsoleRoute } from '../route.ts';
+import { CreatedKey, CreateKeyBody, KeyIdParams, KeyList, Key, RotateKeyBody, RotatedKey, UpdateKeyBody } from './schema.ts';
+import type { z } from 'zod';
+
+function present(key: ApiKey, account: Account, now: Date): z.input<typeof Key> {
+  const status = key.revoked_at === null ? 'active' : key.revoked_at.getTime() > now.getTime() ? 'rotating' : 'revoked';
+  return {
+    id: key.id,
+    name: key.name,
+    mode: account.mode === 'sandbox' ? 'sandbox' : 'live',
+    last4: key.last4,
+    full_access: key.full_access,
+    permissions: key.permissions,
+    created_at: key.created_at.toISOString(),
+    last_used_at: key.last_used_at?.toISOString() ?? null,
+    status,
+    revoked_at: key.revoked_at?.toISOString() ?? null,
+  };
+}
+
+export const consoleKeyRoutes = [
+  defineConsoleRoute({
+    method: 'get',
+    path: '/keys',
+    summary: 'The API keys of the current account (live or sandbox), with last use and revocation; never a key',
+    response: KeyList,
+    async handler(_input, { services, account }) {
+      const now = services.now();
+      return { keys: (await listAccountKeys(services.models, account.id)).map((key) => present(key, account, now)) };
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/keys',
+    summary: 'Creates a key (full access needs step-up); the key is shown only in this answer',
+    body: CreateKeyBody,
+    response: CreatedKey,
+    async handler({ body }, { services, session, account }) {
+      const fullAccess = body.full_access === true;
+      if (fullAccess) requireStepUp(services, session, 'Creating a full-access key');
+      const created = await createApiKey(services.models, { accountId: account.id, mode: keyMode(account), name: body.name ?? '', fullAccess, levels: body.permissions ?? {} });
+      const key = await findAccountKey(services.models, account.id, created.keyId);
+      return { key: created.key, api_key: present(key, account, services.now()) };
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/keys/:id',
+    summary: 'Renames a key and/or replaces its scopes (unlisted areas: none; a full-access key becomes scoped)',
+    params: KeyIdParams,
+    body: UpdateKeyBody,
+    response: Key,
+    async handler({ params, body }, { services, account }) {
+      const key = await updateKey(services.models, account.id, params.id, { name: body.name, levels: body.permissions }, services.now());
+      return present(key, account, services.now());
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/keys/:id/rotate',
+    summary: 'A new key with the same name and scopes, shown only now; the old one stops after grace_seconds',
+    params: KeyIdParams,
+    body: RotateKeyBody,
+    response: RotatedKey,
+    async handler({ params, body }, { services, session, account }) {
+      const old = await findAccountKey(services.models, account.id, params.id);
+      if (old.full_access) requireStepUp(services, session, 'Rotating a full-access key');
+      const now = services.now();
+      const created = await rotateKey(services.models, params.id, body?.grace_seconds ?? 0, now, account.id);
+      const [key, replaced] = await Promise.all([findAccountKey(services.models, account.id, created.keyId), findAccountKey(services.models, account.id, params.id)]);
+      return { key: created.key, api_key: present(key, account, now), replaced: present(replaced, account, now) };
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/keys/:id/revoke',
+    summary: 'Revokes a key at once (every API process within 5 seconds)',
+    params: KeyIdParams,
+    response: Key,
+    async handler({ params }, { services, account }) {
+      const now = services.now();
+      const key = await revokeKey(services.models, params.id, now, account.id);
+      return present(key, account, now);
+    },
+  }),
+];

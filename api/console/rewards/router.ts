@@ -1,0 +1,105 @@
+// The console's reward endpoints: settings and spend rules (read as the key API answers them, and changed here),
+// manual code uploads, inventory and orders. Every one calls the services the key API and `cardsvc rewards` use.
+import { addCodes } from '../../../services/rewards/codes.ts';
+import { rewardInventory } from '../../../services/rewards/inventory-view.ts';
+import { toCents } from '../../../services/rewards/money.ts';
+import { listOrders } from '../../../services/rewards/orders-list.ts';
+import { rulesView } from '../../../services/rewards/rules-view.ts';
+import { loadSettings, setRule, updateSettings, type SettingsChange } from '../../../services/rewards/settings.ts';
+import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
+import { GiftSettings, InventoryList, ListOrdersQuery, OrderList, PageMeta, Rules } from '../../gift-cards/schema.ts';
+import { pageMeta } from '../../schema-helpers.ts';
+import { defineConsoleRoute } from '../route.ts';
+import { CodesBody, CodesResult, RuleBody, SettingsBody } from './schema.ts';
+
+export const consoleRewardRoutes = [
+  defineConsoleRoute({
+    method: 'get',
+    path: '/rewards/settings',
+    summary: 'The reward settings, as the key API’s getSettings answers them',
+    response: GiftSettings,
+    async handler(_input, { services, account }) {
+      return presentSettings(await loadSettings(services, account.id));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/rewards/settings',
+    summary: 'Changes the reward settings (each field optional); min ≤ max',
+    body: SettingsBody,
+    response: GiftSettings,
+    async handler({ body }, { services, account }) {
+      const change: SettingsChange = {};
+      if (body.provider_mode !== undefined) change.provider_mode = body.provider_mode;
+      if (body.min_amount !== undefined) change.min_cents = toCents(body.min_amount);
+      if (body.max_amount !== undefined) change.max_cents = toCents(body.max_amount);
+      if (body.velocity_limits_enabled !== undefined) change.velocity_limits_enabled = body.velocity_limits_enabled;
+      if (body.claim_expiry_days !== undefined) change.claim_expiry_days = body.claim_expiry_days;
+      return presentSettings(await updateSettings(services, account.id, change));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'get',
+    path: '/rewards/rules',
+    summary: 'Spend rules with the current period’s use, as the key API’s getRules answers them',
+    response: Rules,
+    async handler(_input, { services, account }) {
+      return presentRules(await rulesView(services, account.id));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/rewards/rules',
+    summary: 'Sets the spend limit of a period (day, week, month); 0 removes the rule',
+    body: RuleBody,
+    response: Rules,
+    async handler({ body }, { services, account }) {
+      await setRule(services.models, account.id, body.period, toCents(body.limit));
+      return presentRules(await rulesView(services, account.id));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/rewards/codes',
+    summary: 'Adds manual codes (the file’s text) to the pool of a brand and denomination; duplicates are skipped',
+    body: CodesBody,
+    response: CodesResult,
+    // The file comes inside the JSON body: room for the 4 MiB of text the schema allows, escaped.
+    bodyLimitBytes: 10 * 1024 * 1024,
+    async handler({ body }, { services, account }) {
+      return { ...(await addCodes(services, account.id, { brand: body.brand, denominationCents: toCents(body.denomination), text: body.text })) };
+    },
+  }),
+  defineConsoleRoute({
+    method: 'get',
+    path: '/rewards/inventory',
+    summary: 'Manual codes by brand and denomination, as the key API’s rewardInventory answers them',
+    response: InventoryList,
+    async handler(_input, { services, account }) {
+      return presentInventory(await rewardInventory(services, account.id));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'get',
+    path: '/rewards/orders',
+    summary: 'Gift orders, newest first, paged and filtered as the key API’s listOrders; codes and claim links masked',
+    query: ListOrdersQuery,
+    response: OrderList,
+    meta: PageMeta,
+    async handler({ query }, { services, account }) {
+      const { rows, count } = await listOrders(services.models, account.id, {
+        page: query.page,
+        perPage: query.perPage,
+        paymentStatus: query.payment_status,
+        fulfillmentStatus: query.fulfillment_status,
+        claimStatus: query.claim_status,
+        scope: query.scope,
+        campaignId: query.campaign_id,
+        automationId: query.automation_id,
+        dateFrom: query.dateFrom,
+        dateTo: query.dateTo,
+      });
+      return { data: rows.map(presentOrder), meta: pageMeta(query.page, query.perPage, count) };
+    },
+  }),
+];

@@ -1,0 +1,19 @@
+// Contracts of the console's one-time confirmation tokens.
+import { z } from 'zod';
+import { TOKEN_PURPOSES } from '../../../models/ConfirmationToken.ts';
+
+export const IssueTokenBody = z.object({
+  purpose: z.enum(TOKEN_PURPOSES),
+  resource_id: z
+    .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,15}$/).transform(Number)])
+    .nullable()
+    .optional()
+    .describe('the widget, eCard, campaign or automation id (none only for gc_automation_enable, a create)'),
+});
+
+export const IssuedToken = z.object({
+  token: z.string().describe('shown only now; works once'),
+  purpose: z.enum(TOKEN_PURPOSES),
+  resource_id: z.number().int().nullable(),
+  expires_at: z.string(),
+});

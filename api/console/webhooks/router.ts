@@ -1,0 +1,158 @@
+// The console's webhooks: the ecard_shared URL, the signing secret (step-up), endpoints, the delivery log with every
+// attempt, replay, test sends and member-change subscriptions. The same services as the key API's webhook routes and
+// `cardsvc webhook`, scoped to the console's current account (foreign ids are 404 there).
+import { requireStepUp } from '../../../services/console/sessions.ts';
+import { findDelivery, listDeliveries, replayDelivery, sendTest, type LoggedDelivery } from '../../../services/webhooks/deliveries.ts';
+import { ecardSharedEndpoint, enableEndpoint, listEndpoints, listSubscriptions, setEcardSharedUrl, unsubscribe } from '../../../services/webhooks/endpoints.ts';
+import { shownSecret } from '../../../services/webhooks/secrets.ts';
+import { pageMeta } from '../../schema-helpers.ts';
+import { presentDelivery, presentDeliveryDetail, presentEndpoint } from '../../webhooks/present.ts';
+import {
+  Delivery,
+  DeliveryDetail,
+  DeliveryList,
+  DeliveryListQuery,
+  EcardSharedUrlAnswer,
+  EcardSharedUrlBody,
+  Endpoint,
+  EndpointList,
+  PageMeta,
+  TestBody,
+  UnsubscribeAnswer,
+} from '../../webhooks/schema.ts';
+import { defineConsoleRoute } from '../route.ts';
+import { IdParams, SigningSecret } from './schema.ts';
+
+const present = ({ delivery, url }: LoggedDelivery) => presentDelivery(delivery, url);
+
+export const consoleWebhookRoutes = [
+  defineConsoleRoute({
+    method: 'get',
+    path: '/ecard-shared-url',
+    summary: 'The ecard_shared webhook endpoint, or null when it is off',
+    response: EcardSharedUrlAnswer,
+    async handler(_input, { services, account }) {
+      const endpoint = await ecardSharedEndpoint(services.models, account.id);
+      return { endpoint: endpoint ? presentEndpoint(endpoint) : null };
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/ecard-shared-url',
+    summary: 'Sets the ecard_shared webhook URL (blank disables it)',
+    body: EcardSharedUrlBody,
+    response: EcardSharedUrlAnswer,
+    async handler({ body }, { services, account }) {
+      const endpoint = await setEcardSharedUrl(services, account.id, body.url);
+      return { endpoint: endpoint ? presentEndpoint(endpoint) : null };
+    },
+  }),
+  defineConsoleRoute({
+    method: 'get',
+    path: '/secret',
+    summary: 'The signing secret (and the previous one while it still signs); needs a step-up',
+    response: SigningSecret,
+    async handler(_input, { services, session, account }) {
+      requireStepUp(services, session, 'Revealing the signing secret');
+      return shownSecret(services.models, account.id, services.now(), false);
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/secret/rotate',
+    summary: 'A new signing secret; the previous one also signs for 24 hours; needs a step-up',
+    response: SigningSecret,
+    async handler(_input, { services, session, account }) {
+      requireStepUp(services, session, 'Rotating the signing secret');
+      return shownSecret(services.models, account.id, services.now(), true);
+    },
+  }),
+  defineConsoleRoute({
+    method: 'get',
+    path: '/endpoints',
+    summary: 'The webhook endpoints with their state',
+    response: EndpointList,
+    async handler(_input, { services, account }) {
+      return (await listEndpoints(services.models, account.id)).map(presentEndpoint);
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/endpoints/:id/enable',
+    summary: 'Re-enables a paused endpoint and resets its count of failed deliveries',
+    params: IdParams,
+    response: Endpoint,
+    async handler({ params }, { services, account }) {
+      return presentEndpoint(await enableEndpoint(services, account.id, params.id));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'get',
+    path: '/deliveries',
+    summary: 'The delivery log, newest first (the key API\'s filters and paging)',
+    query: DeliveryListQuery,
+    response: DeliveryList,
+    meta: PageMeta,
+    async handler({ query }, { services, account }) {
+      const { rows, count } = await listDeliveries(services.models, account.id, {
+        page: query.page,
+        perPage: query.perPage,
+        status: query.status,
+        eventType: query.event_type,
+        endpointId: query.endpoint_id,
+        dateFrom: query.dateFrom,
+        dateTo: query.dateTo,
+      });
+      return { data: rows.map(present), meta: pageMeta(query.page, query.perPage, count) };
+    },
+  }),
+  defineConsoleRoute({
+    method: 'get',
+    path: '/deliveries/:id',
+    summary: 'One delivery with the exact body and every attempt',
+    params: IdParams,
+    response: DeliveryDetail,
+    async handler({ params }, { services, account }) {
+      return presentDeliveryDetail(await findDelivery(services.models, account.id, params.id));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/deliveries/:id/replay',
+    summary: 'Sends a finished delivery again (same body and event id) as a new attempt',
+    params: IdParams,
+    response: Delivery,
+    async handler({ params }, { services, account }) {
+      return present(await replayDelivery(services, account.id, params.id));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/webhook-test',
+    summary: 'Fires a sample event at an endpoint (default: the ecard_shared URL), even while it is paused',
+    body: TestBody,
+    response: Delivery,
+    async handler({ body }, { services, account }) {
+      return present(await sendTest(services, account.id, body.endpoint_id));
+    },
+  }),
+  defineConsoleRoute({
+    method: 'get',
+    path: '/subscriptions',
+    summary: 'The member-change webhook subscriptions',
+    response: EndpointList,
+    async handler(_input, { services, account }) {
+      return (await listSubscriptions(services.models, account.id)).map(presentEndpoint);
+    },
+  }),
+  defineConsoleRoute({
+    method: 'post',
+    path: '/subscriptions/:id/remove',
+    summary: 'Removes a member-change subscription',
+    params: IdParams,
+    response: UnsubscribeAnswer,
+    async handler({ params }, { services, account }) {
+      return { id: await unsubscribe(services, account.id, params.id), removed: true as const };
+    },
+  }),
+];

@@ -1,0 +1,28 @@
+// `cardsvc owner set-password --email E --password-stdin`: an owner's console password, read from stdin so it stays
+// out of the process list. The same service as the console's password change: every session of the owner ends.
+import { parseArgs } from 'node:util';
+import { ApiError } from '../lib/errors.ts';
+import { setPassword } from '../services/console/sessions.ts';
+import { readStdin } from './account.ts';
+import type { CommandContext } from './context.ts';
+import { UsageError } from './output.ts';
+
+async function setOwnerPassword(args: string[], ctx: CommandContext): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  if (!values.email) throw new UsageError('--email is required');
+  if (!values['password-stdin']) throw new UsageError('--password-stdin is required (the password is read from stdin, never from the command line)');
+  const password = await readStdin();
+  const { models } = await ctx.services();
+  const email = values.email.trim().toLowerCase();
+  const owner = await models.Owner.findOne({ where: { email } });
+  if (!owner) throw new ApiError(404, 'owner_not_found', `No owner with the email ${email}`);
+  await setPassword(models, owner, password);
+  ctx.out.message(`Set the console password of ${email}; every session of that owner has ended.`);
+  ctx.out.result({ ok: true });
+}
+
+export const ownerCommands = { 'owner set-password': setOwnerPassword };

@@ -1,0 +1,19 @@
+// The sandbox outbox: the emails an account's sandbox "sent", as the mail transport stored them in mail_sink
+// (sandbox emails never reach SMTP). Read by the console; always scoped by the account.
+import type { Models } from '../../models/index.ts';
+
+export async function listOutbox(models: Models, accountId: number, page: { page: number; perPage: number }) {
+  return models.MailSinkMessage.findAndCountAll({
+    where: { account_id: accountId },
+    // Newest first; the id breaks ties between messages stored in the same millisecond (a bulk batch).
+    order: [['id', 'DESC']],
+    limit: page.perPage,
+    offset: (page.page - 1) * page.perPage,
+    attributes: { exclude: ['text_body', 'html_body'] },
+  });
+}
+
+/** One message with its bodies, or null when it is not this account's. */
+export async function findOutboxMessage(models: Models, accountId: number, id: number) {
+  return models.MailSinkMessage.findOne({ where: { id, account_id: accountId } });
+}

@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import { KEY_CACHE_MS, KEY_PATTERN } from '../../services/api-keys.ts';
+import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { consoleClient, setOwnerPassword, type ConsoleClient } from '../helpers/console.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { testStack, type TestStack } from '../helpers/stack.ts';
+
+type Json = Record<string, unknown>;
+const PASSWORD = 'correct horse battery';
+
+describe('console: API keys', function () {
+  this.timeout(60_000);
+  let stack: TestStack;
+  before(async () => {
+    stack = await testStack();
+  });
+
+  async function signedIn(): Promise<{ account: TestAccount; client: ConsoleClient }> {
+    const account = await newAccount(stack.models);
+    const email = await setOwnerPassword(stack.models, account.accountId, PASSWORD);
+    const client = consoleClient(stack.url);
+    expectSuccess(await client.signIn(email, PASSWORD));
+    return { account, client };
+  }
+  const ok = async (client: ConsoleClient, method: string, path: string, body?: unknown) => expectSuccess(await client.call(method, path, body === undefined ? {} : { body })) as Json;
+  const keyCount = (accountId: number) => stack.models.ApiKey.count({ where: { account_id: accountId } });
+  const keyInfo = (key: string) => call(stack.url, 'GET', '/v2/api/key/info', { key });
+
+  it('lists the current account\'s keys with scopes, last use and state, never a key; the sandbox switch lists the sandbox\'s', async () => {
+    const { account, client } = await signedIn();
+    expectSuccess(await keyInfo(account.liveKey));
+    const listed = (await ok(client, 'GET', '/keys')).keys as Json[];
+    expect(listed).to.have.length(1);
+    const row = (await stack.models.ApiKey.findByPk(account.liveKeyId))!;
+    expect(listed[0]).to.deep.equal({
+      id: account.liveKeyId,
+      name: row.name,
+      mode: 'live',
+      last4: account.liveKey.slice(-4),
+      full_access: true,
+      permissions: row.permissions,
+      created_at: row.created_at.toISOString(),
+      last_used_at: (await eventually(() => stack.models.ApiKey.findByPk(account.liveKeyId), (k) => k!.last_used_at !== null))!.last_used_at!.toISOString(),
+      status: 'active',
+      revoked_at: null,
+    });
+    expect(JSON.stringify(listed)).not.to.include(account.liveKey).and.not.include(row.key_hash);
+    expectSuccess(await client.call('POST', '/mode', { body: { mode: 'sandbox' } }));
+    const sandbox = (await ok(client, 'GET', '/keys')).keys as Json[];
+    expect(sandbox.map((k) => k.id)).to.deep.equal([account.sandboxKeyId]);
+    expect(sandbox[0]).to.deep.include({ mode: 'sandbox', last4: account.sandboxKey.slice(-4) });
+  });
+
+  it('creates a scoped key shown once that authenticates on /v2/api; in sandbox mode a csk_test_ key on the sandbox', async () => {
+    const { account, client } = await signedIn();
+    const created = await ok(client, 'POST', '/keys', { name: 'CI', permissions: { ecards: 'manage', widgets: 'view' } });
+    const key = created.key as string;
+    expect(key).to.match(KEY_PATTERN).and.match(/^csk_live_/);
+    const apiKey = created.api_key as Json;
+    expect(apiKey).to.deep.include({ name: 'CI', mode: 'live', full_access: false, status: 'active', last4: key.slice(-4) });
+    expect(apiKey.permissions).to.deep.include({ ecards: 'manage', widgets: 'view', campaigns: 'none', settings: 'none' });
+    const row = (await stack.models.ApiKey.findByPk(apiKey.id as number))!;
+    expect(row).to.deep.include({ account_id: account.accountId, key_hash: createHash('sha256').update(key).digest('hex') });
+    expect(expectSuccess(await keyInfo(key))).to.deep.include({ key_id: apiKey.id, name: 'CI', capabilities: ['ecards:read', 'ecards:write', 'widgets:read'] });
+    expect(JSON.stringify(await ok(client, 'GET', '/keys'))).not.to.include(key);
+
+    expectSuccess(await client.call('POST', '/mode', { body: { mode: 'sandbox' } }));
+    const sandbox = await ok(client, 'POST', '/keys', { permissions: { sends: 'manage' } });
+    expect(sandbox.key).to.match(/^csk_test_/);
+    expect((await stack.models.ApiKey.findByPk((sandbox.api_key as Json).id as number))!.account_id).to.equal(account.sandboxAccountId);
+    expect(expectSuccess(await keyInfo(sandbox.key as string))).to.deep.include({ mode: 'sandbox' });
+  });
+
+  it('a full-access key needs step-up (403 step_up_required, nothing written), then is created', async () => {
+    const { account, client } = await signedIn();
+    const before = await keyCount(account.accountId);
+    expectFailure(await client.call('POST', '/keys', { body: { name: 'Root', full_access: true } }), 403, 'step_up_required');
+    expect(await keyCount(account.accountId)).to.equal(before);
+    expectFailure(await client.call('POST', '/step-up', { body: { password: 'wrong password!' } }), 403, 'invalid_password');
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: PASSWORD } }));
+    const created = await ok(client, 'POST', '/keys', { name: 'Root', full_access: true });
+    expect(created.api_key).to.deep.include({ full_access: true });
+    expect(expectSuccess(await keyInfo(created.key as string))).to.deep.include({ full_access: true });
+  });
+
+  it('bad input is refused with nothing written; no session is 401; a POST without the CSRF token is 403', async () => {
+    const { account, client } = await signedIn();
+    const before = await keyCount(account.accountId);
+    const bad = [
+      { name: 'both', full_access: true, permissions: { ecards: 'view' } },
+      { name: 'neither' },
+      { permissions: { payroll: 'view' } },
+      { permissions: { ecards: 'admin' } },
+      { name: 'x'.repeat(101), permissions: {} },
+      'not an object',
+    ];
+    for (const body of bad) {
+      const res = await client.call('POST', '/keys', { body });
+      expect(res.status, JSON.stringify(body)).to.be.oneOf([400, 422]);
+      expect(res.body).to.deep.include({ success: false, data: null });
+    }
+    const update = await client.call('POST', `/keys/${account.liveKeyId}`, { body: {} });
+    expect(update.status).to.be.oneOf([400, 422]);
+    expect((await client.call('POST', '/keys/abc/revoke')).status).to.be.oneOf([400, 404]);
+    expect((await client.call('POST', `/keys/${account.liveKeyId}/rotate`, { body: { grace_seconds: -1 } })).status).to.be.oneOf([400, 422]);
+    expect(await keyCount(account.accountId)).to.equal(before);
+    expect((await stack.models.ApiKey.findByPk(account.liveKeyId))!.revoked_at).to.equal(null);
+
+    expectFailure(await client.call('POST', '/keys', { body: { permissions: { ecards: 'view' } }, csrf: null }), 403, 'csrf_invalid');
+    expect(await keyCount(account.accountId)).to.equal(before);
+    const anonymous = consoleClient(stack.url);
+    expectFailure(await anonymous.call('GET', '/keys'), 401, 'session_required');
+    expectFailure(await anonymous.call('POST', `/keys/${account.liveKeyId}/revoke`), 401, 'session_required');
+    expectFailure(await call(stack.url, 'GET', '/v2/console/api/keys', { key: account.liveKey }), 401, 'session_required');
+  });
+
+  it('renames and rescopes a key (a full-access key becomes scoped); /key/info follows', async () => {
+    const { account, client } = await signedIn();
+    const renamed = await ok(client, 'POST', `/keys/${account.liveKeyId}`, { name: 'Renamed' });
+    expect(renamed).to.deep.include({ name: 'Renamed', full_access: true });
+    const scoped = await ok(client, 'POST', `/keys/${account.liveKeyId}`, { permissions: { campaigns: 'view' } });
+    expect(scoped).to.deep.include({ name: 'Renamed', full_access: false });
+    expect(scoped.permissions).to.deep.include({ campaigns: 'view', ecards: 'none' });
+    await eventually(() => keyInfo(account.liveKey), (res) => res.status === 200 && (res.body.data as Json).full_access === false, KEY_CACHE_MS + 3000);
+    expect(expectSuccess(await keyInfo(account.liveKey))).to.deep.include({ name: 'Renamed', capabilities: ['campaigns:read'] });
+  });
+
+  it('rotates with grace (both keys work, the old one rotating), and a revoked key stops working', async () => {
+    const { client } = await signedIn();
+    const scoped = await ok(client, 'POST', '/keys', { name: 'Rotate me', permissions: { ecards: 'view' } });
+    const oldId = (scoped.api_key as Json).id as number;
+    const rotated = await ok(client, 'POST', `/keys/${oldId}/rotate`, { grace_seconds: 3600 });
+    expect(rotated.key).to.match(/^csk_live_/);
+    expect(rotated.api_key).to.deep.include({ name: 'Rotate me', status: 'active' });
+    expect(rotated.replaced).to.deep.include({ id: oldId, status: 'rotating' });
+    expectSuccess(await keyInfo(scoped.key as string));
+    expectSuccess(await keyInfo(rotated.key as string));
+
+    const newId = (rotated.api_key as Json).id as number;
+    const revoked = await ok(client, 'POST', `/keys/${newId}/revoke`);
+    expect(revoked).to.deep.include({ id: newId, status: 'revoked' });
+    await eventually(() => keyInfo(rotated.key as string), (res) => res.status === 401, KEY_CACHE_MS + 3000);
+    expectFailure(await client.call('POST', `/keys/${newId}/rotate`), 409, 'key_revoked');
+    const states = ((await ok(client, 'GET', '/keys')).keys as Json[]).map((k) => [k.id, k.status]);
+    expect(states).to.deep.include.members([[oldId, 'rotating'], [newId, 'revoked']]);
+  });
+
+  it('rotating a full-access key needs step-up', async () => {
+    const { account, client } = await signedIn();
+    expectFailure(await client.call('POST', `/keys/${account.liveKeyId}/rotate`), 403, 'step_up_required');
+    expect(await keyCount(account.accountId)).to.equal(1);
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: PASSWORD } }));
+    expect((await ok(client, 'POST', `/keys/${account.liveKeyId}/rotate`)).replaced).to.deep.include({ status: 'revoked' });
+  });
+
+  it('another account\'s key (and the sandbox\'s from live mode) is 404 everywhere, and stays as it was', async () => {
+    const { account, client } = await signedIn();
+    const other = await newAccount(stack.models);
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: PASSWORD } }));
+    const before = (await stack.models.ApiKey.findByPk(other.liveKeyId))!.toJSON();
+    for (const [path, body] of [
+      [`/keys/${other.liveKeyId}`, { name: 'Mine now' }],
+      [`/keys/${other.liveKeyId}/rotate`, { grace_seconds: 0 }],
+      [`/keys/${other.liveKeyId}/revoke`, undefined],
+      [`/keys/${account.sandboxKeyId}/revoke`, undefined],
+    ] as const) {
+      expectFailure(await client.call('POST', path, body === undefined ? {} : { body }), 404, 'key_not_found');
+    }
+    expect((await stack.models.ApiKey.findByPk(other.liveKeyId))!.toJSON()).to.deep.equal(before);
+    expect(await keyCount(other.accountId)).to.equal(1);
+    expectSuccess(await keyInfo(other.liveKey));
+    expectSuccess(await keyInfo(account.sandboxKey));
+  });
+});
