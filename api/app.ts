@@ -12,7 +12,7 @@ import { sharePageRouter } from './share-page.ts';
 import { unsubscribePageRouter } from './unsubscribe-page.ts';
 import type { ApiServices, ApiState } from './context.ts';
 import { mountConsoleRoutes } from './console/mount.ts';
-import { consolePagesRouter } from './console/pages/router.ts';
+import { consolePageRouters } from './console/pages/routers.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { docsRouter } from './docs.ts';
 import { healthRouter } from './health/router.ts';
@@ -65,7 +65,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
   for (const router of publicRouters) app.use(router.routes());
   // The console: its session, never a key (before the key authentication, which covers /v2/api only).
   app.use(consoleApi.router.routes());
-  app.use(consolePagesRouter(services).routes());
+  for (const router of consolePageRouters(services)) app.use(router.routes());
   // Authentication and the rate limit come before routing: an unknown path without a key is 401.
   const auth = authenticate(services.keys);
   const limit = rateLimit(services.rateLimiter, services.config.rateLimits);

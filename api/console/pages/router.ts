@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { ApiError } from '../../../lib/errors.ts';
 import type { Account } from '../../../models/Account.ts';
 import type { ConsoleSession } from '../../../models/ConsoleSession.ts';
-import { csrfTokenOf, findSession, sameSecret, sessionAccount, setMode, signIn, signOut } from '../../../services/console/sessions.ts';
+import { csrfTokenOf, findSession, sameSecret, sessionAccount, setMode, signIn, signOut, STEP_UP_MS, stepUp } from '../../../services/console/sessions.ts';
 import { readFormBody } from '../../body.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
 import { checkOrigin, clearSessionCookie, readSessionCookie, setSessionCookie, signInCsrf, signInCsrfCookie } from '../session-cookie.ts';
@@ -51,6 +51,18 @@ export async function pageForm(services: ApiServices, ctx: Context, page: PageSe
   const form = await readFormBody(ctx, services.config.bodyLimitBytes);
   if (!sameSecret(form._csrf, page.csrf)) throw new ApiError(403, 'csrf_invalid', 'The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
   return form;
+}
+
+/**
+ * Sensitive pages and actions: true when the password was given again in the last 10 minutes, else a 303 to the
+ * step-up page, which comes back to `back` (a console GET path) afterwards.
+ */
+export function pageStepUp(services: ApiServices, ctx: Context, page: PageSession, back: string): boolean {
+  const at = page.session.step_up_at;
+  if (at && services.now().getTime() - at.getTime() <= STEP_UP_MS) return true;
+  ctx.status = 303;
+  ctx.redirect(`${CONSOLE_PREFIX}/step-up?next=${encodeURIComponent(safeNext(back))}`);
+  return false;
 }
 
 /** Page handlers' failures as an HTML page with the error's status (the JSON envelope is for the API). */
@@ -119,6 +131,31 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
       await setMode(services.models, page.session, form.mode);
       ctx.status = 303;
       ctx.redirect(HOME);
+    }),
+  );
+  router.get(
+    '/step-up',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      renderPage(ctx, { title: 'Confirm your password', view: 'step-up', ...page, next: safeNext(ctx.query.next) });
+    }),
+  );
+  router.post(
+    '/step-up',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      const form = await pageForm(services, ctx, page);
+      const next = safeNext(form.next);
+      try {
+        await stepUp(services, page.session, form.password ?? '');
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 403) throw err;
+        return renderPage(ctx, { title: 'Confirm your password', view: 'step-up', ...page, next, error: err.message }, 403);
+      }
+      ctx.status = 303;
+      ctx.redirect(next);
     }),
   );
   router.get(
