@@ -10,7 +10,7 @@ export const GIFT_EXPIRY_WORKFLOW = 'giftExpiryWorkflow';
 export const GIFT_EXPIRY_AT = { hour: 0, minute: 10 } as const;
 
 /** How long one ensure may wait on Temporal (it runs in the worker's background loop). */
-const TEMPORAL_DEADLINE_MS = 5_000;
+const TEMPORAL_DEADLINE_MS = 10_000;
 /** A run missed by up to a day (Temporal or every worker down) still runs when it comes back. */
 const CATCHUP_WINDOW_MS = 86_400_000;
 
