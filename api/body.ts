@@ -13,8 +13,8 @@ function tooLarge(limit: number): ApiError {
   });
 }
 
-/** The body as text, within the limit (413 past it). */
-async function readText(ctx: Context, limit: number): Promise<string> {
+/** The raw body, within the limit (413 past it). */
+export async function readBodyBytes(ctx: Context, limit: number): Promise<Buffer> {
   if (ctx.request.length > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -23,8 +23,10 @@ async function readText(ctx: Context, limit: number): Promise<string> {
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
+
+const readText = async (ctx: Context, limit: number): Promise<string> => (await readBodyBytes(ctx, limit)).toString('utf8');
 
 /** A form post (`application/x-www-form-urlencoded`): its fields, the last value of a repeated one winning. */
 export async function readFormBody(ctx: Context, limit: number): Promise<Record<string, string>> {

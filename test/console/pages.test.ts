@@ -3,38 +3,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { packageRoot } from '../../lib/paths.ts';
 import { newAccount } from '../helpers/api.ts';
-import { setOwnerPassword } from '../helpers/console.ts';
+import { hidden, pageClient, setOwnerPassword } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
-
-/** A browser-like client of the console's pages: cookies kept, forms posted urlencoded, redirects not followed. */
-function pageClient(base: string) {
-  const cookies = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      if (/max-age=0/i.test(line) || pair.slice(at + 1) === '') cookies.delete(pair.slice(0, at));
-      else cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    return res;
-  };
-  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  return {
-    cookies,
-    get: async (path: string) => keep(await fetch(`${base}${path}`, { headers: { Cookie: cookie() }, redirect: 'manual' })),
-    post: async (path: string, form: Record<string, string>, origin: string | null = base) =>
-      keep(
-        await fetch(`${base}${path}`, {
-          method: 'POST',
-          headers: { Cookie: cookie(), 'Content-Type': 'application/x-www-form-urlencoded', ...(origin ? { Origin: origin } : {}) },
-          body: new URLSearchParams(form).toString(),
-          redirect: 'manual',
-        }),
-      ),
-  };
-}
-
-const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
 
 describe('console pages: sign-in, home, mode, sign-out', function () {
   this.timeout(30_000);

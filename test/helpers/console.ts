@@ -62,3 +62,47 @@ export function consoleClient(baseUrl: string): ConsoleClient {
   };
   return client;
 }
+
+/** A browser-like client of the console's pages: cookies kept, forms posted urlencoded (or multipart), redirects not followed. */
+export function pageClient(base: string) {
+  const cookies = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      if (/max-age=0/i.test(line) || pair.slice(at + 1) === '') cookies.delete(pair.slice(0, at));
+      else cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return res;
+  };
+  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return {
+    cookies,
+    get: async (path: string) => keep(await fetch(`${base}${path}`, { headers: { Cookie: cookie() }, redirect: 'manual' })),
+    post: async (path: string, form: Record<string, string>, origin: string | null = base) =>
+      keep(
+        await fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { Cookie: cookie(), 'Content-Type': 'application/x-www-form-urlencoded', ...(origin ? { Origin: origin } : {}) },
+          body: new URLSearchParams(form).toString(),
+          redirect: 'manual',
+        }),
+      ),
+    /** A multipart form (fetch sets the boundary). */
+    postMultipart: async (path: string, form: FormData, origin: string | null = base) =>
+      keep(await fetch(`${base}${path}`, { method: 'POST', headers: { Cookie: cookie(), ...(origin ? { Origin: origin } : {}) }, body: form, redirect: 'manual' })),
+  };
+}
+
+/** A hidden field's value in a page (the `_csrf` token, `next`). */
+export const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+
+/** A page client signed in by the sign-in form; `csrf` is the session's token from the home page. */
+export async function signedInPages(base: string, email: string, password: string): Promise<{ browser: ReturnType<typeof pageClient>; csrf: string }> {
+  const browser = pageClient(base);
+  const form = await (await browser.get('/v2/console/sign-in')).text();
+  const res = await browser.post('/v2/console/sign-in', { _csrf: hidden(form, '_csrf'), next: '/v2/console/', email, password });
+  if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
+  const home = await (await browser.get('/v2/console/')).text();
+  return { browser, csrf: hidden(home, '_csrf') };
+}

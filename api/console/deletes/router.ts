@@ -5,7 +5,7 @@ import { deleteAutomation } from '../../../services/automations/delete.ts';
 import { deleteCampaign } from '../../../services/campaigns/delete.ts';
 import { defineConsoleRoute } from '../route.ts';
 
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+export const IdParams = z.object({ id: z.coerce.number().int().positive() });
 const Deleted = z.object({ deleted: z.array(z.number().int()) });
 
 export const consoleDeleteRoutes = [

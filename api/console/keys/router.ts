@@ -1,29 +1,11 @@
 // The console's API keys, on the account the session works on (live, or the sandbox in sandbox mode): list (never
 // the key), create and rotate (the key shown once), rename and rescope, revoke. The same services as `cardsvc key`.
 // A full-access key (created, or a new one from rotating one) needs step-up.
-import type { Account } from '../../../models/Account.ts';
-import type { ApiKey } from '../../../models/ApiKey.ts';
 import { createApiKey, findAccountKey, keyMode, listAccountKeys, revokeKey, rotateKey, updateKey } from '../../../services/api-keys.ts';
 import { requireStepUp } from '../../../services/console/sessions.ts';
 import { defineConsoleRoute } from '../route.ts';
+import { presentConsoleKey as present } from './present.ts';
 import { CreatedKey, CreateKeyBody, KeyIdParams, KeyList, Key, RotateKeyBody, RotatedKey, UpdateKeyBody } from './schema.ts';
-import type { z } from 'zod';
-
-function present(key: ApiKey, account: Account, now: Date): z.input<typeof Key> {
-  const status = key.revoked_at === null ? 'active' : key.revoked_at.getTime() > now.getTime() ? 'rotating' : 'revoked';
-  return {
-    id: key.id,
-    name: key.name,
-    mode: account.mode === 'sandbox' ? 'sandbox' : 'live',
-    last4: key.last4,
-    full_access: key.full_access,
-    permissions: key.permissions,
-    created_at: key.created_at.toISOString(),
-    last_used_at: key.last_used_at?.toISOString() ?? null,
-    status,
-    revoked_at: key.revoked_at?.toISOString() ?? null,
-  };
-}
 
 export const consoleKeyRoutes = [
   defineConsoleRoute({

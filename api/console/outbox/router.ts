@@ -2,27 +2,15 @@
 // sandbox mode: live emails go out by SMTP and are not the console's to show (422 sandbox_only says to switch).
 import { ApiError } from '../../../lib/errors.ts';
 import type { Account } from '../../../models/Account.ts';
-import type { Models } from '../../../models/index.ts';
 import { findOutboxMessage, listOutbox } from '../../../services/mail/outbox.ts';
 import { PageMeta, pageMeta } from '../../schema-helpers.ts';
 import { defineConsoleRoute } from '../route.ts';
+import { outboxHead } from './present.ts';
 import { OutboxList, OutboxMessage, OutboxParams, OutboxQuery } from './schema.ts';
 
 function sandboxOnly(account: Account): void {
   if (account.mode !== 'sandbox') throw new ApiError(422, 'sandbox_only', 'The outbox holds the sandbox’s emails: switch to the sandbox first (POST /v2/console/api/mode { "mode": "sandbox" })');
 }
-
-type MailSinkMessage = InstanceType<Models['MailSinkMessage']>;
-
-const headOf = (m: MailSinkMessage) => ({
-  id: m.id,
-  message_id: m.message_id,
-  from: m.sender,
-  to: m.recipient,
-  reply_to: m.reply_to,
-  subject: m.subject,
-  created_at: m.created_at.toISOString(),
-});
 
 export const consoleOutboxRoutes = [
   defineConsoleRoute({
@@ -35,7 +23,7 @@ export const consoleOutboxRoutes = [
     async handler({ query }, { services, account }) {
       sandboxOnly(account);
       const { rows, count } = await listOutbox(services.models, account.id, query);
-      return { data: rows.map(headOf), meta: pageMeta(query.page, query.perPage, count) };
+      return { data: rows.map(outboxHead), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineConsoleRoute({
@@ -48,7 +36,7 @@ export const consoleOutboxRoutes = [
       sandboxOnly(account);
       const message = await findOutboxMessage(services.models, account.id, params.id);
       if (!message) throw new ApiError(404, 'not_found', `The sandbox outbox has no message ${params.id}`);
-      return { ...headOf(message), text: message.text_body, html: message.html_body };
+      return { ...outboxHead(message), text: message.text_body, html: message.html_body };
     },
   }),
 ];

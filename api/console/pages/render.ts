@@ -16,7 +16,15 @@ const layout = handlebars.compile(readFileSync(join(folder, 'layout.hbs'), 'utf8
 export const stylesheet = readFileSync(join(folder, 'console.css'), 'utf8');
 
 // The console's sections; each group's page joins the list as it is built.
-export const NAV = [{ href: '/v2/console/', label: 'Home' }];
+export const NAV = [
+  { href: '/v2/console/', label: 'Home' },
+  { href: '/v2/console/keys', label: 'API keys' },
+  { href: '/v2/console/tokens', label: 'Confirmation tokens' },
+  { href: '/v2/console/webhooks', label: 'Webhooks' },
+  { href: '/v2/console/rewards', label: 'Rewards' },
+  { href: '/v2/console/settings', label: 'Fields and suppressions' },
+  { href: '/v2/console/outbox', label: 'Sandbox outbox' },
+];
 
 /** The console's headers on every page: no framing, scripts or foreign forms; nothing cached. */
 export function pageHeaders(ctx: Context): void {

@@ -5,12 +5,13 @@ import { rewardInventory } from '../../../services/rewards/inventory-view.ts';
 import { toCents } from '../../../services/rewards/money.ts';
 import { listOrders } from '../../../services/rewards/orders-list.ts';
 import { rulesView } from '../../../services/rewards/rules-view.ts';
-import { loadSettings, setRule, updateSettings, type SettingsChange } from '../../../services/rewards/settings.ts';
+import { loadSettings, setRule, updateSettings } from '../../../services/rewards/settings.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
 import { GiftSettings, InventoryList, ListOrdersQuery, OrderList, PageMeta, Rules } from '../../gift-cards/schema.ts';
 import { pageMeta } from '../../schema-helpers.ts';
 import { defineConsoleRoute } from '../route.ts';
 import { CodesBody, CodesResult, RuleBody, SettingsBody } from './schema.ts';
+import { settingsChangeOf } from './settings-change.ts';
 
 export const consoleRewardRoutes = [
   defineConsoleRoute({
@@ -29,13 +30,7 @@ export const consoleRewardRoutes = [
     body: SettingsBody,
     response: GiftSettings,
     async handler({ body }, { services, account }) {
-      const change: SettingsChange = {};
-      if (body.provider_mode !== undefined) change.provider_mode = body.provider_mode;
-      if (body.min_amount !== undefined) change.min_cents = toCents(body.min_amount);
-      if (body.max_amount !== undefined) change.max_cents = toCents(body.max_amount);
-      if (body.velocity_limits_enabled !== undefined) change.velocity_limits_enabled = body.velocity_limits_enabled;
-      if (body.claim_expiry_days !== undefined) change.claim_expiry_days = body.claim_expiry_days;
-      return presentSettings(await updateSettings(services, account.id, change));
+      return presentSettings(await updateSettings(services, account.id, settingsChangeOf(body)));
     },
   }),
   defineConsoleRoute({

@@ -1,0 +1,52 @@
+// The console's sandbox outbox: the sandbox's emails (mail_sink), listed and shown one at a time, the HTML inside a
+// sandboxed iframe. Only in sandbox mode; in live mode the page says to switch (live emails go out by SMTP).
+import Router from '@koa/router';
+import { ApiError } from '../../../lib/errors.ts';
+import { findOutboxMessage, listOutbox } from '../../../services/mail/outbox.ts';
+import type { ApiServices, ApiState } from '../../context.ts';
+import { pageMeta } from '../../schema-helpers.ts';
+import { parseInput } from '../../validation.ts';
+import { outboxHead } from '../outbox/present.ts';
+import { OutboxParams, OutboxQuery } from '../outbox/schema.ts';
+import { renderPage } from './render.ts';
+import { CONSOLE_PREFIX, htmlErrors, pageSession } from './router.ts';
+
+const OUTBOX = `${CONSOLE_PREFIX}/outbox`;
+
+export function consoleOutboxPagesRouter(services: ApiServices): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
+  router.get(
+    '/outbox',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      if (page.account.mode !== 'sandbox') return renderPage(ctx, { title: 'Sandbox outbox', view: 'outbox', ...page, live: true });
+      const query = parseInput(OutboxQuery, Object.fromEntries(Object.entries(ctx.query).filter(([, v]) => typeof v === 'string' && v !== '')), 'query');
+      const { rows, count } = await listOutbox(services.models, page.account.id, query);
+      const meta = pageMeta(query.page, query.perPage, count);
+      const link = (n: number) => `${OUTBOX}?page=${n}&perPage=${query.perPage}`;
+      renderPage(ctx, {
+        title: 'Sandbox outbox',
+        view: 'outbox',
+        ...page,
+        messages: rows.map(outboxHead),
+        meta,
+        previous: meta.page > 1 ? link(meta.page - 1) : undefined,
+        next: meta.page < meta.totalPages ? link(meta.page + 1) : undefined,
+      });
+    }),
+  );
+  router.get(
+    '/outbox/:id',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      if (page.account.mode !== 'sandbox') return renderPage(ctx, { title: 'Sandbox outbox', view: 'outbox', ...page, live: true });
+      const params = parseInput(OutboxParams, ctx.params, 'path');
+      const message = await findOutboxMessage(services.models, page.account.id, params.id);
+      if (!message) throw new ApiError(404, 'not_found', `The sandbox outbox has no message ${params.id}`);
+      renderPage(ctx, { title: 'Sandbox email', view: 'outbox-message', ...page, message: { ...outboxHead(message), text: message.text_body, html: message.html_body } });
+    }),
+  );
+  return router;
+}

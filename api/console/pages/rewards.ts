@@ -1,0 +1,201 @@
+// The console's reward pages: settings, spend rules, manual code uploads (a multipart file form), inventory and
+// orders. The same services and presenters as the console API's rewards group (api/console/rewards/).
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ApiError } from '../../../lib/errors.ts';
+import { CLAIM_STATUSES, FULFILLMENT_STATUSES, GIFT_SCOPES, PAYMENT_STATUSES, SPEND_PERIODS } from '../../../models/Gift.ts';
+import { sameSecret } from '../../../services/console/sessions.ts';
+import { addCodes } from '../../../services/rewards/codes.ts';
+import { rewardInventory } from '../../../services/rewards/inventory-view.ts';
+import { toCents } from '../../../services/rewards/money.ts';
+import { listOrders } from '../../../services/rewards/orders-list.ts';
+import { rulesView } from '../../../services/rewards/rules-view.ts';
+import { loadSettings, setRule, updateSettings } from '../../../services/rewards/settings.ts';
+import { readBodyBytes } from '../../body.ts';
+import type { ApiServices, ApiState } from '../../context.ts';
+import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
+import { ListOrdersQuery } from '../../gift-cards/schema.ts';
+import { pageMeta } from '../../schema-helpers.ts';
+import { parseInput } from '../../validation.ts';
+import { CodesBody, RuleBody, SettingsBody } from '../rewards/schema.ts';
+import { settingsChangeOf } from '../rewards/settings-change.ts';
+import { checkOrigin } from '../session-cookie.ts';
+import { renderPage } from './render.ts';
+import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession, type PageSession } from './router.ts';
+
+const REWARDS = `${CONSOLE_PREFIX}/rewards`;
+/** A code file: 4 MiB of text as the schema allows, with room for the multipart envelope. */
+const UPLOAD_LIMIT = 5 * 1024 * 1024;
+
+/** A form's number field: absent or blank is undefined; anything else must be a number (zod names the field). */
+const numberField = (value: string | undefined): number | undefined => (value === undefined || value.trim() === '' ? undefined : Number(value));
+
+function seeOther(ctx: Context, location: string): void {
+  ctx.status = 303;
+  ctx.redirect(location);
+}
+
+function noticeOf(query: Context['query']): string | undefined {
+  switch (query.done) {
+    case 'settings':
+      return 'The settings are saved.';
+    case 'rule':
+      return 'The spend rule is saved.';
+    case 'rule-removed':
+      return 'The spend rule is removed.';
+    case 'codes': {
+      const lines = typeof query.lines === 'string' && query.lines !== '' ? query.lines.split(',').join(', ') : '';
+      const invalid = Number(query.invalid ?? 0);
+      const more = invalid > 20 ? ` (the first 20 of ${invalid})` : '';
+      return `Codes uploaded: ${Number(query.added ?? 0)} added, ${Number(query.duplicates ?? 0)} duplicates skipped, ${invalid} invalid lines${lines ? `: ${lines}${more}` : ''}.`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The multipart code upload, after the same-origin and CSRF checks the urlencoded forms get. */
+async function uploadForm(services: ApiServices, ctx: Context, page: PageSession): Promise<FormData> {
+  checkOrigin(ctx, services.config.publicBaseUrl);
+  if (!ctx.request.is('multipart/form-data')) throw new ApiError(415, 'unsupported_media_type', 'Send the code file as multipart/form-data');
+  const body = await readBodyBytes(ctx, UPLOAD_LIMIT);
+  let form: FormData;
+  try {
+    form = await new Request('http://x', { method: 'POST', headers: { 'content-type': ctx.get('content-type') }, body }).formData();
+  } catch {
+    throw new ApiError(400, 'malformed_form', 'The upload is not a valid multipart form');
+  }
+  const csrf = form.get('_csrf');
+  if (!sameSecret(typeof csrf === 'string' ? csrf : undefined, page.csrf)) throw new ApiError(403, 'csrf_invalid', 'The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
+  return form;
+}
+
+const options = (values: readonly string[], current: unknown) => values.map((value) => ({ value, selected: value === current }));
+
+export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState> {
+  const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
+  router.get(
+    '/rewards',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      const [settings, rules, inventory] = await Promise.all([loadSettings(services, page.account.id), rulesView(services, page.account.id), rewardInventory(services, page.account.id)]);
+      const shown = presentSettings(settings);
+      renderPage(ctx, {
+        title: 'Rewards',
+        view: 'rewards',
+        ...page,
+        notice: noticeOf(ctx.query),
+        settings: shown,
+        providerModes: options(['manual', 'provider'], shown.provider_mode),
+        rules: presentRules(rules),
+        periods: SPEND_PERIODS,
+        inventory: presentInventory(inventory),
+      });
+    }),
+  );
+  router.post(
+    '/rewards/settings',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      const form = await pageForm(services, ctx, page);
+      const body = parseInput(
+        SettingsBody,
+        {
+          provider_mode: form.provider_mode || undefined,
+          min_amount: numberField(form.min_amount),
+          max_amount: numberField(form.max_amount),
+          velocity_limits_enabled: form.velocity_limits_enabled === undefined || form.velocity_limits_enabled === '' ? undefined : form.velocity_limits_enabled === 'on',
+          claim_expiry_days: numberField(form.claim_expiry_days),
+        },
+        'body',
+      );
+      await updateSettings(services, page.account.id, settingsChangeOf(body));
+      seeOther(ctx, `${REWARDS}?done=settings`);
+    }),
+  );
+  router.post(
+    '/rewards/rules',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      const form = await pageForm(services, ctx, page);
+      const body = parseInput(RuleBody, { period: form.period || undefined, limit: numberField(form.limit) }, 'body');
+      const cents = toCents(body.limit);
+      await setRule(services.models, page.account.id, body.period, cents);
+      seeOther(ctx, `${REWARDS}?done=${cents === 0 ? 'rule-removed' : 'rule'}`);
+    }),
+  );
+  router.post(
+    '/rewards/codes',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      const form = await uploadForm(services, ctx, page);
+      const file = form.get('file');
+      const brand = form.get('brand');
+      const denomination = form.get('denomination');
+      const text = typeof file === 'object' && file !== null ? await file.text() : undefined;
+      const body = parseInput(
+        CodesBody,
+        { brand: typeof brand === 'string' && brand !== '' ? brand : undefined, denomination: numberField(typeof denomination === 'string' ? denomination : undefined), text: text || undefined },
+        'body',
+      );
+      const result = await addCodes(services, page.account.id, { brand: body.brand, denominationCents: toCents(body.denomination), text: body.text });
+      const query = new URLSearchParams({
+        done: 'codes',
+        added: String(result.added),
+        duplicates: String(result.duplicates),
+        invalid: String(result.invalid_lines.length),
+        lines: result.invalid_lines.slice(0, 20).join(','),
+      });
+      seeOther(ctx, `${REWARDS}?${query.toString()}`);
+    }),
+  );
+  router.get(
+    '/rewards/orders',
+    htmlErrors(async (ctx) => {
+      const page = await pageSession(services, ctx);
+      if (!page) return;
+      // A GET form sends every field: blank ones mean "any".
+      const given = Object.fromEntries(Object.entries(ctx.query).filter(([, v]) => typeof v === 'string' && v !== ''));
+      const query = parseInput(ListOrdersQuery, given, 'query');
+      const { rows, count } = await listOrders(services.models, page.account.id, {
+        page: query.page,
+        perPage: query.perPage,
+        paymentStatus: query.payment_status,
+        fulfillmentStatus: query.fulfillment_status,
+        claimStatus: query.claim_status,
+        scope: query.scope,
+        campaignId: query.campaign_id,
+        automationId: query.automation_id,
+        dateFrom: query.dateFrom,
+        dateTo: query.dateTo,
+      });
+      const meta = pageMeta(query.page, query.perPage, count);
+      const link = (n: number) => `${REWARDS}/orders?${new URLSearchParams({ ...(given as Record<string, string>), page: String(n) }).toString()}`;
+      renderPage(ctx, {
+        title: 'Gift orders',
+        view: 'rewards-orders',
+        ...page,
+        orders: rows.map(presentOrder),
+        meta,
+        previous: meta.page > 1 ? link(meta.page - 1) : undefined,
+        next: meta.page < meta.totalPages ? link(meta.page + 1) : undefined,
+        filters: {
+          payment: options(PAYMENT_STATUSES, query.payment_status),
+          fulfillment: options(FULFILLMENT_STATUSES, query.fulfillment_status),
+          claim: options(CLAIM_STATUSES, query.claim_status),
+          scope: options(GIFT_SCOPES, query.scope),
+          campaign_id: given.campaign_id ?? '',
+          automation_id: given.automation_id ?? '',
+          dateFrom: given.dateFrom ?? '',
+          dateTo: given.dateTo ?? '',
+          perPage: query.perPage,
+        },
+      });
+    }),
+  );
+  return router;
+}
