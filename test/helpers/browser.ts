@@ -7,7 +7,9 @@ import axe from 'axe-core';
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { packageRoot } from '../../lib/paths.ts';
+import type { Models } from '../../models/index.ts';
 import { onSuiteEnd } from './cleanup.ts';
+import { setOwnerPassword } from './console.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const artifacts = join(packageRoot, 'test-artifacts');
@@ -48,4 +50,15 @@ export async function expectAccessible(page: Page): Promise<void> {
   const results = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run());
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`), page.url()).to.deep.equal([]);
+}
+
+/** A new context signed in as the account's owner through the sign-in form (a password is set first). */
+export async function signedInPage(stack: { url: string; models: Models }, accountId: number, password = 'correct horse battery'): Promise<{ context: BrowserContext; page: Page; email: string; password: string }> {
+  const email = await setOwnerPassword(stack.models, accountId, password);
+  const { context, page } = await newPage();
+  await page.goto(`${stack.url}/v2/console/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForURL(`${stack.url}/v2/console/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+  return { context, page, email, password };
 }
