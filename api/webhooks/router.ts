@@ -10,6 +10,7 @@ import {
   DeliveryIdParams,
   DeliveryList,
   DeliveryListQuery,
+  deliveryQueryOf,
   EcardSharedUrlAnswer,
   EcardSharedUrlBody,
   EnableBody,
@@ -102,15 +103,7 @@ export const webhookRoutes = [
     response: DeliveryList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { rows, count } = await listDeliveries(services.models, caller.account.id, {
-        page: query.page,
-        perPage: query.perPage,
-        status: query.status,
-        eventType: query.event_type,
-        endpointId: query.endpoint_id,
-        dateFrom: query.dateFrom,
-        dateTo: query.dateTo,
-      });
+      const { rows, count } = await listDeliveries(services.models, caller.account.id, deliveryQueryOf(query));
       return { data: rows.map(present), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../../models/WebhookDelivery.ts';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
+import type { DeliveryQuery } from '../../services/webhooks/deliveries.ts';
 import { flag, pageQuery, PageMeta } from '../schema-helpers.ts';
 
 const id = z.coerce.number().int().positive();
@@ -44,6 +45,11 @@ export const DeliveryListQuery = pageQuery().extend({
   dateFrom: isoDate.optional(),
   dateTo: isoDate.optional(),
 });
+
+/** The log's filters as the delivery service takes them (the key API, the console API and the console's page). */
+export function deliveryQueryOf(query: z.output<typeof DeliveryListQuery>): DeliveryQuery {
+  return { page: query.page, perPage: query.perPage, status: query.status, eventType: query.event_type, endpointId: query.endpoint_id, dateFrom: query.dateFrom, dateTo: query.dateTo };
+}
 
 export const Delivery = z.object({
   id: z.number().int(),

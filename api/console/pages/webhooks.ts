@@ -12,7 +12,7 @@ import type { ApiServices, ApiState } from '../../context.ts';
 import { pageMeta } from '../../schema-helpers.ts';
 import { parseInput } from '../../validation.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from '../../webhooks/present.ts';
-import { DeliveryListQuery, EcardSharedUrlBody, TestBody } from '../../webhooks/schema.ts';
+import { DeliveryListQuery, deliveryQueryOf, EcardSharedUrlBody, TestBody } from '../../webhooks/schema.ts';
 import { IdParams } from '../webhooks/schema.ts';
 import { renderPage } from './render.ts';
 import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession, pageStepUp, type PageSession } from './router.ts';
@@ -126,15 +126,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
       const filled = filledFilters(ctx.query);
       const query = parseInput(DeliveryListQuery, { ...filled, perPage: String(DELIVERY_PAGE_ROWS) }, 'query');
       const [{ rows, count }, endpoints] = await Promise.all([
-        listDeliveries(models, session.account.id, {
-          page: query.page,
-          perPage: query.perPage,
-          status: query.status,
-          eventType: query.event_type,
-          endpointId: query.endpoint_id,
-          dateFrom: query.dateFrom,
-          dateTo: query.dateTo,
-        }),
+        listDeliveries(models, session.account.id, deliveryQueryOf(query)),
         listEndpoints(models, session.account.id),
       ]);
       const meta = pageMeta(query.page, query.perPage, count);

@@ -12,6 +12,7 @@ import {
   DeliveryDetail,
   DeliveryList,
   DeliveryListQuery,
+  deliveryQueryOf,
   EcardSharedUrlAnswer,
   EcardSharedUrlBody,
   Endpoint,
@@ -94,15 +95,7 @@ export const consoleWebhookRoutes = [
     response: DeliveryList,
     meta: PageMeta,
     async handler({ query }, { services, account }) {
-      const { rows, count } = await listDeliveries(services.models, account.id, {
-        page: query.page,
-        perPage: query.perPage,
-        status: query.status,
-        eventType: query.event_type,
-        endpointId: query.endpoint_id,
-        dateFrom: query.dateFrom,
-        dateTo: query.dateTo,
-      });
+      const { rows, count } = await listDeliveries(services.models, account.id, deliveryQueryOf(query));
       return { data: rows.map(present), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
