@@ -24,6 +24,7 @@ export const NAV = [
   { href: '/v2/console/rewards', label: 'Rewards' },
   { href: '/v2/console/settings', label: 'Fields and suppressions' },
   { href: '/v2/console/outbox', label: 'Sandbox outbox' },
+  { href: '/v2/console/password', label: 'Password' },
 ];
 
 /** The console's headers on every page: no framing, scripts or foreign forms; nothing cached. */

@@ -88,7 +88,8 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
   router.get(
     '/sign-in',
     htmlErrors(async (ctx) => {
-      renderPage(ctx, { title: 'Sign in', view: 'sign-in', csrf: signInCsrf(ctx), next: safeNext(ctx.query.next) });
+      const notice = ctx.query.done === 'password' ? 'Your password is changed: sign in with the new one.' : undefined;
+      renderPage(ctx, { title: 'Sign in', view: 'sign-in', csrf: signInCsrf(ctx), next: safeNext(ctx.query.next), notice });
     }),
   );
   router.post(

@@ -9,6 +9,7 @@ import { consoleWebhookPagesRouter } from './webhooks.ts';
 import { consoleRewardPagesRouter } from './rewards.ts';
 import { consoleSettingsPagesRouter } from './settings.ts';
 import { consoleOutboxPagesRouter } from './outbox.ts';
+import { consolePasswordPagesRouter } from './password.ts';
 
 export function consolePageRouters(services: ApiServices): Array<Router<ApiState>> {
   return [
@@ -20,5 +21,6 @@ export function consolePageRouters(services: ApiServices): Array<Router<ApiState
     consoleRewardPagesRouter(services),
     consoleSettingsPagesRouter(services),
     consoleOutboxPagesRouter(services),
+    consolePasswordPagesRouter(services),
   ];
 }
