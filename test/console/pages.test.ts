@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { packageRoot } from '../../lib/paths.ts';
 import { newAccount } from '../helpers/api.ts';
-import { hidden, pageClient, setOwnerPassword } from '../helpers/console.ts';
+import { hidden, pageClient, setOwnerPassword, signedInPages } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 describe('console pages: sign-in, home, mode, sign-out', function () {
@@ -54,6 +54,23 @@ describe('console pages: sign-in, home, mode, sign-out', function () {
       expect(hidden(html, 'next')).to.equal('/v2/console/');
       const res = await browser.post('/v2/console/sign-in', { _csrf: hidden(html, '_csrf'), next, email, password: 'correct horse battery' });
       expect(res.headers.get('location'), next).to.equal('/v2/console/');
+    }
+  });
+
+  it('every page of a signed-in owner (and an error page) has the console’s headers', async () => {
+    const account = await newAccount(stack.models);
+    const email = await setOwnerPassword(stack.models, account.accountId, 'correct horse battery');
+    const { browser } = await signedInPages(stack.url, email, 'correct horse battery');
+    const pages = ['', 'keys', 'keys/new', 'tokens', 'webhooks', 'webhooks/deliveries', 'webhooks/subscriptions', 'rewards', 'rewards/orders', 'settings', 'outbox', 'step-up', 'sign-in'];
+    const answers: Array<[string, number]> = [...pages.map((page): [string, number] => [`/v2/console/${page}`, 200]), ['/v2/console/keys/999999999', 404]];
+    for (const [path, status] of answers) {
+      const res = await browser.get(path);
+      expect(res.status, path).to.equal(status);
+      expect(res.headers.get('content-type'), path).to.equal('text/html; charset=utf-8');
+      expect(res.headers.get('content-security-policy'), path).to.equal("default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'");
+      expect(res.headers.get('x-frame-options'), path).to.equal('DENY');
+      expect(res.headers.get('cache-control'), path).to.equal('no-store');
+      expect(res.headers.get('x-content-type-options'), path).to.equal('nosniff');
     }
   });
 

@@ -99,6 +99,37 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
     expect(await count()).to.equal(0);
   });
 
+  /** A code upload as a multipart form, as the page's file input posts it. */
+  const codeForm = (fields: Record<string, string>, file?: string) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    if (file !== undefined) form.set('file', new Blob([file], { type: 'text/plain' }), 'codes.txt');
+    return form;
+  };
+
+  it('uploads codes as a multipart file (brand, denomination, file), as JSON answers', async () => {
+    const { account, client } = await signedIn();
+    const tag = `${process.pid}-${Date.now()}`;
+    const file = `MP-${tag}-0001,1234\nMP-${tag}-0002\nmp ${tag} 0002\nnot,a,code,line\n`;
+    expect(expectSuccess(await client.call('POST', '/rewards/codes', { raw: codeForm({ brand: 'Acme', denomination: '10.50' }, file) }))).to.deep.equal({ added: 2, duplicates: 1, invalid_lines: [4] });
+    const codes = await stack.models.GiftCode.findAll({ where: { account_id: account.accountId } });
+    expect(codes.map((c) => [c.brand, c.denomination_cents]).sort()).to.deep.equal([['Acme', 1050], ['Acme', 1050]]);
+    expect(expectSuccess(await client.call('GET', '/rewards/inventory'))).to.deep.equal([{ brand: 'Acme', denomination: 10.5, currency: 'USD', available: 2, assigned: 0 }]);
+  });
+
+  it('refuses a bad multipart upload in the envelope with nothing written', async () => {
+    const { account, client } = await signedIn();
+    const count = () => stack.models.GiftCode.count({ where: { account_id: account.accountId } });
+    expectFailure(await client.call('POST', '/rewards/codes', { raw: 'no parts here', headers: { 'Content-Type': 'multipart/form-data; boundary=x' } }), 400, 'malformed_form');
+    expect(expectFailure(await client.call('POST', '/rewards/codes', { raw: codeForm({ brand: 'Acme', denomination: '25' }) }), 422, 'missing_field')).to.deep.equal(['file is required']);
+    expectFailure(await client.call('POST', '/rewards/codes', { raw: codeForm({ brand: 'Acme', denomination: '25' }, '') }), 422, 'missing_field');
+    expectFailure(await client.call('POST', '/rewards/codes', { raw: codeForm({ denomination: '25' }, 'CODE-123456789') }), 422, 'missing_field');
+    expectFailure(await client.call('POST', '/rewards/codes', { raw: codeForm({ brand: 'Acme', denomination: 'ten' }, 'CODE-123456789') }), 400, 'invalid_parameter');
+    expectFailure(await client.call('POST', '/rewards/codes', { raw: codeForm({ brand: 'Acme', denomination: '25' }, 'CODE-123456789'), csrf: null }), 403, 'csrf_invalid');
+    expectFailure(await client.call('POST', '/rewards/codes', { raw: codeForm({ brand: 'Acme', denomination: '25' }, 'CODE-123456789'), origin: 'https://evil.example' }), 403, 'csrf_invalid');
+    expect(await count()).to.equal(0);
+  });
+
   it('lists orders as the key API’s listOrders; another account’s campaign in the filter is 404', async () => {
     const { account, client } = await signedIn();
     const other = await newAccount(stack.models);

@@ -13,7 +13,8 @@ export interface ConsoleClient {
   /** The cookies this client holds (name → value). */
   cookies: Map<string, string>;
   csrf: string | undefined;
-  call(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; csrf?: string | null; origin?: string | null }): Promise<ConsoleResponse>;
+  /** `body` is sent as JSON; `raw` as it is (a FormData gets its multipart type from fetch, a string the type in `headers`). */
+  call(method: string, path: string, options?: { body?: unknown; raw?: FormData | string; headers?: Record<string, string>; csrf?: string | null; origin?: string | null }): Promise<ConsoleResponse>;
   signIn(email: string, password: string): Promise<ConsoleResponse>;
 }
 
@@ -35,7 +36,7 @@ export function consoleClient(baseUrl: string): ConsoleClient {
       if (options.origin !== null) headers.Origin = options.origin ?? baseUrl;
       const csrf = options.csrf === undefined ? client.csrf : options.csrf;
       if (csrf) headers['X-CSRF-Token'] = csrf;
-      let body: string | undefined;
+      let body = options.raw;
       if (options.body !== undefined) {
         body = JSON.stringify(options.body);
         headers['Content-Type'] = 'application/json';

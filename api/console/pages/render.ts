@@ -12,7 +12,9 @@ const handlebars = Handlebars.create();
 for (const file of readdirSync(folder).filter((f) => f.endsWith('.hbs') && f !== 'layout.hbs')) {
   handlebars.registerPartial(file.slice(0, -'.hbs'.length), readFileSync(join(folder, file), 'utf8'));
 }
-const layout = handlebars.compile(readFileSync(join(folder, 'layout.hbs'), 'utf8'), { strict: false });
+// preventIndent: an indented partial would otherwise indent every line of its output, values included (an email's
+// HTML in srcdoc, its text in <pre>).
+const layout = handlebars.compile(readFileSync(join(folder, 'layout.hbs'), 'utf8'), { strict: false, preventIndent: true });
 export const stylesheet = readFileSync(join(folder, 'console.css'), 'utf8');
 
 // The console's sections; each group's page joins the list as it is built.

@@ -11,21 +11,18 @@ import { toCents } from '../../../services/rewards/money.ts';
 import { listOrders } from '../../../services/rewards/orders-list.ts';
 import { rulesView } from '../../../services/rewards/rules-view.ts';
 import { loadSettings, setRule, updateSettings } from '../../../services/rewards/settings.ts';
-import { readBodyBytes } from '../../body.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
 import { ListOrdersQuery } from '../../gift-cards/schema.ts';
 import { pageMeta } from '../../schema-helpers.ts';
 import { parseInput } from '../../validation.ts';
-import { CodesBody, RuleBody, SettingsBody } from '../rewards/schema.ts';
+import { RuleBody, SettingsBody } from '../rewards/schema.ts';
 import { settingsChangeOf } from '../rewards/settings-change.ts';
-import { checkOrigin } from '../session-cookie.ts';
+import { codesOfUpload, readCodesUpload } from '../rewards/upload.ts';
 import { renderPage } from './render.ts';
 import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession, type PageSession } from './router.ts';
 
 const REWARDS = `${CONSOLE_PREFIX}/rewards`;
-/** A code file: 4 MiB of text as the schema allows, with room for the multipart envelope. */
-const UPLOAD_LIMIT = 5 * 1024 * 1024;
 
 /** A form's number field: absent or blank is undefined; anything else must be a number (zod names the field). */
 const numberField = (value: string | undefined): number | undefined => (value === undefined || value.trim() === '' ? undefined : Number(value));
@@ -54,17 +51,9 @@ function noticeOf(query: Context['query']): string | undefined {
   }
 }
 
-/** The multipart code upload, after the same-origin and CSRF checks the urlencoded forms get. */
+/** The code upload form, with the CSRF check the urlencoded forms get (its token is a field of the multipart form). */
 async function uploadForm(services: ApiServices, ctx: Context, page: PageSession): Promise<FormData> {
-  checkOrigin(ctx, services.config.publicBaseUrl);
-  if (!ctx.request.is('multipart/form-data')) throw new ApiError(415, 'unsupported_media_type', 'Send the code file as multipart/form-data');
-  const body = await readBodyBytes(ctx, UPLOAD_LIMIT);
-  let form: FormData;
-  try {
-    form = await new Request('http://x', { method: 'POST', headers: { 'content-type': ctx.get('content-type') }, body }).formData();
-  } catch {
-    throw new ApiError(400, 'malformed_form', 'The upload is not a valid multipart form');
-  }
+  const form = await readCodesUpload(ctx, services);
   const csrf = form.get('_csrf');
   if (!sameSecret(typeof csrf === 'string' ? csrf : undefined, page.csrf)) throw new ApiError(403, 'csrf_invalid', 'The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
   return form;
@@ -132,16 +121,7 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
     htmlErrors(async (ctx) => {
       const page = await pageSession(services, ctx);
       if (!page) return;
-      const form = await uploadForm(services, ctx, page);
-      const file = form.get('file');
-      const brand = form.get('brand');
-      const denomination = form.get('denomination');
-      const text = typeof file === 'object' && file !== null ? await file.text() : undefined;
-      const body = parseInput(
-        CodesBody,
-        { brand: typeof brand === 'string' && brand !== '' ? brand : undefined, denomination: numberField(typeof denomination === 'string' ? denomination : undefined), text: text || undefined },
-        'body',
-      );
+      const body = await codesOfUpload(await uploadForm(services, ctx, page));
       const result = await addCodes(services, page.account.id, { brand: body.brand, denominationCents: toCents(body.denomination), text: body.text });
       const query = new URLSearchParams({
         done: 'codes',

@@ -6,12 +6,14 @@ import { toCents } from '../../../services/rewards/money.ts';
 import { listOrders } from '../../../services/rewards/orders-list.ts';
 import { rulesView } from '../../../services/rewards/rules-view.ts';
 import { loadSettings, setRule, updateSettings } from '../../../services/rewards/settings.ts';
+import { readJsonBody } from '../../body.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
 import { GiftSettings, InventoryList, ListOrdersQuery, OrderList, PageMeta, Rules } from '../../gift-cards/schema.ts';
 import { pageMeta } from '../../schema-helpers.ts';
 import { defineConsoleRoute } from '../route.ts';
 import { CodesBody, CodesResult, RuleBody, SettingsBody } from './schema.ts';
 import { settingsChangeOf } from './settings-change.ts';
+import { codesOfUpload, isUpload, readCodesUpload } from './upload.ts';
 
 export const consoleRewardRoutes = [
   defineConsoleRoute({
@@ -56,11 +58,12 @@ export const consoleRewardRoutes = [
   defineConsoleRoute({
     method: 'post',
     path: '/rewards/codes',
-    summary: 'Adds manual codes (the file’s text) to the pool of a brand and denomination; duplicates are skipped',
+    summary: 'Adds manual codes (a multipart file, or JSON with the file’s text) to the pool of a brand and denomination; duplicates are skipped',
     body: CodesBody,
     response: CodesResult,
-    // The file comes inside the JSON body: room for the 4 MiB of text the schema allows, escaped.
+    // JSON holds the file's text: room for the 4 MiB the schema allows, escaped. An upload has its own limit.
     bodyLimitBytes: 10 * 1024 * 1024,
+    readBody: async (koa, services, limit) => (isUpload(koa) ? codesOfUpload(await readCodesUpload(koa, services)) : readJsonBody(koa, limit)),
     async handler({ body }, { services, account }) {
       return { ...(await addCodes(services, account.id, { brand: body.brand, denominationCents: toCents(body.denomination), text: body.text })) };
     },

@@ -24,12 +24,15 @@ export const RuleBody = z.object({
   limit: amount.describe('at most this face value a period; 0 removes the rule'),
 });
 
-/** The JSON form of a code upload: the file's text (the pages take the file itself, multipart). */
+/** The JSON form of a code upload: the file's text (multipart/form-data takes the file itself: CodesForm). */
 export const CodesBody = z.object({
   brand: z.string().min(1).max(100),
   denomination: amount.refine((a) => a > 0, 'expected a positive amount').describe('face value of every code in the file'),
   text: z.string().min(1).max(4 * 1024 * 1024).describe('one code[,pin][,expiry YYYY-MM-DD] a line, as the file holds them'),
 });
+
+/** The multipart form of a code upload (the page's file input, or the API's): the same fields, the file as `file`. */
+export const CodesForm = CodesBody.omit({ text: true }).extend({ file: CodesBody.shape.text });
 
 export const CodesResult = z.object({
   added: z.number().int(),
