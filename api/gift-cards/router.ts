@@ -9,7 +9,7 @@ import { loadSettings } from '../../services/rewards/settings.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { presentAnalytics, presentInventory, presentOrder, presentProduct, presentRules, presentSettings } from './present.ts';
-import { Analytics, GiftSettings, InventoryList, ListOrdersQuery, ListProductsQuery, OrderList, PageMeta, ProductList, Rules } from './schema.ts';
+import { Analytics, GiftSettings, InventoryList, ListOrdersQuery, orderQueryOf, ListProductsQuery, OrderList, PageMeta, ProductList, Rules } from './schema.ts';
 
 const tags = ['gift-cards'];
 const view = { area: 'gift_cards', level: 'view' } as const;
@@ -48,18 +48,7 @@ export const giftCardRoutes = [
     response: OrderList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { rows, count } = await listOrders(services.models, caller.account.id, {
-        page: query.page,
-        perPage: query.perPage,
-        paymentStatus: query.payment_status,
-        fulfillmentStatus: query.fulfillment_status,
-        claimStatus: query.claim_status,
-        scope: query.scope,
-        campaignId: query.campaign_id,
-        automationId: query.automation_id,
-        dateFrom: query.dateFrom,
-        dateTo: query.dateTo,
-      });
+      const { rows, count } = await listOrders(services.models, caller.account.id, orderQueryOf(query));
       return { data: rows.map(presentOrder), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ApiError } from '../../lib/errors.ts';
 import { CLAIM_STATUSES, FULFILLMENT_STATUSES, GIFT_SCOPES, PAYMENT_STATUSES, SPEND_PERIODS } from '../../models/Gift.ts';
 import { PageMeta, pageQuery, withAliases } from '../schema-helpers.ts';
+import type { OrderQuery } from '../../services/rewards/orders-list.ts';
 
 const id = z.coerce.number().int().positive();
 const amount = z.number();
@@ -64,6 +65,22 @@ export const ListOrdersQuery = withAliases(
     user_id: ['userId', 'userid', 'userID', 'UserId', 'user_ID'],
   },
 );
+
+/** The orders' filters as the orders service takes them (the key API, the console API and the console's page). */
+export function orderQueryOf(query: z.output<typeof ListOrdersQuery>): OrderQuery {
+  return {
+    page: query.page,
+    perPage: query.perPage,
+    paymentStatus: query.payment_status,
+    fulfillmentStatus: query.fulfillment_status,
+    claimStatus: query.claim_status,
+    scope: query.scope,
+    campaignId: query.campaign_id,
+    automationId: query.automation_id,
+    dateFrom: query.dateFrom,
+    dateTo: query.dateTo,
+  };
+}
 
 // Answers.
 

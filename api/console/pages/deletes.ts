@@ -10,7 +10,7 @@ import type { ApiServices, ApiState } from '../../context.ts';
 import { parseInput } from '../../validation.ts';
 import { IdParams } from '../deletes/router.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, signedIn } from './router.ts';
 
 type Kind = 'campaigns' | 'automations';
 const NOUN: Record<Kind, string> = { campaigns: 'campaign', automations: 'automation' };
@@ -37,9 +37,7 @@ export function consoleDeletePagesRouter(services: ApiServices): Router<ApiState
   for (const kind of ['campaigns', 'automations'] as const) {
     router.get(
       `/${kind}/:id/delete`,
-      htmlErrors(async (ctx) => {
-        const page = await pageSession(services, ctx);
-        if (!page) return;
+      signedIn(services, async (ctx, page) => {
         const id = idOf(ctx.params);
         const item = await describe(kind, page.account.id, id);
         renderPage(ctx, { title: `Delete the ${NOUN[kind]} “${item.name}”`, view: 'delete-confirm', ...page, kind, noun: NOUN[kind], id, item });
@@ -47,9 +45,7 @@ export function consoleDeletePagesRouter(services: ApiServices): Router<ApiState
     );
     router.post(
       `/${kind}/:id/delete`,
-      htmlErrors(async (ctx) => {
-        const page = await pageSession(services, ctx);
-        if (!page) return;
+      signedIn(services, async (ctx, page) => {
         const id = idOf(ctx.params);
         await pageForm(services, ctx, page);
         if (kind === 'campaigns') await deleteCampaign(services, page.account.id, id);
@@ -60,9 +56,7 @@ export function consoleDeletePagesRouter(services: ApiServices): Router<ApiState
     );
     router.get(
       `/${kind}/:id/deleted`,
-      htmlErrors(async (ctx) => {
-        const page = await pageSession(services, ctx);
-        if (!page) return;
+      signedIn(services, async (ctx, page) => {
         const id = idOf(ctx.params);
         renderPage(ctx, { title: `${NOUN[kind] === 'campaign' ? 'Campaign' : 'Automation'} deleted`, view: 'delete-done', ...page, noun: NOUN[kind], id, notice: `The ${NOUN[kind]} ${id} was deleted.` });
       }),

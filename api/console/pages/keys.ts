@@ -11,7 +11,7 @@ import { parseInput } from '../../validation.ts';
 import { presentConsoleKey } from '../keys/present.ts';
 import { CreateKeyBody, KeyIdParams, RotateKeyBody, UpdateKeyBody } from '../keys/schema.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession, pageStepUp } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, pageStepUp, signedIn } from './router.ts';
 
 const KEYS = `${CONSOLE_PREFIX}/keys`;
 const LEVELS: Level[] = ['none', 'view', 'manage'];
@@ -38,9 +38,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
 
   router.get(
     '/keys',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const now = services.now();
       const keys = (await listAccountKeys(services.models, page.account.id)).map((key) => {
         const shown = presentConsoleKey(key, page.account, now);
@@ -52,18 +50,14 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
   );
   router.get(
     '/keys/new',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const name = typeof ctx.query.name === 'string' ? ctx.query.name.slice(0, 100) : '';
       renderPage(ctx, { title: 'New API key', view: 'keys-new', ...page, name, full: ctx.query.access === 'full', areas: areaRows({}) });
     }),
   );
   router.post(
     '/keys',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const form = await pageForm(services, ctx, page);
       const fullAccess = form.access === 'full';
       const body = parseInput(CreateKeyBody, { name: form.name ?? '', ...(fullAccess ? { full_access: true } : { permissions: levelsOf(form) }) }, 'body');
@@ -76,9 +70,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
   );
   router.get(
     '/keys/:id',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const now = services.now();
       const key = presentConsoleKey(await findAccountKey(services.models, page.account.id, keyId(ctx.params)), page.account, now);
       if (key.status === 'revoked') throw new ApiError(409, 'key_revoked', `API key ${key.id} is revoked`);
@@ -87,9 +79,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
   );
   router.post(
     '/keys/:id',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const id = keyId(ctx.params);
       const form = await pageForm(services, ctx, page);
       // The page's form sends both; "keep full access" leaves the scopes alone.
@@ -104,9 +94,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
   );
   router.post(
     '/keys/:id/rotate',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const id = keyId(ctx.params);
       const form = await pageForm(services, ctx, page);
       const grace = /^\d{1,7}$/.test(form.grace_seconds ?? '') ? Number(form.grace_seconds) : form.grace_seconds;
@@ -130,9 +118,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
   );
   router.post(
     '/keys/:id/revoke',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const id = keyId(ctx.params);
       await pageForm(services, ctx, page);
       await revokeKey(services.models, id, services.now(), page.account.id);

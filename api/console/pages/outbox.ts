@@ -9,7 +9,7 @@ import { parseInput } from '../../validation.ts';
 import { outboxHead } from '../outbox/present.ts';
 import { OutboxParams, OutboxQuery } from '../outbox/schema.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, htmlErrors, pageSession } from './router.ts';
+import { CONSOLE_PREFIX, signedIn } from './router.ts';
 
 const OUTBOX = `${CONSOLE_PREFIX}/outbox`;
 
@@ -17,9 +17,7 @@ export function consoleOutboxPagesRouter(services: ApiServices): Router<ApiState
   const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
   router.get(
     '/outbox',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       if (page.account.mode !== 'sandbox') return renderPage(ctx, { title: 'Sandbox outbox', view: 'outbox', ...page, live: true });
       const query = parseInput(OutboxQuery, Object.fromEntries(Object.entries(ctx.query).filter(([, v]) => typeof v === 'string' && v !== '')), 'query');
       const { rows, count } = await listOutbox(services.models, page.account.id, query);
@@ -38,9 +36,7 @@ export function consoleOutboxPagesRouter(services: ApiServices): Router<ApiState
   );
   router.get(
     '/outbox/:id',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       if (page.account.mode !== 'sandbox') return renderPage(ctx, { title: 'Sandbox outbox', view: 'outbox', ...page, live: true });
       const params = parseInput(OutboxParams, ctx.params, 'path');
       const message = await findOutboxMessage(services.models, page.account.id, params.id);

@@ -9,24 +9,20 @@ import { parseInput } from '../../validation.ts';
 import { PasswordBody } from '../session/schema.ts';
 import { clearSessionCookie } from '../session-cookie.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, signedIn } from './router.ts';
 
 export function consolePasswordPagesRouter(services: ApiServices): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
   const view = { title: 'Change your password', view: 'password', minLength: MIN_PASSWORD_LENGTH };
   router.get(
     '/password',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       renderPage(ctx, { ...view, ...page });
     }),
   );
   router.post(
     '/password',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const form = await pageForm(services, ctx, page);
       const body = parseInput(PasswordBody, { current_password: form.current_password || undefined, new_password: form.new_password || undefined }, 'body');
       try {

@@ -13,14 +13,14 @@ import { rulesView } from '../../../services/rewards/rules-view.ts';
 import { loadSettings, setRule, updateSettings } from '../../../services/rewards/settings.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
-import { ListOrdersQuery } from '../../gift-cards/schema.ts';
+import { ListOrdersQuery, orderQueryOf } from '../../gift-cards/schema.ts';
 import { pageMeta } from '../../schema-helpers.ts';
 import { parseInput } from '../../validation.ts';
 import { RuleBody, SettingsBody } from '../rewards/schema.ts';
 import { settingsChangeOf } from '../rewards/settings-change.ts';
 import { codesOfUpload, readCodesUpload } from '../rewards/upload.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession, type PageSession } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, type PageSession, signedIn } from './router.ts';
 
 const REWARDS = `${CONSOLE_PREFIX}/rewards`;
 
@@ -65,9 +65,7 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
   const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
   router.get(
     '/rewards',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const [settings, rules, inventory] = await Promise.all([loadSettings(services, page.account.id), rulesView(services, page.account.id), rewardInventory(services, page.account.id)]);
       const shown = presentSettings(settings);
       renderPage(ctx, {
@@ -85,9 +83,7 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
   );
   router.post(
     '/rewards/settings',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const form = await pageForm(services, ctx, page);
       const body = parseInput(
         SettingsBody,
@@ -106,9 +102,7 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
   );
   router.post(
     '/rewards/rules',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const form = await pageForm(services, ctx, page);
       const body = parseInput(RuleBody, { period: form.period || undefined, limit: numberField(form.limit) }, 'body');
       const cents = toCents(body.limit);
@@ -118,9 +112,7 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
   );
   router.post(
     '/rewards/codes',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const body = await codesOfUpload(await uploadForm(services, ctx, page));
       const result = await addCodes(services, page.account.id, { brand: body.brand, denominationCents: toCents(body.denomination), text: body.text });
       const query = new URLSearchParams({
@@ -135,24 +127,11 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
   );
   router.get(
     '/rewards/orders',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       // A GET form sends every field: blank ones mean "any".
       const given = Object.fromEntries(Object.entries(ctx.query).filter(([, v]) => typeof v === 'string' && v !== ''));
       const query = parseInput(ListOrdersQuery, given, 'query');
-      const { rows, count } = await listOrders(services.models, page.account.id, {
-        page: query.page,
-        perPage: query.perPage,
-        paymentStatus: query.payment_status,
-        fulfillmentStatus: query.fulfillment_status,
-        claimStatus: query.claim_status,
-        scope: query.scope,
-        campaignId: query.campaign_id,
-        automationId: query.automation_id,
-        dateFrom: query.dateFrom,
-        dateTo: query.dateTo,
-      });
+      const { rows, count } = await listOrders(services.models, page.account.id, orderQueryOf(query));
       const meta = pageMeta(query.page, query.perPage, count);
       const link = (n: number) => `${REWARDS}/orders?${new URLSearchParams({ ...(given as Record<string, string>), page: String(n) }).toString()}`;
       renderPage(ctx, {

@@ -37,11 +37,9 @@ export async function pageSession(services: ApiServices, ctx: Context): Promise<
     ctx.redirect(`${CONSOLE_PREFIX}/sign-in?next=${encodeURIComponent(safeNext(ctx.method === 'GET' ? ctx.originalUrl : HOME))}`);
     return null;
   }
-  const [owner, live, account] = await Promise.all([
-    services.models.Owner.findByPk(session.owner_id, { rejectOnEmpty: true }),
-    services.models.Account.findByPk(session.account_id, { rejectOnEmpty: true }),
-    sessionAccount(services.models, session),
-  ]);
+  const [owner, account] = await Promise.all([services.models.Owner.findByPk(session.owner_id, { rejectOnEmpty: true }), sessionAccount(services.models, session)]);
+  // The header names the live account: the same row in live mode, one more read in sandbox mode.
+  const live = session.mode === 'sandbox' ? await services.models.Account.findByPk(session.account_id, { rejectOnEmpty: true }) : account;
   return { session, account, me: { owner_email: owner.email, account_name: live.name, plan: live.plan }, csrf: csrfTokenOf(session), sandbox: session.mode === 'sandbox' };
 }
 
@@ -78,6 +76,14 @@ export function htmlErrors(handler: (ctx: Context) => Promise<void>) {
   };
 }
 
+/** A signed-in page's handler: the session (or a 303 to sign-in, and nothing else) and HTML errors. */
+export function signedIn(services: ApiServices, handler: (ctx: Context, page: PageSession) => Promise<void>) {
+  return htmlErrors(async (ctx) => {
+    const page = await pageSession(services, ctx);
+    if (page) await handler(ctx, page);
+  });
+}
+
 export function consolePagesRouter(services: ApiServices): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
   router.get('/static/console.css', (ctx) => {
@@ -112,9 +118,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
   );
   router.post(
     '/sign-out',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       await pageForm(services, ctx, page);
       await signOut(services.models, page.session);
       clearSessionCookie(ctx);
@@ -124,9 +128,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
   );
   router.post(
     '/mode',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const form = await pageForm(services, ctx, page);
       if (form.mode !== 'live' && form.mode !== 'sandbox') throw new ApiError(400, 'invalid_parameter', 'mode must be live or sandbox');
       await setMode(services.models, page.session, form.mode);
@@ -136,17 +138,13 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
   );
   router.get(
     '/step-up',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       renderPage(ctx, { title: 'Confirm your password', view: 'step-up', ...page, next: safeNext(ctx.query.next) });
     }),
   );
   router.post(
     '/step-up',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const form = await pageForm(services, ctx, page);
       const next = safeNext(form.next);
       try {
@@ -161,9 +159,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
   );
   router.get(
     '/',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       renderPage(ctx, { title: 'Console', view: 'home', ...page });
     }),
   );

@@ -9,7 +9,7 @@ import { pageMeta } from '../../schema-helpers.ts';
 import { parseInput } from '../../validation.ts';
 import { CustomFieldBody, CustomFieldParams, SuppressionBody, SuppressionsQuery } from '../settings/schema.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, signedIn } from './router.ts';
 
 const SETTINGS = `${CONSOLE_PREFIX}/settings`;
 
@@ -38,9 +38,7 @@ export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiSta
   const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
   router.get(
     '/settings',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const query = parseInput(SuppressionsQuery, Object.fromEntries(Object.entries(ctx.query).filter(([k, v]) => k !== 'done' && typeof v === 'string' && v !== '')), 'query');
       const [fields, suppressions] = await Promise.all([activeCustomFields(services.models, page.account.id), listSuppressions(services.models, page.account.id, query)]);
       const meta = pageMeta(query.page, query.perPage, suppressions.count);
@@ -60,9 +58,7 @@ export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiSta
   );
   router.post(
     '/settings/fields',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const form = await pageForm(services, ctx, page);
       const body = parseInput(CustomFieldBody, { key: form.key || undefined, label: form.label || undefined, required: form.required === 'on' }, 'body');
       await addCustomField(services.models, { accountId: page.account.id, key: body.key, label: body.label, required: body.required });
@@ -71,9 +67,7 @@ export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiSta
   );
   router.post(
     '/settings/fields/:key/remove',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       await pageForm(services, ctx, page);
       const params = parseInput(CustomFieldParams, ctx.params, 'path');
       await deactivateCustomField(services.models, page.account.id, params.key);
@@ -82,18 +76,14 @@ export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiSta
   );
   router.post(
     '/settings/suppressions',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const { kind, value } = suppressionOf(await pageForm(services, ctx, page));
       seeOther(ctx, (await addSuppression(services.models, page.account.id, kind, value)) ? 'suppressed' : 'already-suppressed');
     }),
   );
   router.post(
     '/settings/suppressions/remove',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const { kind, value } = suppressionOf(await pageForm(services, ctx, page));
       seeOther(ctx, (await removeSuppression(services.models, page.account.id, kind, value)) ? 'lifted' : 'not-suppressed');
     }),

@@ -8,7 +8,7 @@ import type { ApiServices, ApiState } from '../../context.ts';
 import { parseInput } from '../../validation.ts';
 import { IssueTokenBody } from '../tokens/schema.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession, pageStepUp } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, pageStepUp, signedIn } from './router.ts';
 
 const PURPOSES: Record<(typeof TOKEN_PURPOSES)[number], string> = {
   widget_delete: 'Delete a widget in use (widget id)',
@@ -22,9 +22,7 @@ export function consoleTokenPagesRouter(services: ApiServices): Router<ApiState>
   const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
   router.get(
     '/tokens',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const chosen = typeof ctx.query.purpose === 'string' ? ctx.query.purpose : '';
       const purposes = TOKEN_PURPOSES.map((purpose) => ({ purpose, label: PURPOSES[purpose], selected: purpose === chosen, stepUp: tokenNeedsStepUp(purpose) }));
       const resourceId = typeof ctx.query.resource_id === 'string' && /^[0-9]{1,16}$/.test(ctx.query.resource_id) ? ctx.query.resource_id : '';
@@ -33,9 +31,7 @@ export function consoleTokenPagesRouter(services: ApiServices): Router<ApiState>
   );
   router.post(
     '/tokens',
-    htmlErrors(async (ctx) => {
-      const page = await pageSession(services, ctx);
-      if (!page) return;
+    signedIn(services, async (ctx, page) => {
       const form = await pageForm(services, ctx, page);
       const rawId = (form.resource_id ?? '').trim();
       const body = parseInput(IssueTokenBody, { purpose: form.purpose, resource_id: rawId === '' ? null : rawId }, 'body');

@@ -15,7 +15,7 @@ import { presentDelivery, presentDeliveryDetail, presentEndpoint } from '../../w
 import { DeliveryListQuery, deliveryQueryOf, EcardSharedUrlBody, TestBody } from '../../webhooks/schema.ts';
 import { IdParams } from '../webhooks/schema.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, htmlErrors, pageForm, pageSession, pageStepUp, type PageSession } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, pageStepUp, signedIn } from './router.ts';
 
 const BASE = `${CONSOLE_PREFIX}/webhooks`;
 /** The delivery log's page size (the key API's own default is 20; the console shows 50). */
@@ -47,21 +47,13 @@ function filledFilters(query: Context['query']): Record<string, string> {
   return out;
 }
 
-/** A GET page of the group: the session (or a 303 to sign-in) then the page's own data. */
-function page(services: ApiServices, handler: (ctx: Context, page: PageSession) => Promise<void>) {
-  return htmlErrors(async (ctx) => {
-    const session = await pageSession(services, ctx);
-    if (session) await handler(ctx, session);
-  });
-}
-
 export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: BASE });
   const { models } = services;
 
   router.get(
     '/',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       const [shared, endpoints] = await Promise.all([ecardSharedEndpoint(models, session.account.id), listEndpoints(models, session.account.id)]);
       renderPage(ctx, {
         title: 'Webhooks',
@@ -75,7 +67,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
   );
   router.post(
     '/ecard-shared-url',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       const form = await pageForm(services, ctx, session);
       const body = parseInput(EcardSharedUrlBody, { url: form.url ?? '' }, 'body');
       const endpoint = await setEcardSharedUrl(services, session.account.id, body.url);
@@ -84,7 +76,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
   );
   router.post(
     '/endpoints/:id/enable',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       await pageForm(services, ctx, session);
       const { id } = parseInput(IdParams, ctx.params, 'path');
       await enableEndpoint(services, session.account.id, id);
@@ -93,7 +85,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
   );
   router.post(
     '/test',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       const form = await pageForm(services, ctx, session);
       const body = parseInput(TestBody, form.endpoint_id ? { endpoint_id: Number(form.endpoint_id) } : {}, 'body');
       const { delivery } = await sendTest(services, session.account.id, body.endpoint_id);
@@ -104,7 +96,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
   // The signing secret: a show-once page (no-store) behind a step-up, as the console API's GET secret.
   router.get(
     '/secret',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       if (!pageStepUp(services, ctx, session, `${BASE}/secret`)) return;
       const secret = await shownSecret(models, session.account.id, services.now(), false);
       renderPage(ctx, { title: 'Signing secret', view: 'webhook-secret', ...session, secret });
@@ -112,7 +104,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
   );
   router.post(
     '/secret/rotate',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       await pageForm(services, ctx, session);
       if (!pageStepUp(services, ctx, session, `${BASE}/secret`)) return;
       const secret = await shownSecret(models, session.account.id, services.now(), true);
@@ -122,7 +114,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
 
   router.get(
     '/deliveries',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       const filled = filledFilters(ctx.query);
       const query = parseInput(DeliveryListQuery, { ...filled, perPage: String(DELIVERY_PAGE_ROWS) }, 'query');
       const [{ rows, count }, endpoints] = await Promise.all([
@@ -147,7 +139,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
   );
   router.get(
     '/deliveries/:id',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       const { id } = parseInput(IdParams, ctx.params, 'path');
       const detail = presentDeliveryDetail(await findDelivery(models, session.account.id, id));
       renderPage(ctx, {
@@ -163,7 +155,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
   );
   router.post(
     '/deliveries/:id/replay',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       await pageForm(services, ctx, session);
       const { id } = parseInput(IdParams, ctx.params, 'path');
       await replayDelivery(services, session.account.id, id);
@@ -173,14 +165,14 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
 
   router.get(
     '/subscriptions',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       const subscriptions = await listSubscriptions(models, session.account.id);
       renderPage(ctx, { title: 'Webhook subscriptions', view: 'webhook-subscriptions', ...session, notice: noticeOf(ctx), subscriptions: subscriptions.map(presentEndpoint) });
     }),
   );
   router.post(
     '/subscriptions/:id/remove',
-    page(services, async (ctx, session) => {
+    signedIn(services, async (ctx, session) => {
       await pageForm(services, ctx, session);
       const { id } = parseInput(IdParams, ctx.params, 'path');
       await unsubscribe(services, session.account.id, id);

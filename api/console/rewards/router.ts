@@ -8,7 +8,7 @@ import { rulesView } from '../../../services/rewards/rules-view.ts';
 import { loadSettings, setRule, updateSettings } from '../../../services/rewards/settings.ts';
 import { readJsonBody } from '../../body.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
-import { GiftSettings, InventoryList, ListOrdersQuery, OrderList, PageMeta, Rules } from '../../gift-cards/schema.ts';
+import { GiftSettings, InventoryList, ListOrdersQuery, orderQueryOf, OrderList, PageMeta, Rules } from '../../gift-cards/schema.ts';
 import { pageMeta } from '../../schema-helpers.ts';
 import { defineConsoleRoute } from '../route.ts';
 import { CodesBody, CodesResult, RuleBody, SettingsBody } from './schema.ts';
@@ -85,18 +85,7 @@ export const consoleRewardRoutes = [
     response: OrderList,
     meta: PageMeta,
     async handler({ query }, { services, account }) {
-      const { rows, count } = await listOrders(services.models, account.id, {
-        page: query.page,
-        perPage: query.perPage,
-        paymentStatus: query.payment_status,
-        fulfillmentStatus: query.fulfillment_status,
-        claimStatus: query.claim_status,
-        scope: query.scope,
-        campaignId: query.campaign_id,
-        automationId: query.automation_id,
-        dateFrom: query.dateFrom,
-        dateTo: query.dateTo,
-      });
+      const { rows, count } = await listOrders(services.models, account.id, orderQueryOf(query));
       return { data: rows.map(presentOrder), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
