@@ -10,7 +10,7 @@ import type { ApiServices, ApiState } from '../../context.ts';
 import { parseInput } from '../../validation.ts';
 import { IdParams } from '../deletes/router.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, pageForm, signedIn } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, seeOther, signedIn } from './router.ts';
 
 type Kind = 'campaigns' | 'automations';
 const NOUN: Record<Kind, string> = { campaigns: 'campaign', automations: 'automation' };
@@ -50,8 +50,7 @@ export function consoleDeletePagesRouter(services: ApiServices): Router<ApiState
         await pageForm(services, ctx, page);
         if (kind === 'campaigns') await deleteCampaign(services, page.account.id, id);
         else await deleteAutomation(services, page.account.id, id);
-        ctx.status = 303;
-        ctx.redirect(`${CONSOLE_PREFIX}/${kind}/${id}/deleted`);
+        seeOther(ctx, `${CONSOLE_PREFIX}/${kind}/${id}/deleted`);
       }),
     );
     router.get(

@@ -11,7 +11,7 @@ import { parseInput } from '../../validation.ts';
 import { presentConsoleKey } from '../keys/present.ts';
 import { CreateKeyBody, KeyIdParams, RotateKeyBody, UpdateKeyBody } from '../keys/schema.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, pageForm, pageStepUp, signedIn } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, pageStepUp, seeOther, signedIn } from './router.ts';
 
 const KEYS = `${CONSOLE_PREFIX}/keys`;
 const LEVELS: Level[] = ['none', 'view', 'manage'];
@@ -88,8 +88,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
       const old = await findAccountKey(services.models, page.account.id, id);
       if (keep && !old.full_access) throw new ApiError(422, 'invalid_parameter', 'A scoped key cannot become full access: create a new full-access key');
       await updateKey(services.models, page.account.id, id, { name: body.name, levels: body.permissions }, services.now());
-      ctx.status = 303;
-      ctx.redirect(`${KEYS}?done=updated`);
+      seeOther(ctx, `${KEYS}?done=updated`);
     }),
   );
   router.post(
@@ -122,8 +121,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
       const id = keyId(ctx.params);
       await pageForm(services, ctx, page);
       await revokeKey(services.models, id, services.now(), page.account.id);
-      ctx.status = 303;
-      ctx.redirect(`${KEYS}?done=revoked`);
+      seeOther(ctx, `${KEYS}?done=revoked`);
     }),
   );
   return router;

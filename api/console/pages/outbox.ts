@@ -4,12 +4,11 @@ import Router from '@koa/router';
 import { ApiError } from '../../../lib/errors.ts';
 import { findOutboxMessage, listOutbox } from '../../../services/mail/outbox.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
-import { pageMeta } from '../../schema-helpers.ts';
 import { parseInput } from '../../validation.ts';
 import { outboxHead } from '../outbox/present.ts';
 import { OutboxParams, OutboxQuery } from '../outbox/schema.ts';
-import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, signedIn } from './router.ts';
+import { paging, renderPage } from './render.ts';
+import { CONSOLE_PREFIX, filledQuery, signedIn } from './router.ts';
 
 const OUTBOX = `${CONSOLE_PREFIX}/outbox`;
 
@@ -19,18 +18,15 @@ export function consoleOutboxPagesRouter(services: ApiServices): Router<ApiState
     '/outbox',
     signedIn(services, async (ctx, page) => {
       if (page.account.mode !== 'sandbox') return renderPage(ctx, { title: 'Sandbox outbox', view: 'outbox', ...page, live: true });
-      const query = parseInput(OutboxQuery, Object.fromEntries(Object.entries(ctx.query).filter(([, v]) => typeof v === 'string' && v !== '')), 'query');
+      const query = parseInput(OutboxQuery, filledQuery(ctx.query), 'query');
       const { rows, count } = await listOutbox(services.models, page.account.id, query);
-      const meta = pageMeta(query.page, query.perPage, count);
       const link = (n: number) => `${OUTBOX}?page=${n}&perPage=${query.perPage}`;
       renderPage(ctx, {
         title: 'Sandbox outbox',
         view: 'outbox',
         ...page,
         messages: rows.map(outboxHead),
-        meta,
-        previous: meta.page > 1 ? link(meta.page - 1) : undefined,
-        next: meta.page < meta.totalPages ? link(meta.page + 1) : undefined,
+        ...paging(query.page, query.perPage, count, link),
       });
     }),
   );

@@ -9,7 +9,7 @@ import { parseInput } from '../../validation.ts';
 import { PasswordBody } from '../session/schema.ts';
 import { clearSessionCookie } from '../session-cookie.ts';
 import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, pageForm, signedIn } from './router.ts';
+import { CONSOLE_PREFIX, pageForm, seeOther, signedIn } from './router.ts';
 
 export function consolePasswordPagesRouter(services: ApiServices): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
@@ -33,8 +33,7 @@ export function consolePasswordPagesRouter(services: ApiServices): Router<ApiSta
         return renderPage(ctx, { ...view, ...page, error: err.message }, err.status);
       }
       clearSessionCookie(ctx);
-      ctx.status = 303;
-      ctx.redirect(`${CONSOLE_PREFIX}/sign-in?done=password`);
+      seeOther(ctx, `${CONSOLE_PREFIX}/sign-in?done=password`);
     }),
   );
   return router;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { Context } from 'koa';
 import { packageRoot } from '../../../lib/paths.ts';
+import { pageMeta } from '../../schema-helpers.ts';
 
 const folder = join(packageRoot, 'templates', 'console');
 const handlebars = Handlebars.create();
@@ -57,4 +58,10 @@ export function renderPage(ctx: Context, data: PageData, status = 200): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = layout({ ...data, nav: NAV.map((item) => ({ ...item, current: item.href === path })) });
+}
+
+/** A list page's paging: its meta, and links to the pages before and after it (undefined at either end). */
+export function paging(page: number, perPage: number, total: number, link: (page: number) => string) {
+  const meta = pageMeta(page, perPage, total);
+  return { meta, previous: meta.page > 1 ? link(meta.page - 1) : undefined, next: meta.page < meta.totalPages ? link(meta.page + 1) : undefined };
 }

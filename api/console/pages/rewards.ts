@@ -14,23 +14,17 @@ import { loadSettings, setRule, updateSettings } from '../../../services/rewards
 import type { ApiServices, ApiState } from '../../context.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
 import { ListOrdersQuery, orderQueryOf } from '../../gift-cards/schema.ts';
-import { pageMeta } from '../../schema-helpers.ts';
 import { parseInput } from '../../validation.ts';
 import { RuleBody, SettingsBody } from '../rewards/schema.ts';
 import { settingsChangeOf } from '../rewards/settings-change.ts';
 import { codesOfUpload, readCodesUpload } from '../rewards/upload.ts';
-import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, pageForm, type PageSession, signedIn } from './router.ts';
+import { paging, renderPage } from './render.ts';
+import { CONSOLE_PREFIX, filledQuery, pageForm, type PageSession, seeOther, signedIn } from './router.ts';
 
 const REWARDS = `${CONSOLE_PREFIX}/rewards`;
 
 /** A form's number field: absent or blank is undefined; anything else must be a number (zod names the field). */
 const numberField = (value: string | undefined): number | undefined => (value === undefined || value.trim() === '' ? undefined : Number(value));
-
-function seeOther(ctx: Context, location: string): void {
-  ctx.status = 303;
-  ctx.redirect(location);
-}
 
 function noticeOf(query: Context['query']): string | undefined {
   switch (query.done) {
@@ -129,19 +123,16 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
     '/rewards/orders',
     signedIn(services, async (ctx, page) => {
       // A GET form sends every field: blank ones mean "any".
-      const given = Object.fromEntries(Object.entries(ctx.query).filter(([, v]) => typeof v === 'string' && v !== ''));
+      const given = filledQuery(ctx.query);
       const query = parseInput(ListOrdersQuery, given, 'query');
       const { rows, count } = await listOrders(services.models, page.account.id, orderQueryOf(query));
-      const meta = pageMeta(query.page, query.perPage, count);
-      const link = (n: number) => `${REWARDS}/orders?${new URLSearchParams({ ...(given as Record<string, string>), page: String(n) }).toString()}`;
+      const link = (n: number) => `${REWARDS}/orders?${new URLSearchParams({ ...given, page: String(n) }).toString()}`;
       renderPage(ctx, {
         title: 'Gift orders',
         view: 'rewards-orders',
         ...page,
         orders: rows.map(presentOrder),
-        meta,
-        previous: meta.page > 1 ? link(meta.page - 1) : undefined,
-        next: meta.page < meta.totalPages ? link(meta.page + 1) : undefined,
+        ...paging(query.page, query.perPage, count, link),
         filters: {
           payment: options(PAYMENT_STATUSES, query.payment_status),
           fulfillment: options(FULFILLMENT_STATUSES, query.fulfillment_status),

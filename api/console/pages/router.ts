@@ -33,8 +33,7 @@ export interface PageSession {
 export async function pageSession(services: ApiServices, ctx: Context): Promise<PageSession | null> {
   const session = await findSession(services, readSessionCookie(ctx));
   if (!session) {
-    ctx.status = 303;
-    ctx.redirect(`${CONSOLE_PREFIX}/sign-in?next=${encodeURIComponent(safeNext(ctx.method === 'GET' ? ctx.originalUrl : HOME))}`);
+    seeOther(ctx, `${CONSOLE_PREFIX}/sign-in?next=${encodeURIComponent(safeNext(ctx.method === 'GET' ? ctx.originalUrl : HOME))}`);
     return null;
   }
   const [owner, account] = await Promise.all([services.models.Owner.findByPk(session.owner_id, { rejectOnEmpty: true }), sessionAccount(services.models, session)]);
@@ -58,8 +57,7 @@ export async function pageForm(services: ApiServices, ctx: Context, page: PageSe
 export function pageStepUp(services: ApiServices, ctx: Context, page: PageSession, back: string): boolean {
   const at = page.session.step_up_at;
   if (at && services.now().getTime() - at.getTime() <= STEP_UP_MS) return true;
-  ctx.status = 303;
-  ctx.redirect(`${CONSOLE_PREFIX}/step-up?next=${encodeURIComponent(safeNext(back))}`);
+  seeOther(ctx, `${CONSOLE_PREFIX}/step-up?next=${encodeURIComponent(safeNext(back))}`);
   return false;
 }
 
@@ -74,6 +72,17 @@ export function htmlErrors(handler: (ctx: Context) => Promise<void>) {
       renderPage(ctx, { title: 'Something went wrong', view: 'error', message: err.message }, err.status);
     }
   };
+}
+
+/** A GET form's query: a blank field means "any", so it is left out before the schema reads the rest. */
+export function filledQuery(query: Context['query']): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+}
+
+/** The answer to a form's POST (and to a page that needs another first): 303 See Other. */
+export function seeOther(ctx: Context, location: string): void {
+  ctx.status = 303;
+  ctx.redirect(location);
 }
 
 /** A signed-in page's handler: the session (or a 303 to sign-in, and nothing else) and HTML errors. */
@@ -108,8 +117,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
       try {
         const { sessionId } = await signIn(services, { email: form.email ?? '', password: form.password ?? '' });
         setSessionCookie(ctx, sessionId);
-        ctx.status = 303;
-        ctx.redirect(next);
+        seeOther(ctx, next);
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 401) throw err;
         renderPage(ctx, { title: 'Sign in', view: 'sign-in', csrf: signInCsrf(ctx), next, email: form.email ?? '', error: err.message }, 401);
@@ -122,8 +130,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
       await pageForm(services, ctx, page);
       await signOut(services.models, page.session);
       clearSessionCookie(ctx);
-      ctx.status = 303;
-      ctx.redirect(`${CONSOLE_PREFIX}/sign-in`);
+      seeOther(ctx, `${CONSOLE_PREFIX}/sign-in`);
     }),
   );
   router.post(
@@ -132,8 +139,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
       const form = await pageForm(services, ctx, page);
       if (form.mode !== 'live' && form.mode !== 'sandbox') throw new ApiError(400, 'invalid_parameter', 'mode must be live or sandbox');
       await setMode(services.models, page.session, form.mode);
-      ctx.status = 303;
-      ctx.redirect(HOME);
+      seeOther(ctx, HOME);
     }),
   );
   router.get(
@@ -153,8 +159,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
         if (!(err instanceof ApiError) || err.status !== 403) throw err;
         return renderPage(ctx, { title: 'Confirm your password', view: 'step-up', ...page, next, error: err.message }, 403);
       }
-      ctx.status = 303;
-      ctx.redirect(next);
+      seeOther(ctx, next);
     }),
   );
   router.get(

@@ -5,11 +5,10 @@ import type { Context } from 'koa';
 import { activeCustomFields, addCustomField, deactivateCustomField } from '../../../services/directory/custom-fields.ts';
 import { addSuppression, listSuppressions, removeSuppression, validSuppressionValue } from '../../../services/sends/rules.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
-import { pageMeta } from '../../schema-helpers.ts';
 import { parseInput } from '../../validation.ts';
 import { CustomFieldBody, CustomFieldParams, SuppressionBody, SuppressionsQuery } from '../settings/schema.ts';
-import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, pageForm, signedIn } from './router.ts';
+import { paging, renderPage } from './render.ts';
+import { CONSOLE_PREFIX, filledQuery, pageForm, seeOther, signedIn } from './router.ts';
 
 const SETTINGS = `${CONSOLE_PREFIX}/settings`;
 
@@ -22,10 +21,7 @@ const NOTICES: Record<string, string> = {
   'not-suppressed': 'It was not blocked.',
 };
 
-function seeOther(ctx: Context, done: string): void {
-  ctx.status = 303;
-  ctx.redirect(`${SETTINGS}?done=${done}`);
-}
+const done = (ctx: Context, what: string) => seeOther(ctx, `${SETTINGS}?done=${what}`);
 
 /** `{ email }` or `{ domain }` from the form's kind and value fields. */
 function suppressionOf(form: Record<string, string>) {
@@ -39,9 +35,8 @@ export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiSta
   router.get(
     '/settings',
     signedIn(services, async (ctx, page) => {
-      const query = parseInput(SuppressionsQuery, Object.fromEntries(Object.entries(ctx.query).filter(([k, v]) => k !== 'done' && typeof v === 'string' && v !== '')), 'query');
+      const query = parseInput(SuppressionsQuery, filledQuery(ctx.query), 'query');
       const [fields, suppressions] = await Promise.all([activeCustomFields(services.models, page.account.id), listSuppressions(services.models, page.account.id, query)]);
-      const meta = pageMeta(query.page, query.perPage, suppressions.count);
       const link = (n: number) => `${SETTINGS}?${new URLSearchParams({ ...(query.kind ? { kind: query.kind } : {}), perPage: String(query.perPage), page: String(n) }).toString()}`;
       renderPage(ctx, {
         title: 'Fields and suppressions',
@@ -50,9 +45,7 @@ export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiSta
         notice: typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined,
         fields: fields.map((f) => ({ key: f.field_key, label: f.label, type: f.field_type, required: Boolean(f.required) })),
         suppressions: suppressions.rows.map((r) => ({ kind: r.kind, value: r.value, created_at: r.created_at.toISOString() })),
-        meta,
-        previous: meta.page > 1 ? link(meta.page - 1) : undefined,
-        next: meta.page < meta.totalPages ? link(meta.page + 1) : undefined,
+        ...paging(query.page, query.perPage, suppressions.count, link),
       });
     }),
   );
@@ -62,7 +55,7 @@ export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiSta
       const form = await pageForm(services, ctx, page);
       const body = parseInput(CustomFieldBody, { key: form.key || undefined, label: form.label || undefined, required: form.required === 'on' }, 'body');
       await addCustomField(services.models, { accountId: page.account.id, key: body.key, label: body.label, required: body.required });
-      seeOther(ctx, 'field-added');
+      done(ctx, 'field-added');
     }),
   );
   router.post(
@@ -71,21 +64,21 @@ export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiSta
       await pageForm(services, ctx, page);
       const params = parseInput(CustomFieldParams, ctx.params, 'path');
       await deactivateCustomField(services.models, page.account.id, params.key);
-      seeOther(ctx, 'field-removed');
+      done(ctx, 'field-removed');
     }),
   );
   router.post(
     '/settings/suppressions',
     signedIn(services, async (ctx, page) => {
       const { kind, value } = suppressionOf(await pageForm(services, ctx, page));
-      seeOther(ctx, (await addSuppression(services.models, page.account.id, kind, value)) ? 'suppressed' : 'already-suppressed');
+      done(ctx, (await addSuppression(services.models, page.account.id, kind, value)) ? 'suppressed' : 'already-suppressed');
     }),
   );
   router.post(
     '/settings/suppressions/remove',
     signedIn(services, async (ctx, page) => {
       const { kind, value } = suppressionOf(await pageForm(services, ctx, page));
-      seeOther(ctx, (await removeSuppression(services.models, page.account.id, kind, value)) ? 'lifted' : 'not-suppressed');
+      done(ctx, (await removeSuppression(services.models, page.account.id, kind, value)) ? 'lifted' : 'not-suppressed');
     }),
   );
   return router;

@@ -9,13 +9,12 @@ import { ecardSharedEndpoint, enableEndpoint, listEndpoints, listSubscriptions, 
 import { shownSecret } from '../../../services/webhooks/secrets.ts';
 import { DELIVERY_STATUSES } from '../../../models/WebhookDelivery.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
-import { pageMeta } from '../../schema-helpers.ts';
 import { parseInput } from '../../validation.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from '../../webhooks/present.ts';
 import { DeliveryListQuery, deliveryQueryOf, EcardSharedUrlBody, TestBody } from '../../webhooks/schema.ts';
 import { IdParams } from '../webhooks/schema.ts';
-import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, pageForm, pageStepUp, signedIn } from './router.ts';
+import { paging, renderPage } from './render.ts';
+import { CONSOLE_PREFIX, pageForm, pageStepUp, seeOther, signedIn } from './router.ts';
 
 const BASE = `${CONSOLE_PREFIX}/webhooks`;
 /** The delivery log's page size (the key API's own default is 20; the console shows 50). */
@@ -31,11 +30,6 @@ const NOTICES: Record<string, string> = {
   removed: 'The subscription is removed.',
 };
 const noticeOf = (ctx: Context) => NOTICES[String(ctx.query.done)] ?? undefined;
-
-function redirect(ctx: Context, path: string): void {
-  ctx.status = 303;
-  ctx.redirect(path);
-}
 
 /** The filters as the form sent them: blank fields mean "any", so they are dropped before the key API's schema. */
 function filledFilters(query: Context['query']): Record<string, string> {
@@ -71,7 +65,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
       const form = await pageForm(services, ctx, session);
       const body = parseInput(EcardSharedUrlBody, { url: form.url ?? '' }, 'body');
       const endpoint = await setEcardSharedUrl(services, session.account.id, body.url);
-      redirect(ctx, `${BASE}?done=${endpoint ? 'url_saved' : 'url_off'}`);
+      seeOther(ctx, `${BASE}?done=${endpoint ? 'url_saved' : 'url_off'}`);
     }),
   );
   router.post(
@@ -80,7 +74,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
       await pageForm(services, ctx, session);
       const { id } = parseInput(IdParams, ctx.params, 'path');
       await enableEndpoint(services, session.account.id, id);
-      redirect(ctx, `${BASE}?done=enabled`);
+      seeOther(ctx, `${BASE}?done=enabled`);
     }),
   );
   router.post(
@@ -89,7 +83,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
       const form = await pageForm(services, ctx, session);
       const body = parseInput(TestBody, form.endpoint_id ? { endpoint_id: Number(form.endpoint_id) } : {}, 'body');
       const { delivery } = await sendTest(services, session.account.id, body.endpoint_id);
-      redirect(ctx, `${BASE}/deliveries/${delivery.id}?done=tested`);
+      seeOther(ctx, `${BASE}/deliveries/${delivery.id}?done=tested`);
     }),
   );
 
@@ -121,7 +115,6 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
         listDeliveries(models, session.account.id, deliveryQueryOf(query)),
         listEndpoints(models, session.account.id),
       ]);
-      const meta = pageMeta(query.page, query.perPage, count);
       const link = (n: number) => `${BASE}/deliveries?${new URLSearchParams({ ...filled, page: String(n) }).toString()}`;
       renderPage(ctx, {
         title: 'Webhook deliveries',
@@ -131,9 +124,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
         statuses: DELIVERY_STATUSES.map((s) => ({ value: s, selected: s === filled.status })),
         endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, selected: String(e.id) === filled.endpoint_id })),
         deliveries: rows.map(({ delivery, url }) => presentDelivery(delivery, url)),
-        meta,
-        previous: meta.page > 1 ? link(meta.page - 1) : null,
-        next: meta.page < meta.totalPages ? link(meta.page + 1) : null,
+        ...paging(query.page, query.perPage, count, link),
       });
     }),
   );
@@ -159,7 +150,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
       await pageForm(services, ctx, session);
       const { id } = parseInput(IdParams, ctx.params, 'path');
       await replayDelivery(services, session.account.id, id);
-      redirect(ctx, `${BASE}/deliveries/${id}?done=replayed`);
+      seeOther(ctx, `${BASE}/deliveries/${id}?done=replayed`);
     }),
   );
 
@@ -176,7 +167,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
       await pageForm(services, ctx, session);
       const { id } = parseInput(IdParams, ctx.params, 'path');
       await unsubscribe(services, session.account.id, id);
-      redirect(ctx, `${BASE}/subscriptions?done=removed`);
+      seeOther(ctx, `${BASE}/subscriptions?done=removed`);
     }),
   );
   return router;
