@@ -117,6 +117,34 @@ describe('authentication and scopes', function () {
       expect(KEY_CACHE_MS).to.be.at.most(5000);
     });
 
+    it('a key revoked under a steady stream of requests on it is refused within 5 s, and never accepted again', async () => {
+      // The cache must not be kept alive by its own hits: four clients call back to back, before and after the revoke.
+      const { keyId, key } = await newKey(stack.models, account.accountId, { ecards: 'view' });
+      // Limits raised: the stream is far over the free plan's 120 a minute.
+      const other = await extraApp({ env: { RATE_LIMITS: 'free=100000/1000000,pro=100000/1000000,enterprise=100000/1000000' } });
+      let revokedAt = 0;
+      const seen: Array<{ at: number; status: number }> = [];
+      const stream = async () => {
+        const started = Date.now();
+        while (Date.now() - started < 8000) {
+          const status = (await call(other.url, 'GET', '/v2/api/key/info', { key })).status;
+          seen.push({ at: Date.now(), status });
+          if (revokedAt && status === 401 && Date.now() - revokedAt > 5500) return;
+        }
+      };
+      const clients = [stream(), stream(), stream(), stream()];
+      await sleep(1000);
+      await revokeKey(stack.models, keyId, new Date());
+      revokedAt = Date.now();
+      await Promise.all(clients);
+      expect(seen.filter((s) => s.at < revokedAt).every((s) => s.status === 200)).to.equal(true);
+      const after = seen.filter((s) => s.at >= revokedAt);
+      const firstRefusal = after.findIndex((s) => s.status === 401);
+      expect(firstRefusal).to.be.at.least(0);
+      expect(after.filter((s) => s.status === 200 && s.at - revokedAt >= 5000)).to.deep.equal([]);
+      expect(new Set(after.filter((s) => s.at - revokedAt >= 5000).map((s) => s.status))).to.deep.equal(new Set([401]));
+    });
+
     it('rotation makes a new key with the same scopes; the old one works until its grace period ends', async () => {
       const { keyId, key } = await newKey(stack.models, account.accountId, { ecards: 'manage', widgets: 'view' });
       let clock = new Date('2031-03-01T10:00:00Z');
