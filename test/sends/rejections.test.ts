@@ -156,6 +156,29 @@ describe('send-ecard: every rejection reason, quota, idempotency', function () {
     ]);
   });
 
+  it('200 concurrent scheduled sends of one account at a quota of 150: exactly 150 accepted, 50 wouldexceedlimit, no 5xx', async function () {
+    this.timeout(120_000);
+    const app = await extraApp({
+      env: { PLAN_EMAILS: 'free=150,pro=5000,enterprise=100000', RATE_LIMITS: 'free=100000/1000000,pro=100000/1000000,enterprise=100000/1000000' },
+    });
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const answers = await Promise.all(Array.from({ length: 200 }, () => send({ ...base(), sendAt }, { url: app.url })));
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((s) => s >= 500), JSON.stringify(answers.filter((res) => res.status >= 500).map((res) => res.body))).to.deep.equal([]);
+    expect(answers.filter((res) => res.status === 200 && res.body.status === 'scheduled')).to.have.length(150);
+    const refused = answers.filter((res) => res.status !== 200);
+    expect(refused).to.have.length(50);
+    for (const res of refused) expectRefusal(res, 403, 'wouldexceedlimit');
+    expect(await sendsOf()).to.equal(150);
+    const month = sendAt.slice(0, 7);
+    const usage = await stack.models.QuotaUsage.findOne({ where: { account_id: account.accountId, month }, rejectOnEmpty: true });
+    expect(usage.used).to.equal(150);
+    // Cancel them, so 150 scheduled workflows do not wait in the suite's Temporal server for an hour.
+    for (const res of answers.filter((r) => r.status === 200)) {
+      await call(app.url, 'POST', '/v2/api/pub/ecard-actions/cancel-send', { key: account.liveKey, body: { sendId: res.body.sendId } });
+    }
+  });
+
   it('Idempotency-Key: 10 concurrent identical requests make one send and one email; another body with the key is 422', async () => {
     const body = base();
     const headers = { 'Idempotency-Key': `key-${process.pid}-${counter}` };
