@@ -1,11 +1,14 @@
 // What the Temporal benchmarks share: an embedded Temporal dev server, the service on a fresh database (SQLite
 // unless DATABASE_URL says otherwise) with a worker, and an eCard to send.
-import { mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../lib/config.ts';
+import { packageRoot } from '../lib/paths.ts';
 import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
 import { createLogger } from '../lib/logger.ts';
 import { openDatabase, startWorker } from '../app/runtime.ts';
@@ -149,4 +152,140 @@ export async function sendCampaignToEnd(
   const messages = smtp.received() - before;
   if (messages !== campaign.recipients) throw new Error(`campaign ${campaign.id}: ${messages} messages for ${campaign.recipients} recipients`);
   return seconds;
+}
+
+// Closed-loop rates measured in rounds (bench/accept.ts).
+
+/** `concurrency` clients, each calling `call` again as soon as it answers, for `seconds`; calls per second. */
+export async function closedLoopRate(seconds: number, concurrency: number, call: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  let done = 0;
+  const client = async () => {
+    while (performance.now() < deadline) {
+      await call();
+      done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, client));
+  // Over the time until the last call answered, not the nominal seconds.
+  return done / ((performance.now() - started) / 1000);
+}
+
+// ---- HTTP benches (bench/read.ts, bench/accept.ts): a node process serving HTTP, GET load at a fixed concurrency, paired rounds.
+
+export interface NodeProcess {
+  url: string;
+  /** SIGTERM, then waits for the exit (SIGKILL after 10 s); a --cpu-prof profile is written on that exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `node --import tsx <nodeArgs> <script> <args>` from the package root on `port` (its output in `logFile`, as a
+ * service writes to a log), resolved once GET `readyPath` answers 200; rejected if it exits first.
+ */
+export async function startNodeProcess(options: {
+  script: string; args?: string[]; nodeArgs?: string[]; env: NodeJS.ProcessEnv; port: number; readyPath: string; logFile: string;
+}): Promise<NodeProcess> {
+  const log = openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])], {
+    cwd: packageRoot, env: options.env, stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  // Not outliving this process, whatever ends it.
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  let gone: number | string | null | undefined;
+  void exited.then((how) => {
+    gone = how;
+    process.off('exit', orphaned);
+  });
+  const url = `http://127.0.0.1:${options.port}`;
+  const tail = () => readFileSync(options.logFile, 'utf8').slice(-2000);
+  for (const started = Date.now(); ; await sleep(100)) {
+    if (gone !== undefined) throw new Error(`${options.script} exited (${gone}) before answering:\n${tail()}`);
+    if (Date.now() - started > 60_000) {
+      child.kill('SIGKILL');
+      throw new Error(`${options.script} did not answer ${options.readyPath} within 60 s:\n${tail()}`);
+    }
+    const res = await fetch(`${url}${options.readyPath}`).catch(() => undefined);
+    await res?.arrayBuffer();
+    if (res?.status === 200) break;
+  }
+  return {
+    url,
+    stop: async () => {
+      if (gone === undefined) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * The API alone as production runs it (`bin/api.ts`, its own process, default log level, its log in `logFile`) on a
+ * migrated database; `env` adds to (or overrides) the settings. Temporal is dialled lazily: without TEMPORAL_ADDRESS
+ * it points at a closed port, which only reads that need no Temporal server can bear.
+ */
+export async function startApiProcess(env: Record<string, string>, options: { logFile: string; nodeArgs?: string[] }): Promise<NodeProcess> {
+  const port = await freePort();
+  return startNodeProcess({
+    script: 'bin/api.ts',
+    nodeArgs: options.nodeArgs ?? [],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_ADDRESS: '127.0.0.1:1', REWARDS_ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...env, PORT: String(port) },
+    port,
+    readyPath: '/healthz',
+    logFile: options.logFile,
+  });
+}
+
+/** `concurrency` clients sending GET `request` back to back for `seconds` (closedLoopRate), each answer read whole and checked (200); requests per second. */
+export function requestRate(request: { url: string; headers?: Record<string, string> }, seconds: number, concurrency: number): Promise<number> {
+  return closedLoopRate(seconds, concurrency, async () => {
+    const res = await fetch(request.url, { headers: request.headers ?? {} });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${request.url}: status ${res.status}`);
+  });
+}
+
+/** "median 0.42 (min 0.40, max 0.45)" of per-round ratios. */
+export function ratioSummary(ratios: readonly number[]): string {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return `median ${median.toFixed(2)} (min ${sorted[0]!.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)})`;
+}
+
+interface RatedSide {
+  name: string;
+  /** Its rate over a round of `seconds`. */
+  rate: (seconds: number) => Promise<number>;
+}
+
+/**
+ * Each side warmed up for `warmupSeconds` (0: not), then `rounds` pairs of rounds of `seconds`, alternated (the
+ * measured side, then its baseline); prints each pair and the median ratio (measured / baseline) with its min and
+ * max; returns the ratios.
+ */
+export async function alternatedRatios(
+  label: string,
+  measured: RatedSide,
+  baseline: RatedSide,
+  options: { rounds: number; seconds: number; warmupSeconds: number; target: string },
+): Promise<number[]> {
+  if (options.warmupSeconds > 0) {
+    await measured.rate(options.warmupSeconds);
+    await baseline.rate(options.warmupSeconds);
+  }
+  const ratios: number[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    const rate = await measured.rate(options.seconds);
+    const base = await baseline.rate(options.seconds);
+    ratios.push(rate / base);
+    console.log(`${label} round ${round}: ${measured.name} ${rate.toFixed(0)} req/s, ${baseline.name} ${base.toFixed(0)} req/s, ratio ${(rate / base).toFixed(2)}`);
+  }
+  console.log(`${label}: ${measured.name} / ${baseline.name} ${ratioSummary(ratios)}; target ${options.target}`);
+  return ratios;
 }
