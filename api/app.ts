@@ -1,5 +1,5 @@
 // Builds the Koa application (no listen), so tests can run several in one process.
-import Koa from 'koa';
+import Koa, { type Middleware, type Next } from 'koa';
 import type Router from '@koa/router';
 import type { Connection } from '@temporalio/client';
 import { ApiError } from '../lib/errors.ts';
@@ -37,6 +37,16 @@ export interface AppOptions {
 
 const isApiPath = (path: string) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
+type RouterMiddleware = ReturnType<Router<ApiState>['routes']>;
+
+/** Routers that run only for paths under the prefix: a key API request never walks the console's routes. */
+function onlyUnder(prefix: string, chain: RouterMiddleware[]): Middleware<ApiState> {
+  const run = (ctx: Parameters<RouterMiddleware>[0], next: Next, at: number): Promise<void> =>
+    at === chain.length ? next() : Promise.resolve(chain[at]!(ctx, () => run(ctx, next, at + 1)));
+  // The routers fill in their own context fields (params, the matched route) as Koa's app.use does.
+  return (ctx, next) => (ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? run(ctx as Parameters<RouterMiddleware>[0], next, 0) : next());
+}
+
 export function createApp(context: ServiceContext, options: AppOptions): Koa<ApiState> {
   const onBackgroundError = (err: unknown) => context.logger.warn({ err }, 'background write failed');
   const services: ApiServices = {
@@ -64,8 +74,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
   app.use(errorRenderer(services.logger, (method, path) => api.routeFor(method, path)?.envelope ?? 'standard'));
   for (const router of publicRouters) app.use(router.routes());
   // The console: its session, never a key (before the key authentication, which covers /v2/api only).
-  app.use(consoleApi.router.routes());
-  for (const router of consolePageRouters(services)) app.use(router.routes());
+  app.use(onlyUnder('/v2/console', [consoleApi.router.routes(), ...consolePageRouters(services).map((router) => router.routes())]));
   // Authentication and the rate limit come before routing: an unknown path without a key is 401.
   const auth = authenticate(services.keys);
   const limit = rateLimit(services.rateLimiter, services.config.rateLimits);
