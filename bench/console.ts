@@ -18,7 +18,7 @@ import { probeConnection } from '../lib/temporal.ts';
 import { createAccount } from '../services/accounts.ts';
 import { deliveryWorkflowId } from '../workflows/webhook-delivery/lifecycle.ts';
 import { setOwnerPassword, signedInPages } from '../test/helpers/console.ts';
-import { freePort } from './harness.ts';
+import { alternatedRatios, freePort, requestRate } from './harness.ts';
 
 const deliveries = Number(process.env.BENCH_CONSOLE_DELIVERIES ?? 10_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -94,37 +94,10 @@ const pageIds = [...(await get(PAGE)).matchAll(/>Delivery (\d+)<\/a>/g)].map((m)
 const apiIds = (JSON.parse(await get(API)) as { data: Array<{ id: number }> }).data.map((d) => d.id);
 if (pageIds.length !== Math.min(DELIVERY_PAGE_ROWS, deliveries) || pageIds.join() !== apiIds.join()) throw new Error(`the page shows ${pageIds.length} deliveries, the API ${apiIds.length}, not the same`);
 
-/** `concurrency` clients requesting `path` for `seconds`; requests per second. */
-async function measure(path: string): Promise<number> {
-  const deadline = performance.now() + seconds * 1000;
-  let done = 0;
-  const client = async () => {
-    while (performance.now() < deadline) {
-      await get(path);
-      done += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, client));
-  return done / seconds;
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 console.log(`database ${config.database.dialect}, ${deliveries} deliveries (loaded in ${loadSeconds.toFixed(1)} s), pages of ${DELIVERY_PAGE_ROWS}, ${concurrency} concurrent clients, ${rounds} rounds of ${seconds} s each`);
-await measure(PAGE); // warm-up of both (templates, statement caches, JIT)
-await measure(API);
-const ratios: number[] = [];
-for (let round = 1; round <= rounds; round++) {
-  const page = await measure(PAGE);
-  const api = await measure(API);
-  ratios.push(page / api);
-  console.log(`round ${round}: page ${page.toFixed(0)} req/s, API ${api.toFixed(0)} req/s, ratio ${(page / api).toFixed(2)}`);
-}
-console.log(`delivery-log page / console API: median ${median(ratios).toFixed(2)} (min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}; target ≥ 0.5)`);
+const side = (name: string, path: string) => ({ name, rate: (roundSeconds: number) => requestRate({ url: `${server.url}${path}`, headers: { Cookie: cookie } }, roundSeconds, concurrency) });
+// Warm-up of both (templates, statement caches, JIT) for one round's time.
+await alternatedRatios('delivery-log page', side('page', PAGE), side('console API', API), { rounds, seconds, warmupSeconds: seconds, target: '≥ 0.5' });
 
 await server.close();
 await readinessProbe.close();
