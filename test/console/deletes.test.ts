@@ -2,13 +2,12 @@ import { expect } from 'chai';
 import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { firingZone, insertAutomation } from '../helpers/automations.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { consoleClient, setOwnerPassword, type ConsoleClient } from '../helpers/console.ts';
+import { consoleClient, ownerOnApi } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
-const PASSWORD = 'correct horse battery';
 
 describe('console: deleting campaigns and automations', function () {
   this.timeout(90_000);
@@ -19,13 +18,7 @@ describe('console: deleting campaigns and automations', function () {
     await testSmtpServer();
   });
 
-  async function signedIn(): Promise<{ account: TestAccount; client: ConsoleClient }> {
-    const account = await newAccount(stack.models, 'pro');
-    const email = await setOwnerPassword(stack.models, account.accountId, PASSWORD);
-    const client = consoleClient(stack.url);
-    expectSuccess(await client.signIn(email, PASSWORD));
-    return { account, client };
-  }
+  const signedIn = () => ownerOnApi(stack, 'pro');
   const api = async (key: string, method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
   const ok = async (key: string, method: string, path: string, body?: unknown) => expectSuccess(await api(key, method, path, body)) as Json;
 

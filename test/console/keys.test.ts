@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { KEY_CACHE_MS, KEY_PATTERN } from '../../services/api-keys.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { consoleClient, setOwnerPassword, type ConsoleClient } from '../helpers/console.ts';
+import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
+import { consoleClient, ownerOnApi, type ConsoleClient, OWNER_PASSWORD } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
-const PASSWORD = 'correct horse battery';
 
 describe('console: API keys', function () {
   this.timeout(60_000);
@@ -16,13 +15,7 @@ describe('console: API keys', function () {
     stack = await testStack();
   });
 
-  async function signedIn(): Promise<{ account: TestAccount; client: ConsoleClient }> {
-    const account = await newAccount(stack.models);
-    const email = await setOwnerPassword(stack.models, account.accountId, PASSWORD);
-    const client = consoleClient(stack.url);
-    expectSuccess(await client.signIn(email, PASSWORD));
-    return { account, client };
-  }
+  const signedIn = () => ownerOnApi(stack);
   const ok = async (client: ConsoleClient, method: string, path: string, body?: unknown) => expectSuccess(await client.call(method, path, body === undefined ? {} : { body })) as Json;
   const keyCount = (accountId: number) => stack.models.ApiKey.count({ where: { account_id: accountId } });
   const keyInfo = (key: string) => call(stack.url, 'GET', '/v2/api/key/info', { key });
@@ -78,7 +71,7 @@ describe('console: API keys', function () {
     expectFailure(await client.call('POST', '/keys', { body: { name: 'Root', full_access: true } }), 403, 'step_up_required');
     expect(await keyCount(account.accountId)).to.equal(before);
     expectFailure(await client.call('POST', '/step-up', { body: { password: 'wrong password!' } }), 403, 'invalid_password');
-    expectSuccess(await client.call('POST', '/step-up', { body: { password: PASSWORD } }));
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     const created = await ok(client, 'POST', '/keys', { name: 'Root', full_access: true });
     expect(created.api_key).to.deep.include({ full_access: true });
     expect(expectSuccess(await keyInfo(created.key as string))).to.deep.include({ full_access: true });
@@ -150,14 +143,14 @@ describe('console: API keys', function () {
     const { account, client } = await signedIn();
     expectFailure(await client.call('POST', `/keys/${account.liveKeyId}/rotate`), 403, 'step_up_required');
     expect(await keyCount(account.accountId)).to.equal(1);
-    expectSuccess(await client.call('POST', '/step-up', { body: { password: PASSWORD } }));
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     expect((await ok(client, 'POST', `/keys/${account.liveKeyId}/rotate`)).replaced).to.deep.include({ status: 'revoked' });
   });
 
   it('another account\'s key (and the sandbox\'s from live mode) is 404 everywhere, and stays as it was', async () => {
     const { account, client } = await signedIn();
     const other = await newAccount(stack.models);
-    expectSuccess(await client.call('POST', '/step-up', { body: { password: PASSWORD } }));
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     const before = (await stack.models.ApiKey.findByPk(other.liveKeyId))!.toJSON();
     for (const [path, body] of [
       [`/keys/${other.liveKeyId}`, { name: 'Mine now' }],

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { consoleClient, setOwnerPassword, type ConsoleClient } from '../helpers/console.ts';
+import { expectFailure, expectSuccess, type TestAccount } from '../helpers/api.ts';
+
+import { consoleClient, ownerOnApi, sandboxEmail } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
@@ -16,24 +16,9 @@ describe('console: the sandbox outbox (mail_sink)', function () {
     stack = await testStack();
   });
 
-  async function signedIn(): Promise<{ account: TestAccount; client: ConsoleClient }> {
-    const account = await newAccount(stack.models, 'pro');
-    const email = await setOwnerPassword(stack.models, account.accountId, 'correct horse battery');
-    const client = consoleClient(stack.url);
-    expectSuccess(await client.signIn(email, 'correct horse battery'));
-    return { account, client };
-  }
+  const signedIn = () => ownerOnApi(stack, 'pro');
 
-  /** A real sandbox send through the key API: its email lands in mail_sink. */
-  async function sandboxSend(account: TestAccount, recipientEmail: string) {
-    const widget = await insertWidget(stack.models, account.sandboxAccountId);
-    const ecard = await insertEcard(stack.models, account.sandboxAccountId, widget.id);
-    const res = await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', {
-      key: account.sandboxKey,
-      body: { ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail },
-    });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  }
+  const sandboxSend = (account: TestAccount, recipientEmail: string) => sandboxEmail(stack, account, recipientEmail);
 
   it('lists the sandbox’s emails newest first, paged, and shows one with its text and HTML', async () => {
     const { account, client } = await signedIn();

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { firingZone, insertAutomation } from '../helpers/automations.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { hidden, setOwnerPassword, signedInPages } from '../helpers/console.ts';
+import { hidden, ownerOnPages, type signedInPages, OWNER_PASSWORD } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
-const PASSWORD = 'correct horse battery';
 type Pages = Awaited<ReturnType<typeof signedInPages>>;
 
 describe('console pages: API keys, confirmation tokens, deletes', function () {
@@ -15,13 +14,9 @@ describe('console pages: API keys, confirmation tokens, deletes', function () {
     stack = await testStack();
   });
 
-  async function signedIn(plan: 'free' | 'pro' = 'free'): Promise<{ account: TestAccount } & Pages> {
-    const account = await newAccount(stack.models, plan);
-    const email = await setOwnerPassword(stack.models, account.accountId, PASSWORD);
-    return { account, ...(await signedInPages(stack.url, email, PASSWORD)) };
-  }
+  const signedIn = (plan: 'free' | 'pro' = 'free') => ownerOnPages(stack, plan);
   const stepUp = async ({ browser, csrf }: Pages, next: string) => {
-    const res = await browser.post('/v2/console/step-up', { _csrf: csrf, next, password: PASSWORD });
+    const res = await browser.post('/v2/console/step-up', { _csrf: csrf, next, password: OWNER_PASSWORD });
     expect(res.status).to.equal(303);
   };
   const scoped = (levels: Record<string, string>) => Object.fromEntries(Object.entries(levels).map(([area, level]) => [`perm_${area}`, level]));

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import Handlebars from 'handlebars';
-import { call, newAccount, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { hidden, pageClient, setOwnerPassword, signedInPages } from '../helpers/console.ts';
+import { type TestAccount } from '../helpers/api.ts';
+
+import { hidden, ownerOnPages, pageClient, sandboxEmail, type signedInPages } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
-const PASSWORD = 'correct horse battery';
 type Pages = Awaited<ReturnType<typeof signedInPages>>;
 
 let counter = 0;
@@ -18,23 +17,9 @@ describe('console pages: the sandbox outbox', function () {
     stack = await testStack();
   });
 
-  async function signedIn(): Promise<{ account: TestAccount } & Pages> {
-    const account = await newAccount(stack.models, 'pro');
-    const email = await setOwnerPassword(stack.models, account.accountId, PASSWORD);
-    return { account, ...(await signedInPages(stack.url, email, PASSWORD)) };
-  }
+  const signedIn = () => ownerOnPages(stack, 'pro');
 
-  /** A real sandbox send through the key API: its email lands in mail_sink. */
-  async function sandboxSend(account: TestAccount, recipientEmail: string) {
-    const widget = await insertWidget(stack.models, account.sandboxAccountId);
-    const ecard = await insertEcard(stack.models, account.sandboxAccountId, widget.id);
-    const res = await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', {
-      key: account.sandboxKey,
-      body: { ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail },
-    });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return stack.models.MailSinkMessage.findOne({ where: { account_id: account.sandboxAccountId, recipient: recipientEmail }, rejectOnEmpty: true });
-  }
+  const sandboxSend = (account: TestAccount, recipientEmail: string) => sandboxEmail(stack, account, recipientEmail);
 
   /** Switches by the layout's mode form, as the button does. */
   async function switchMode({ browser, csrf }: Pages, expected: 'live' | 'sandbox') {

@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { pageClient, setOwnerPassword, signedInPages } from '../helpers/console.ts';
+import { call, expectSuccess, newAccount } from '../helpers/api.ts';
+import { ownerOnPages, pageClient } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
-
-const PASSWORD = 'correct horse battery';
-type Pages = Awaited<ReturnType<typeof signedInPages>>;
 
 describe('console pages: rewards (settings, spend rules, code uploads, inventory, orders)', function () {
   this.timeout(60_000);
@@ -14,11 +11,7 @@ describe('console pages: rewards (settings, spend rules, code uploads, inventory
     stack = await testStack();
   });
 
-  async function signedIn(): Promise<{ account: TestAccount } & Pages> {
-    const account = await newAccount(stack.models);
-    const email = await setOwnerPassword(stack.models, account.accountId, PASSWORD);
-    return { account, ...(await signedInPages(stack.url, email, PASSWORD)) };
-  }
+  const signedIn = () => ownerOnPages(stack);
   const keyApi = async (path: string, key: string) => expectSuccess(await call(stack.url, 'GET', `/v2/api/gift-card/${path}`, { key }));
   /** What the account holds: settings rows, rules, codes (a refused form must leave all three as they were). */
   const written = async (accountId: number) => ({

@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import { newAccount, type TestAccount } from '../helpers/api.ts';
-import { pageClient, setOwnerPassword, signedInPages } from '../helpers/console.ts';
-import { testStack, type TestStack } from '../helpers/stack.ts';
 
-const PASSWORD = 'correct horse battery';
-type Pages = Awaited<ReturnType<typeof signedInPages>>;
+import { ownerOnPages, pageClient } from '../helpers/console.ts';
+import { testStack, type TestStack } from '../helpers/stack.ts';
 
 describe('console pages: custom fields and suppressions', function () {
   this.timeout(60_000);
@@ -13,11 +10,7 @@ describe('console pages: custom fields and suppressions', function () {
     stack = await testStack();
   });
 
-  async function signedIn(): Promise<{ account: TestAccount } & Pages> {
-    const account = await newAccount(stack.models);
-    const email = await setOwnerPassword(stack.models, account.accountId, PASSWORD);
-    return { account, ...(await signedInPages(stack.url, email, PASSWORD)) };
-  }
+  const signedIn = () => ownerOnPages(stack);
   const fieldsOf = async (accountId: number) =>
     (await stack.models.CustomField.findAll({ where: { account_id: accountId }, order: [['field_key', 'ASC']] })).map((f) => [f.field_key, f.label, Boolean(f.required), Boolean(f.active)]);
   const suppressionsOf = async (accountId: number) =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { consoleClient, setOwnerPassword, type ConsoleClient } from '../helpers/console.ts';
+import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
+import { consoleClient, ownerOnApi } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
@@ -13,13 +13,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
     stack = await testStack();
   });
 
-  async function signedIn(): Promise<{ account: TestAccount; client: ConsoleClient }> {
-    const account = await newAccount(stack.models);
-    const email = await setOwnerPassword(stack.models, account.accountId, 'correct horse battery');
-    const client = consoleClient(stack.url);
-    expectSuccess(await client.signIn(email, 'correct horse battery'));
-    return { account, client };
-  }
+  const signedIn = () => ownerOnApi(stack);
 
   /** What the key API answers for the same account (the console must answer the same). */
   const keyApi = async (path: string, key: string) => expectSuccess(await call(stack.url, 'GET', `/v2/api/gift-card/${path}`, { key }));

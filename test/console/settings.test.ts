@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { consoleClient, setOwnerPassword, type ConsoleClient } from '../helpers/console.ts';
+import { call, expectFailure, expectSuccess } from '../helpers/api.ts';
+import { consoleClient, ownerOnApi } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
@@ -12,13 +12,7 @@ describe('console: custom fields and suppressions', function () {
     stack = await testStack();
   });
 
-  async function signedIn(): Promise<{ account: TestAccount; client: ConsoleClient }> {
-    const account = await newAccount(stack.models);
-    const email = await setOwnerPassword(stack.models, account.accountId, 'correct horse battery');
-    const client = consoleClient(stack.url);
-    expectSuccess(await client.signIn(email, 'correct horse battery'));
-    return { account, client };
-  }
+  const signedIn = () => ownerOnApi(stack);
 
   const fieldsOf = async (accountId: number) =>
     (await stack.models.CustomField.findAll({ where: { account_id: accountId }, order: [['field_key', 'ASC']] })).map((f) => [f.field_key, f.label, Boolean(f.required), Boolean(f.active)]);

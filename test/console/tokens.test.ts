@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { consoleClient, setOwnerPassword, type ConsoleClient } from '../helpers/console.ts';
+import { consoleClient, ownerOnApi, OWNER_PASSWORD } from '../helpers/console.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
-const PASSWORD = 'correct horse battery';
 
 describe('console: one-time confirmation tokens', function () {
   this.timeout(60_000);
@@ -16,13 +15,7 @@ describe('console: one-time confirmation tokens', function () {
     stack = await testStack();
   });
 
-  async function signedIn(): Promise<{ account: TestAccount; client: ConsoleClient }> {
-    const account = await newAccount(stack.models);
-    const email = await setOwnerPassword(stack.models, account.accountId, PASSWORD);
-    const client = consoleClient(stack.url);
-    expectSuccess(await client.signIn(email, PASSWORD));
-    return { account, client };
-  }
+  const signedIn = () => ownerOnApi(stack);
   const tokenCount = (accountId: number) => stack.models.ConfirmationToken.count({ where: { account_id: accountId } });
   const api = (key: string, path: string, body: unknown) => call(stack.url, 'POST', `/v2/api${path}`, { key, body });
   const inUseEcard = async (account: TestAccount) => {
@@ -56,7 +49,7 @@ describe('console: one-time confirmation tokens', function () {
       expectFailure(await client.call('POST', '/tokens', { body }), 403, 'step_up_required');
     }
     expect(await tokenCount(account.accountId)).to.equal(0);
-    expectSuccess(await client.call('POST', '/step-up', { body: { password: PASSWORD } }));
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     const issued = expectSuccess(await client.call('POST', '/tokens', { body: { purpose: 'widget_delete', resource_id: widget.id } })) as Json;
     const body = { widgetids: [widget.id], otp_confirmation_token: issued.token };
     expect(expectSuccess(await api(account.liveKey, '/widget/deleteWidgets', body))).to.deep.equal({ deleted: [widget.id] });
@@ -82,7 +75,7 @@ describe('console: one-time confirmation tokens', function () {
   it('another account\'s resource (or the live one\'s from sandbox mode) is 404 and no token is issued', async () => {
     const { account, client } = await signedIn();
     const other = await newAccount(stack.models);
-    expectSuccess(await client.call('POST', '/step-up', { body: { password: PASSWORD } }));
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     const { widget, ecard } = await inUseEcard(other);
     const campaign = expectSuccess(await api(other.liveKey, '/campaign/save', { campaign: { campaign_name: 'Theirs' } })) as Json;
     for (const body of [

@@ -2,6 +2,8 @@
 // session cookie) and sends requests with the session's cookie, the CSRF token and a same-origin Origin.
 import { hashPassword } from '../../lib/passwords.ts';
 import type { Models } from '../../models/index.ts';
+import { call, newAccount, type TestAccount } from './api.ts';
+import { insertEcard, insertWidget } from './catalog.ts';
 
 export interface ConsoleResponse {
   status: number;
@@ -106,4 +108,39 @@ export async function signedInPages(base: string, email: string, password: strin
   if (res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
   const home = await (await browser.get('/v2/console/')).text();
   return { browser, csrf: hidden(home, '_csrf') };
+}
+
+/** The password the console tests give owners. */
+export const OWNER_PASSWORD = 'correct horse battery';
+
+type Plan = 'free' | 'pro' | 'enterprise';
+type Stack = { url: string; models: Models };
+
+/** A new account whose owner is signed in to the console's pages: a browser-like client and the session's CSRF token. */
+export async function ownerOnPages(stack: Stack, plan: Plan = 'free'): Promise<{ account: TestAccount; browser: ReturnType<typeof pageClient>; csrf: string }> {
+  const account = await newAccount(stack.models, plan);
+  const email = await setOwnerPassword(stack.models, account.accountId, OWNER_PASSWORD);
+  return { account, ...(await signedInPages(stack.url, email, OWNER_PASSWORD)) };
+}
+
+/** A new account whose owner is signed in to the console API. */
+export async function ownerOnApi(stack: Stack, plan: Plan = 'free'): Promise<{ account: TestAccount; client: ConsoleClient }> {
+  const account = await newAccount(stack.models, plan);
+  const email = await setOwnerPassword(stack.models, account.accountId, OWNER_PASSWORD);
+  const client = consoleClient(stack.url);
+  const res = await client.signIn(email, OWNER_PASSWORD);
+  if (res.status !== 200) throw new Error(`console sign-in answered ${res.status}`);
+  return { account, client };
+}
+
+/** A real email send of the account's sandbox through the key API (a new widget and eCard): its mail_sink row. */
+export async function sandboxEmail(stack: Stack, account: TestAccount, recipientEmail: string) {
+  const widget = await insertWidget(stack.models, account.sandboxAccountId);
+  const ecard = await insertEcard(stack.models, account.sandboxAccountId, widget.id);
+  const res = await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', {
+    key: account.sandboxKey,
+    body: { ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail },
+  });
+  if (res.status !== 200) throw new Error(`sandbox send answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return stack.models.MailSinkMessage.findOne({ where: { account_id: account.sandboxAccountId, recipient: recipientEmail }, rejectOnEmpty: true });
 }
