@@ -30,8 +30,6 @@ function levelsOf(form: Record<string, string>): Record<string, string> {
   return Object.fromEntries(AREAS.map((area) => [area, form[`perm_${area}`] ?? 'none']));
 }
 
-const when = (iso: string | null) => (iso === null ? null : iso.slice(0, 16).replace('T', ' ') + ' UTC');
-
 export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
   const keyId = (params: unknown) => parseInput(KeyIdParams, params, 'path').id;
@@ -42,7 +40,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
       const now = services.now();
       const keys = (await listAccountKeys(services.models, page.account.id)).map((key) => {
         const shown = presentConsoleKey(key, page.account, now);
-        return { ...shown, last_used: when(shown.last_used_at ?? null) ?? 'never', created: when(shown.created_at), until: when(shown.revoked_at ?? null), active: shown.status !== 'revoked' };
+        return { ...shown, active: shown.status !== 'revoked' };
       });
       const done = typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined;
       renderPage(ctx, { title: 'API keys', view: 'keys', ...page, keys, notice: done });
@@ -74,7 +72,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
       const now = services.now();
       const key = presentConsoleKey(await findAccountKey(services.models, page.account.id, keyId(ctx.params)), page.account, now);
       if (key.status === 'revoked') throw new ApiError(409, 'key_revoked', `API key ${key.id} is revoked`);
-      renderPage(ctx, { title: `API key ${key.name || `…${key.last4}`}`, view: 'keys-edit', ...page, key, until: when(key.revoked_at ?? null), areas: areaRows(key.full_access ? {} : key.permissions) });
+      renderPage(ctx, { title: `API key ${key.name || `…${key.last4}`}`, view: 'keys-edit', ...page, key, areas: areaRows(key.full_access ? {} : key.permissions) });
     }),
   );
   router.post(
@@ -111,7 +109,6 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
         key: presentConsoleKey(key, page.account, now),
         rotated: true,
         replaced: presentConsoleKey(replaced, page.account, now),
-        until: when(replaced.revoked_at?.toISOString() ?? null),
       });
     }),
   );

@@ -15,6 +15,8 @@ for (const file of readdirSync(folder).filter((f) => f.endsWith('.hbs') && f !==
 }
 // preventIndent: an indented partial would otherwise indent every line of its output, values included (an email's
 // HTML in srcdoc, its text in <pre>).
+// Times as owners read them, one format on every page: `{{when createdat}}` → 2026-11-25 18:40:05 UTC.
+handlebars.registerHelper('when', (iso: unknown) => (typeof iso === 'string' && iso !== '' ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : ''));
 const layout = handlebars.compile(readFileSync(join(folder, 'layout.hbs'), 'utf8'), { strict: false, preventIndent: true });
 export const stylesheet = readFileSync(join(folder, 'console.css'), 'utf8');
 

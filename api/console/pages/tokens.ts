@@ -47,7 +47,7 @@ export function consoleTokenPagesRouter(services: ApiServices): Router<ApiState>
         purpose: body.purpose,
         label: PURPOSES[body.purpose],
         resource_id: resourceId,
-        expires: `${expiresAt.toISOString().slice(0, 19).replace('T', ' ')} UTC`,
+        expires: expiresAt.toISOString(),
       });
     }),
   );
