@@ -39,7 +39,7 @@ function routeMiddleware(route: AnyConsoleRoute, services: ApiServices): Middlew
         throw new ApiError(403, 'csrf_invalid', 'The CSRF token is missing or wrong (GET /v2/console/api/me gives it)');
       }
       const account = await sessionAccount(services.models, session);
-      const raw = route.method === 'get' ? undefined : route.readBody ? await route.readBody(ctx, services, bodyLimit) : await readJsonBody(ctx, bodyLimit);
+      const raw = route.method === 'get' ? undefined : route.readBody ? await route.readBody(ctx, bodyLimit) : await readJsonBody(ctx, bodyLimit);
       const input = {
         params: route.params ? parseInput(route.params, ctx.params, 'path') : undefined,
         query: route.query ? parseInput(route.query, ctx.query, 'query') : undefined,

@@ -37,7 +37,7 @@ export interface ConsoleRouteDefinition<
   meta?: M;
   bodyLimitBytes?: number;
   /** Reads the body instead of the JSON reader (a route that also takes an upload); `body` validates what it returns. */
-  readBody?(koa: Context, services: ApiServices, limit: number): Promise<unknown>;
+  readBody?(koa: Context, limit: number): Promise<unknown>;
   handler(input: { params: Parsed<P>; query: Parsed<Q>; body: Parsed<B> }, context: ConsoleContext): Promise<HandlerResult<R, M>>;
 }
 

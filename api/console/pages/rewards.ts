@@ -2,9 +2,7 @@
 // orders. The same services and presenters as the console API's rewards group (api/console/rewards/).
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ApiError } from '../../../lib/errors.ts';
 import { CLAIM_STATUSES, FULFILLMENT_STATUSES, GIFT_SCOPES, PAYMENT_STATUSES, SPEND_PERIODS } from '../../../models/Gift.ts';
-import { sameSecret } from '../../../services/console/sessions.ts';
 import { addCodes } from '../../../services/rewards/codes.ts';
 import { rewardInventory } from '../../../services/rewards/inventory-view.ts';
 import { toCents } from '../../../services/rewards/money.ts';
@@ -18,8 +16,9 @@ import { parseInput } from '../../validation.ts';
 import { RuleBody, SettingsBody } from '../rewards/schema.ts';
 import { settingsChangeOf } from '../rewards/settings-change.ts';
 import { codesOfUpload, readCodesUpload } from '../rewards/upload.ts';
+import { checkOrigin } from '../session-cookie.ts';
 import { paging, renderPage } from './render.ts';
-import { CONSOLE_PREFIX, filledQuery, pageForm, type PageSession, seeOther, signedIn } from './router.ts';
+import { checkFormCsrf, CONSOLE_PREFIX, filledQuery, pageForm, type PageSession, seeOther, signedIn } from './router.ts';
 
 const REWARDS = `${CONSOLE_PREFIX}/rewards`;
 
@@ -47,9 +46,9 @@ function noticeOf(query: Context['query']): string | undefined {
 
 /** The code upload form, with the CSRF check the urlencoded forms get (its token is a field of the multipart form). */
 async function uploadForm(services: ApiServices, ctx: Context, page: PageSession): Promise<FormData> {
-  const form = await readCodesUpload(ctx, services);
-  const csrf = form.get('_csrf');
-  if (!sameSecret(typeof csrf === 'string' ? csrf : undefined, page.csrf)) throw new ApiError(403, 'csrf_invalid', 'The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
+  checkOrigin(ctx, services.config.publicBaseUrl);
+  const form = await readCodesUpload(ctx);
+  checkFormCsrf(form.get('_csrf'), page);
   return form;
 }
 

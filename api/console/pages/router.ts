@@ -46,8 +46,13 @@ export async function pageSession(services: ApiServices, ctx: Context): Promise<
 export async function pageForm(services: ApiServices, ctx: Context, page: PageSession): Promise<Record<string, string>> {
   checkOrigin(ctx, services.config.publicBaseUrl);
   const form = await readFormBody(ctx, services.config.bodyLimitBytes);
-  if (!sameSecret(form._csrf, page.csrf)) throw new ApiError(403, 'csrf_invalid', 'The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
+  checkFormCsrf(form._csrf, page);
   return form;
+}
+
+/** A form's `_csrf` field against the session's token (urlencoded forms and the code upload alike), else 403. */
+export function checkFormCsrf(given: unknown, page: PageSession): void {
+  if (!sameSecret(typeof given === 'string' ? given : undefined, page.csrf)) throw new ApiError(403, 'csrf_invalid', 'The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
 }
 
 /**

@@ -63,7 +63,7 @@ export const consoleRewardRoutes = [
     response: CodesResult,
     // JSON holds the file's text: room for the 4 MiB the schema allows, escaped. An upload has its own limit.
     bodyLimitBytes: 10 * 1024 * 1024,
-    readBody: async (koa, services, limit) => (isUpload(koa) ? codesOfUpload(await readCodesUpload(koa, services)) : readJsonBody(koa, limit)),
+    readBody: async (koa, limit) => (isUpload(koa) ? codesOfUpload(await readCodesUpload(koa)) : readJsonBody(koa, limit)),
     async handler({ body }, { services, account }) {
       return { ...(await addCodes(services, account.id, { brand: body.brand, denominationCents: toCents(body.denomination), text: body.text })) };
     },

@@ -1,13 +1,11 @@
 // The code file upload as a multipart form (`brand`, `denomination`, `file`), read in this one place for the page's
-// form and the console API: same origin, the body within its limit, parsed by the web platform's
-// `Request.formData()` (no multipart package), then the fields as CodesBody's input.
+// form and the console API (each checks the origin and the CSRF token its own way): the body within its limit,
+// parsed by the web platform's `Request.formData()` (no multipart package), then the fields as CodesBody's input.
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import { ApiError } from '../../../lib/errors.ts';
 import { readBodyBytes } from '../../body.ts';
-import type { ApiServices } from '../../context.ts';
 import { parseInput } from '../../validation.ts';
-import { checkOrigin } from '../session-cookie.ts';
 import { type CodesBody, CodesForm } from './schema.ts';
 
 /** A code file: 4 MiB of text as the schema allows, with room for the multipart envelope. */
@@ -16,9 +14,7 @@ const UPLOAD_LIMIT = 5 * 1024 * 1024;
 export const isUpload = (ctx: Context) => Boolean(ctx.request.is('multipart/form-data'));
 
 /** The form, or 415 (another type), 413 (over the limit), 400 (not a valid multipart body). */
-export async function readCodesUpload(ctx: Context, services: ApiServices): Promise<FormData> {
-  // The API's routes checked the origin already; the page's form has not.
-  checkOrigin(ctx, services.config.publicBaseUrl);
+export async function readCodesUpload(ctx: Context): Promise<FormData> {
   if (!isUpload(ctx)) throw new ApiError(415, 'unsupported_media_type', 'Send the code file as multipart/form-data');
   const body = await readBodyBytes(ctx, UPLOAD_LIMIT);
   try {
