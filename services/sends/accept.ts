@@ -1,8 +1,9 @@
 // Accepting a send: every rule that can refuse it, then the send, its recipients, its snapshot of the design, its
 // quota reservation, its gift's spend reservation, its idempotency row and its ecard_shared event in one transaction (the workflow starts after
 // the commit).
-import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import { Op, UniqueConstraintError } from 'sequelize';
 import { z } from 'zod';
+import { writeTransaction } from '../../lib/db.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { randomId } from '../../lib/ids.ts';
 import type { Account } from '../../models/Account.ts';
@@ -10,9 +11,9 @@ import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
 import type { Send, SendMode } from '../../models/Send.ts';
 import type { Widget } from '../../models/Widget.ts';
-import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
+import { dayOf } from '../rewards/periods.ts';
 import { checkGift, reserveGiftSpend } from '../rewards/send-gift.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
@@ -92,16 +93,16 @@ async function checkDirectory(models: Models, account: Account, widget: Widget, 
   if (!member) throw refuse(403, 'notindirectory', `${senderEmail} is not an active member of this account's directory, which this widget requires of senders`);
 }
 
-/** The first send made with this key in the last 24 hours (422 when the body differs), or null. */
-async function earlierSend(models: Models, accountId: number, request: SendRequest, now: Date, transaction?: Transaction): Promise<Send | null> {
-  if (!request.idempotencyKey) return null;
-  const options = transaction ? { transaction } : {};
-  const row = await models.IdempotencyKey.findOne({ where: { account_id: accountId, idem_key: request.idempotencyKey }, ...options });
-  if (!row || now.getTime() - row.created_at.getTime() > IDEMPOTENCY_WINDOW_MS) return null;
+/** The key's row, if any: a send made with it in the last 24 hours (422 when the body differs), or an expired row. */
+async function keyUse(models: Models, accountId: number, request: SendRequest, now: Date): Promise<{ earlier: Send | null; expired: boolean }> {
+  if (!request.idempotencyKey) return { earlier: null, expired: false };
+  const row = await models.IdempotencyKey.findOne({ where: { account_id: accountId, idem_key: request.idempotencyKey } });
+  if (!row) return { earlier: null, expired: false };
+  if (now.getTime() - row.created_at.getTime() > IDEMPOTENCY_WINDOW_MS) return { earlier: null, expired: true };
   if (row.request_hash !== request.requestHash) {
     throw refuse(422, 'idempotency_mismatch', 'This Idempotency-Key was used in the last 24 hours with a different request body');
   }
-  return models.Send.findByPk(row.send_id, { rejectOnEmpty: true, ...options });
+  return { earlier: await models.Send.findByPk(row.send_id, { rejectOnEmpty: true }), expired: false };
 }
 
 export function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null }>) {
@@ -132,11 +133,20 @@ export interface Accepted {
   created: boolean;
 }
 
+/**
+ * The send and everything that comes with it in one transaction that takes no account lock, so one account's
+ * accepts run side by side (MySQL; SQLite has one writer anyway). What the lock bought is kept by the statement
+ * order every writer of an account's rows follows (docs/decisions.md, "Hot paths"): first the account row (here
+ * the shared lock each insert's foreign key takes), then the transaction's own new rows, then the idempotency row
+ * by its primary key (a second request with the key waits on it, then fails as a duplicate and answers with the
+ * first send), and last the counters, the month's quota before the gift spend, each one conditional UPDATE, held
+ * only until the commit that follows.
+ */
 export async function acceptSend(deps: ServiceContext, account: Account, request: SendRequest): Promise<Accepted> {
   const { models } = deps;
   const now = deps.now();
-  const earlier = await earlierSend(models, account.id, request, now);
-  if (earlier) return { send: earlier, created: false };
+  const key = await keyUse(models, account.id, request, now);
+  if (key.earlier) return { send: key.earlier, created: false };
   const { mode, sendAt } = modeOf(request, now, deps.config.sendNowWindowSeconds * 1000);
   const recipients = checkAddresses(request, mode);
   const { ecard, widget } = await findSendable(models, account, request);
@@ -152,12 +162,11 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
   // Share links and sandbox sends consume no quota.
   const quotaCount = mode === 'share' || sandbox ? 0 : recipients.length;
   const month = billingMonth(sendAt);
+  const giftCents = gift ? gift.gift.amount_cents * recipients.length : 0;
+  const giftDay = dayOf(now);
 
   try {
-    return await accountTransaction(models, account.id, async (transaction): Promise<Accepted> => {
-      // Under the account's lock: a concurrent request with the same key made its send first.
-      const first = await earlierSend(models, account.id, request, now, transaction);
-      if (first) return { send: first, created: false };
+    return await writeTransaction(models.sequelize, async (transaction): Promise<Accepted> => {
       const send = await models.Send.create(
         {
           send_id: crypto.randomUUID(),
@@ -178,7 +187,7 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
           quota_month: quotaCount ? month : null,
           quota_count: quotaCount,
           error: null,
-          ...(gift ? { gift_product_id: gift.gift.product_id, gift_amount_cents: gift.gift.amount_cents } : {}),
+          ...(gift ? { gift_product_id: gift.gift.product_id, gift_amount_cents: gift.gift.amount_cents, gift_reserved_cents: giftCents, gift_spend_day: giftDay } : {}),
         },
         { transaction },
       );
@@ -187,37 +196,36 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
         { transaction },
       );
       await saveSnapshot(models, send.id, designOf(ecard), transaction);
-      if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, deps.config.emailsPerMonth[account.plan], transaction))) {
-        throw refuse(403, 'wouldexceedlimit', `The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
-      }
-      if (gift) {
-        const cents = gift.gift.amount_cents * recipients.length;
-        const day = await reserveGiftSpend(deps, account.id, gift, cents, transaction);
-        await send.update({ gift_reserved_cents: cents, gift_spend_day: day }, { transaction });
-      }
-      if (request.idempotencyKey) {
-        // A key older than the window is free again.
-        await models.IdempotencyKey.destroy({
-          where: { account_id: account.id, idem_key: request.idempotencyKey, created_at: { [Op.lt]: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } },
-          transaction,
-        });
-        await models.IdempotencyKey.create(
-          { account_id: account.id, idem_key: request.idempotencyKey, request_hash: request.requestHash, send_id: send.id, created_at: now },
-          { transaction },
-        );
-      }
       await recordEvent(
         deps,
         { accountId: account.id, eventId: send.send_id, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: now, body: sharedEvent(send, ecard, recipients) },
         transaction,
       );
+      if (request.idempotencyKey) {
+        // A key older than the window is free again: its row goes by its primary key (never a range, whose gap
+        // lock two concurrent claims would both hold and then both wait on).
+        if (key.expired) {
+          await models.IdempotencyKey.destroy({
+            where: { account_id: account.id, idem_key: request.idempotencyKey, created_at: { [Op.lt]: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } },
+            transaction,
+          });
+        }
+        await models.IdempotencyKey.create(
+          { account_id: account.id, idem_key: request.idempotencyKey, request_hash: request.requestHash, send_id: send.id, created_at: now },
+          { transaction },
+        );
+      }
+      if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, deps.config.emailsPerMonth[account.plan], transaction))) {
+        throw refuse(403, 'wouldexceedlimit', `The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
+      }
+      if (gift) await reserveGiftSpend(deps, account.id, gift, giftCents, transaction, giftDay);
       return { send, created: true };
     });
   } catch (err) {
     // A concurrent request with the same key made the send first: answer with it.
     if (err instanceof UniqueConstraintError && request.idempotencyKey) {
-      const first = await earlierSend(models, account.id, request, now);
-      if (first) return { send: first, created: false };
+      const first = await keyUse(models, account.id, request, now);
+      if (first.earlier) return { send: first.earlier, created: false };
     }
     throw err;
   }

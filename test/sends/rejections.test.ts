@@ -179,6 +179,32 @@ describe('send-ecard: every rejection reason, quota, idempotency', function () {
     }
   });
 
+  it('accepts without an account lock: repeated keys racing member changes and cancels of one account keep one send per key and the quota exact', async function () {
+    this.timeout(120_000);
+    const app = await extraApp({ env: { RATE_LIMITS: 'free=100000/1000000,pro=100000/1000000,enterprise=100000/1000000' } });
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const early = await Promise.all(Array.from({ length: 10 }, () => send({ ...base(), sendAt }, { url: app.url })));
+    // 30 keys, each sent three times at once; 20 member upserts (account-locked writers with events); 10 cancels.
+    const keyed = Array.from({ length: 30 }, (_, i) => ({ key: `mixed-${process.pid}-${counter}-${i}`, body: { ...base(), sendAt } }));
+    const answers = await Promise.all([
+      ...keyed.flatMap(({ key, body }) => [0, 1, 2].map(() => send(body, { url: app.url, headers: { 'Idempotency-Key': key } }))),
+      ...Array.from({ length: 20 }, (_, i) =>
+        call(app.url, 'POST', '/v2/api/pub/team-member-actions/upsert', { key: account.liveKey, body: { email: `racer-${i}-${process.pid}@example.com`, first_name: 'R' } }),
+      ),
+      ...early.map((res) => call(app.url, 'POST', '/v2/api/pub/ecard-actions/cancel-send', { key: account.liveKey, body: { sendId: res.body.sendId } })),
+    ]);
+    expect(answers.filter((res) => res.status !== 200).map((res) => [res.status, res.body])).to.deep.equal([]);
+    const sendIds = answers.slice(0, 90).map((res) => res.body.sendId as string);
+    for (let i = 0; i < 30; i++) expect(new Set(sendIds.slice(i * 3, i * 3 + 3)).size, `key ${i}`).to.equal(1);
+    expect(new Set(sendIds).size).to.equal(30);
+    expect(await sendsOf()).to.equal(40);
+    expect(await stack.models.IdempotencyKey.count({ where: { account_id: account.accountId } })).to.equal(30);
+    expect(await stack.models.TeamMember.count({ where: { account_id: account.accountId } })).to.equal(20);
+    const usage = await stack.models.QuotaUsage.findOne({ where: { account_id: account.accountId, month: sendAt.slice(0, 7) }, rejectOnEmpty: true });
+    expect(usage.used, 'the 30 kept, the 10 canceled given back').to.equal(30);
+    for (const id of new Set(sendIds)) await call(app.url, 'POST', '/v2/api/pub/ecard-actions/cancel-send', { key: account.liveKey, body: { sendId: id } });
+  });
+
   it('Idempotency-Key: 10 concurrent identical requests make one send and one email; another body with the key is 422', async () => {
     const body = base();
     const headers = { 'Idempotency-Key': `key-${process.pid}-${counter}` };
