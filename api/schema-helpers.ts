@@ -47,3 +47,27 @@ export function withAliases<T extends z.ZodObject>(schema: T, aliases: Record<st
     return out;
   }, schema);
 }
+
+/** The kinds of server-assigned ids a route can name (the isolation matrix makes one of each in another account). */
+export type ResourceKind =
+  | 'ecard'
+  | 'widget'
+  | 'campaign'
+  | 'automation'
+  | 'member'
+  | 'department'
+  | 'send'
+  | 'webhook_endpoint'
+  | 'webhook_delivery'
+  | 'api_key'
+  | 'sandbox_email'
+  /** A confirmation token's resource: the widget, eCard, campaign or automation its purpose names. */
+  | 'token_resource';
+
+/**
+ * Marks a schema as naming server-assigned ids of `kind` (`x-resource` in the OpenAPI document): another
+ * account's or an unknown one is 404. On a record, its keys are the ids.
+ */
+export function resource<T extends z.ZodType>(kind: ResourceKind, schema: T): T {
+  return schema.meta({ 'x-resource': kind });
+}

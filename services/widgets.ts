@@ -61,6 +61,11 @@ async function setPrices(models: Models, widget: Widget, prices: Record<string, 
   const ecards = ids.length ? await models.Ecard.findAll({ where: { id: ids, widget_id: widget.id }, transaction }) : [];
   const unknown = ids.filter((id) => !ecards.some((e) => e.id === id));
   if (unknown.length) {
+    // An id that is no eCard of this account is a reference to nothing here (404); the account's own eCard of
+    // another widget breaks the rule of the map (422).
+    const owned = await models.Ecard.findAll({ where: { id: unknown, account_id: widget.account_id }, attributes: ['id'], transaction });
+    const missing = unknown.filter((id) => !owned.some((e) => e.id === id));
+    if (missing.length) throw new ApiError(404, 'not_found', `No eCard with id ${missing.join(', ')}`);
     throw new ApiError(422, 'unknown_ecard_price', `ecardPrices names eCards that are not in widget ${widget.id}: ${unknown.join(', ')}`);
   }
   await models.Ecard.update({ price: null }, { where: { widget_id: widget.id }, transaction });

@@ -6,7 +6,7 @@ import { NOTIFICATION_TYPES } from '../../models/AutomationEcard.ts';
 import { daysInMonth, parseLocalDate } from '../../services/automations/local-date.ts';
 import { canonicalTimeZone } from '../../services/campaigns/schedule-time.ts';
 import { GiftCard } from '../campaigns/schema.ts';
-import { flag, PageMeta, pageQuery, sortOrder, withAliases } from '../schema-helpers.ts';
+import { flag, PageMeta, pageQuery, resource, sortOrder, withAliases } from '../schema-helpers.ts';
 
 const positiveId = z.number().int().positive();
 const locale = z.string().regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
@@ -86,7 +86,7 @@ export const MilestoneRuleInput = z
     after_years: z.number().int().min(0).max(100).optional(),
     after_months: z.number().int().min(0).max(1200).optional(),
     after_days: z.number().int().min(0).max(36_500).optional(),
-    ecard_ids: idList(50).optional().describe('this occasion’s eCards, instead of selected_ecard_ids'),
+    ecard_ids: resource('ecard', idList(50)).optional().describe('this occasion’s eCards, instead of selected_ecard_ids'),
     messages: listOf(message, 100).optional().describe('this occasion’s messages (HTML, sanitized), instead of random_messages'),
   })
   .superRefine((rule, ctx) => {
@@ -94,10 +94,10 @@ export const MilestoneRuleInput = z
     if (offsets !== 1) ctx.addIssue({ code: 'custom', message: 'exactly one of after_years, after_months, after_days', input: rule });
   });
 
-const NotificationSegmentInput = z.object({ member_ids: idList(10_000).default([]), department_ids: idList(1_000).default([]) });
+const NotificationSegmentInput = z.object({ member_ids: resource('member', idList(10_000)).default([]), department_ids: resource('department', idList(1_000)).default([]) });
 
 const AutomationFields = z.object({
-  id: z.number().int().min(0).optional().describe('0 or absent creates'),
+  id: resource('automation', z.number().int().min(0)).optional().describe('0 or absent creates'),
   automation_name: z.string().trim().min(1).max(200).optional().describe('required on create'),
   event_type: z.enum(EVENT_TYPES).optional().describe('required on create'),
   enabled: flag.optional().describe('turning it on validates the whole configuration (422 automation_incomplete)'),
@@ -107,9 +107,9 @@ const AutomationFields = z.object({
   trigger_config: TriggerConfigInput.nullable().optional().describe('by event_type (decisions.md); replaces the stored one whole (null: empty)'),
   timing_config: TimingConfigInput.nullable().optional().describe('replaces the stored one whole'),
   random_messages: listOf(message, 100).nullable().optional().describe('HTML, sanitized; one picked per card'),
-  selected_ecard_ids: idList(50).nullable().optional(),
-  selected_member_ids: idList(10_000).nullable().optional().describe('with selected_department_ids, the scope; both empty: all active members'),
-  selected_department_ids: idList(1_000).nullable().optional(),
+  selected_ecard_ids: resource('ecard', idList(50)).nullable().optional(),
+  selected_member_ids: resource('member', idList(10_000)).nullable().optional().describe('with selected_department_ids, the scope; both empty: all active members'),
+  selected_department_ids: resource('department', idList(1_000)).nullable().optional(),
   milestone_rules: listOf(MilestoneRuleInput, 100).nullable().optional().describe('alias: trigger_config.milestone_rules'),
   notify_days_before: z.number().int().min(0).max(60).optional(),
   notification_segment: NotificationSegmentInput.nullable().optional(),
@@ -125,13 +125,13 @@ export const SaveAutomationBody = z.object({
 });
 
 export const ToggleAutomationBody = z.object({
-  automation: z.object({ id: positiveId, enabled: flag.optional().describe('required: the value to set (never flipped)') }),
+  automation: z.object({ id: resource('automation', positiveId), enabled: flag.optional().describe('required: the value to set (never flipped)') }),
   gc_confirmation_token: z.string().optional(),
 });
 
-export const DeleteAutomationBody = z.object({ id: positiveId });
+export const DeleteAutomationBody = z.object({ id: resource('automation', positiveId) });
 
-export const AutomationIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const AutomationIdParams = z.object({ id: resource('automation', z.coerce.number().int().positive()) });
 
 export const ListAutomationsQuery = withAliases(
   pageQuery().extend({
@@ -224,7 +224,7 @@ export const PreviewTriggerBody = z.preprocess(liftMilestoneRules, withAliases(
     trigger_config: TriggerConfigInput.default({}),
     timing_config: TimingConfigInput.extend({ send_time: TimingConfigInput.shape.send_time.unwrap(), timezone: TimingConfigInput.shape.timezone.unwrap() }),
     milestone_rules: listOf(MilestoneRuleInput, 100).optional().describe('alias: trigger_config.milestone_rules'),
-    automation_id: positiveId.optional().describe('previews over this automation’s scope and with its eCards; else all active members'),
+    automation_id: resource('automation', positiveId).optional().describe('previews over this automation’s scope and with its eCards; else all active members'),
     days: z.number().int().min(1).max(90).default(30),
     from: localDate.optional().describe('the first send date (local); default: the next date whose send_time has not passed'),
   }),
@@ -237,20 +237,20 @@ const automationAliases = { automation_id: ['automationId', 'automationID'] } as
 
 export const SaveNotificationEcardsBody = withAliases(
   z.object({
-    automation_id: positiveId,
+    automation_id: resource('automation', positiveId),
     notification_type: z.enum(NOTIFICATION_TYPES),
-    ecardIds: listOf(positiveId, 50, 1),
+    ecardIds: resource('ecard', listOf(positiveId, 50, 1)),
   }),
   { ...automationAliases, ecardIds: ['ecardids', 'ecardIDs', 'ecard_ids'] },
 );
 
 export const GetNotificationEcardsQuery = withAliases(
-  z.object({ id: z.coerce.number().int().positive().describe('alias: automation_id'), notification_type: z.enum(NOTIFICATION_TYPES) }),
+  z.object({ id: resource('automation', z.coerce.number().int().positive()).describe('alias: automation_id'), notification_type: z.enum(NOTIFICATION_TYPES) }),
   { id: ['automation_id', 'automationId'] },
 );
 
 export const DeleteNotificationEcardsBody = withAliases(
-  z.object({ automation_id: positiveId, notification_type: z.enum(NOTIFICATION_TYPES).optional().describe('absent: every type') }),
+  z.object({ automation_id: resource('automation', positiveId), notification_type: z.enum(NOTIFICATION_TYPES).optional().describe('absent: every type') }),
   automationAliases,
 );
 

@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../models/Campaign.ts';
 import { CAMPAIGN_RECIPIENT_STATUSES } from '../../models/CampaignRecipient.ts';
-import { flag, PageMeta, pageQuery, withAliases } from '../schema-helpers.ts';
+import { flag, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
 
-const id = z.coerce.number().int().positive();
-const campaignid = z.number().int().positive();
+const id = resource('campaign', z.coerce.number().int().positive());
+const campaignid = resource('campaign', z.number().int().positive());
 const campaignAliases = { campaignid: ['campaignId', 'campaignID'] } as const;
 const locale = z.string().regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
 const mergeValue = z.union([z.string().max(1000), z.number(), z.boolean()]).transform(String);
@@ -16,7 +16,7 @@ export const GiftCard = z.object({
 });
 
 export const CampaignInput = z.object({
-  id: z.number().int().min(0).optional().describe('0 or absent creates a draft'),
+  id: resource('campaign', z.number().int().min(0)).optional().describe('0 or absent creates a draft'),
   campaign_name: z.string().trim().min(1).max(200).optional().describe('required on create'),
   from_name: z.string().trim().max(200).nullable().optional().describe('the sender name'),
   from_email: z.union([z.email(), z.literal('')]).nullable().optional().describe('Reply-To of the emails; needed to schedule or send'),
@@ -73,7 +73,7 @@ export const ListCampaignsQuery = pageQuery().extend({
 });
 
 export const SaveCampaignEcardsBody = withAliases(
-  z.object({ campaignid, ecardIds: z.array(z.number().int().positive()).min(1).max(20) }),
+  z.object({ campaignid, ecardIds: resource('ecard', z.array(z.number().int().positive()).min(1).max(20)) }),
   { ...campaignAliases, ecardIds: ['ecardids', 'ecardIDs'] },
 );
 
@@ -88,7 +88,7 @@ export const CsvRecipient = z.object({
 export const SaveRecipientsBody = withAliases(
   z.object({
     campaignid,
-    directoryMemberIds: z.array(z.number().int().positive()).default([]),
+    directoryMemberIds: resource('member', z.array(z.number().int().positive())).default([]),
     csvRecipients: z.array(CsvRecipient).default([]).describe('rows as uploadCsv returns them; a bad email is 400 naming the row'),
     append: flag.default(false).describe('true adds to the recipients instead of replacing them'),
   }),
@@ -144,4 +144,4 @@ export const CampaignIdBody = withAliases(z.object({ campaignid }), campaignAlia
 
 export const UpdateLocaleBody = withAliases(z.object({ campaignid, locale }), campaignAliases);
 
-export const DeleteCampaignBody = z.object({ id: z.number().int().positive() });
+export const DeleteCampaignBody = z.object({ id: resource('campaign', z.number().int().positive()) });

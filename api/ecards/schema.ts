@@ -1,7 +1,7 @@
 // Contracts of the eCard endpoints.
 import { z } from 'zod';
 import { DATE_WINDOWS } from '../../services/ecards.ts';
-import { flag, PageMeta, pageQuery, queryBoolean, withAliases } from '../schema-helpers.ts';
+import { flag, PageMeta, pageQuery, queryBoolean, resource, withAliases } from '../schema-helpers.ts';
 
 const id = z.number().int().positive();
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
@@ -30,8 +30,8 @@ export const ecardFieldSchemas = {
 
 export const EcardInput = withAliases(
   z.object({
-    id: z.number().int().min(0).optional().describe('absent or 0 creates'),
-    widgetid: id.optional().describe('owning widget; required on create'),
+    id: resource('ecard', z.number().int().min(0)).optional().describe('absent or 0 creates'),
+    widgetid: resource('widget', id).optional().describe('owning widget; required on create'),
     ...ecardFieldSchemas,
   }),
   { widgetid: ['widgetId', 'widgetID'] },
@@ -70,15 +70,15 @@ export const Ecard = z.object({
   updatedat: z.string(),
 });
 
-export const EcardIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const EcardIdParams = z.object({ id: resource('ecard', z.coerce.number().int().positive()) });
 
 export const DeleteEcardsBody = withAliases(
-  z.object({ ecardids: z.array(id).min(1), otp_confirmation_token: z.string().optional() }),
+  z.object({ ecardids: resource('ecard', z.array(id).min(1)), otp_confirmation_token: z.string().optional() }),
   { ecardids: ['ecardIds', 'ecardIDs'] },
 );
 
 export const CopyEcardBody = withAliases(
-  z.object({ ecardid: id, widgetid: id.optional().describe('target widget (default: the source widget)') }),
+  z.object({ ecardid: resource('ecard', id), widgetid: resource('widget', id).optional().describe('target widget (default: the source widget)') }),
   { ecardid: ['ecardId', 'ecardID'], widgetid: ['widgetId', 'widgetID'] },
 );
 
@@ -90,8 +90,8 @@ export const BULK_FIELDS = [
 
 export const BulkUpdateBody = withAliases(
   z.object({
-    widgetid: id.optional().describe('every eCard of this widget'),
-    ecardids: z.array(id).min(1).optional().describe('or these eCards'),
+    widgetid: resource('widget', id).optional().describe('every eCard of this widget'),
+    ecardids: resource('ecard', z.array(id).min(1)).optional().describe('or these eCards'),
     fieldName: z.enum(BULK_FIELDS),
     fieldValue: z.unknown(),
   }),
@@ -100,14 +100,14 @@ export const BulkUpdateBody = withAliases(
 
 export const Updated = z.object({ updated: z.number().int() });
 
-export const SaveOrderBody = z.object({ neworder: z.array(id).min(1) });
+export const SaveOrderBody = z.object({ neworder: resource('ecard', z.array(id).min(1)) });
 export const Order = z.object({ widgetid: z.number().int(), order: z.array(z.number().int()) });
 
 export const UploadMediaBody = z.object({ imageBase: z.string().min(1).describe('base64, raw or a data: URI') });
 export const UploadedMedia = z.object({ url: z.string() });
 
 export const PreviewBody = z.object({
-  id,
+  id: resource('ecard', id),
   mergeTags: z.record(z.string(), z.string()).optional(),
   overrideProps: z
     .object({
@@ -129,9 +129,8 @@ export const Preview = z.object({ subject: z.string(), header: z.string(), html:
 export const SearchEcardsQuery = withAliases(
   pageQuery().extend({
     keyword: z.string().optional().describe('in name or details'),
-    widgetID: z.coerce.number().int().min(0).default(0).describe('0 = all widgets'),
-    ecardIDs: z
-      .string()
+    widgetID: resource('widget', z.coerce.number().int().min(0)).default(0).describe('0 = all widgets'),
+    ecardIDs: resource('ecard', z.string())
       .optional()
       .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []))
       .describe('comma-separated numeric or vanity ids'),

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../lib/errors.ts';
 import { CLAIM_STATUSES, FULFILLMENT_STATUSES, GIFT_SCOPES, PAYMENT_STATUSES, SPEND_PERIODS } from '../../models/Gift.ts';
-import { PageMeta, pageQuery, withAliases } from '../schema-helpers.ts';
+import { PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
 import type { OrderQuery } from '../../services/rewards/orders-list.ts';
 
 const id = z.coerce.number().int().positive();
@@ -53,8 +53,8 @@ export const ListOrdersQuery = withAliases(
     fulfillment_status: z.enum(FULFILLMENT_STATUSES).optional().describe('absent: every status'),
     claim_status: z.enum(CLAIM_STATUSES).optional().describe('absent: every status'),
     scope: z.enum(GIFT_SCOPES).optional().describe('where the gift was sent from; absent: every scope'),
-    campaign_id: id.optional().describe('an unknown campaign or another account’s is 404'),
-    automation_id: id.optional().describe('an unknown automation or another account’s is 404'),
+    campaign_id: resource('campaign', id).optional().describe('an unknown campaign or another account’s is 404'),
+    automation_id: resource('automation', id).optional().describe('an unknown automation or another account’s is 404'),
     dateFrom: isoDate.optional().describe('createdat at or after this ISO 8601 date-time (with an offset, e.g. Z)'),
     dateTo: isoDate.optional().describe('createdat at or before this ISO 8601 date-time'),
   }),

@@ -1,9 +1,9 @@
 // Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send.
 import { z } from 'zod';
 import { GiftCard } from '../campaigns/schema.ts';
-import { flag, withAliases } from '../schema-helpers.ts';
+import { flag, resource, withAliases } from '../schema-helpers.ts';
 
-export const GetEcardsQuery = withAliases(z.object({ widgetId: z.string().trim().min(1).describe('the widget\'s vanity id') }), {
+export const GetEcardsQuery = withAliases(z.object({ widgetId: resource('widget', z.string().trim().min(1)).describe('the widget\'s vanity id') }), {
   widgetId: ['widgetid', 'widgetID'],
 });
 
@@ -25,7 +25,7 @@ const oneOrMany = z.union([z.string(), z.array(z.string())]);
 export const SendBody = withAliases(
   z.object({
     // A number, or its digits as a string; absent is a missing field (422), not a bad number.
-    ecardId: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number().int().positive()),
+    ecardId: resource('ecard', z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number().int().positive())),
     senderEmail: z.string().trim().min(1).describe('must be a valid email (else reason einvalid)'),
     senderName: z.string().trim().min(1).max(200),
     recipientName: oneOrMany.describe('one name, or an array as long as recipientEmail'),
@@ -37,7 +37,7 @@ export const SendBody = withAliases(
       .describe('a time more than 60 s ahead schedules the send (at most a year ahead)'),
     type: z.string().optional().describe('`ecard_copy_link` selects share-link mode'),
     is_sharing: flag.optional().describe('true selects share-link mode'),
-    widgetId: z.union([z.string(), z.number()]).optional().describe('the eCard\'s widget (vanity or numeric id)'),
+    widgetId: resource('widget', z.union([z.string(), z.number()])).optional().describe('the eCard\'s widget (vanity or numeric id)'),
     personalMessage: z.string().max(20_000).optional().describe('HTML, sanitized'),
     locale: z.string().regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/).optional(),
     mergeTags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
@@ -56,5 +56,5 @@ export const SendAnswer = z.object({
   statVanityId: z.string().optional(),
 });
 
-export const CancelBody = z.object({ sendId: z.string().uuid() });
+export const CancelBody = z.object({ sendId: resource('send', z.string().uuid()) });
 export const CancelAnswer = z.object({ sendId: z.string(), status: z.literal('canceled') });

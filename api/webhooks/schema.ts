@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../../models/WebhookDelivery.ts';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
 import type { DeliveryQuery } from '../../services/webhooks/deliveries.ts';
-import { flag, pageQuery, PageMeta } from '../schema-helpers.ts';
+import { flag, pageQuery, PageMeta, resource } from '../schema-helpers.ts';
 
 const id = z.coerce.number().int().positive();
 const url = z.string().trim().max(2048);
@@ -15,7 +15,7 @@ export const SubscribeBody = z.object({
 });
 export const SubscribeAnswer = z.object({ id: z.number().int() });
 
-export const UnsubscribeBody = z.object({ id: z.number().int().positive() });
+export const UnsubscribeBody = z.object({ id: resource('webhook_endpoint', z.number().int().positive()) });
 export const UnsubscribeAnswer = z.object({ id: z.number().int(), removed: z.literal(true) });
 
 export const Endpoint = z.object({
@@ -34,14 +34,14 @@ export const EndpointList = z.array(Endpoint);
 export const EcardSharedUrlBody = z.object({ url: z.string().max(2048).describe('blank disables the ecard_shared webhook') });
 export const EcardSharedUrlAnswer = z.object({ endpoint: Endpoint.nullable() });
 
-export const EnableBody = z.object({ endpoint_id: z.number().int().positive() });
+export const EnableBody = z.object({ endpoint_id: resource('webhook_endpoint', z.number().int().positive()) });
 
 const isoDate = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' }).transform((s) => new Date(s));
 
 export const DeliveryListQuery = pageQuery().extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
   event_type: z.string().max(64).optional(),
-  endpoint_id: id.optional(),
+  endpoint_id: resource('webhook_endpoint', id).optional(),
   dateFrom: isoDate.optional(),
   dateTo: isoDate.optional(),
 });
@@ -86,9 +86,9 @@ export const DeliveryDetail = Delivery.extend({
   attempt_log: z.array(Attempt),
 });
 
-export const DeliveryIdParams = z.object({ id });
-export const ReplayBody = z.object({ id: z.number().int().positive() });
-export const TestBody = z.object({ endpoint_id: z.number().int().positive().optional().describe('default: the ecard_shared URL') });
+export const DeliveryIdParams = z.object({ id: resource('webhook_delivery', id) });
+export const ReplayBody = z.object({ id: resource('webhook_delivery', z.number().int().positive()) });
+export const TestBody = z.object({ endpoint_id: resource('webhook_endpoint', z.number().int().positive()).optional().describe('default: the ecard_shared URL') });
 
 /** One recipient's element of an ecard_shared delivery (the body is an array of them). */
 export const EcardSharedEvent = z.object({

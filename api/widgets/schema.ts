@@ -1,6 +1,6 @@
 // Contracts of the widget endpoints.
 import { z } from 'zod';
-import { flag, PageMeta, pageQuery, sortOrder, withAliases } from '../schema-helpers.ts';
+import { flag, PageMeta, pageQuery, resource, sortOrder, withAliases } from '../schema-helpers.ts';
 
 const id = z.coerce.number().int().positive();
 
@@ -8,7 +8,7 @@ const id = z.coerce.number().int().positive();
 const price = z.number().min(0).refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-9, 'a price has at most two decimals');
 
 export const WidgetInput = z.object({
-  id: z.number().int().min(0).optional().describe('0 or absent creates'),
+  id: resource('widget', z.number().int().min(0)).optional().describe('0 or absent creates'),
   name: z.string().trim().min(1).max(200).optional().describe('required on create'),
   wconfig: z.record(z.string(), z.unknown()).optional().describe('display and behaviour configuration; required on create; replaced whole'),
   dir_sender_must_be_in_directory: flag.optional().describe('turning it off on an existing widget needs otp_confirmation_token'),
@@ -16,8 +16,7 @@ export const WidgetInput = z.object({
 
 export const SaveWidgetBody = z.object({
   widget: WidgetInput,
-  ecardPrices: z
-    .record(z.string().regex(/^\d+$/, 'keys are eCard ids'), price)
+  ecardPrices: resource('ecard', z.record(z.string().regex(/^\d+$/, 'keys are eCard ids'), price))
     .optional()
     .describe('eCard id → price; replaces the whole map; every key must be an eCard of this widget'),
   otp_confirmation_token: z.string().optional(),
@@ -36,7 +35,7 @@ export const Widget = z.object({
   updatedat: z.string(),
 });
 
-export const WidgetIdParams = z.object({ id });
+export const WidgetIdParams = z.object({ id: resource('widget', id) });
 
 export const SearchWidgetsQuery = pageQuery().extend({
   keyword: z.string().optional(),
@@ -49,7 +48,7 @@ export { PageMeta };
 
 export const DeleteWidgetsBody = withAliases(
   z.object({
-    widgetids: z.array(z.number().int().positive()).min(1),
+    widgetids: resource('widget', z.array(z.number().int().positive()).min(1)),
     otp_confirmation_token: z.string().optional(),
   }),
   { widgetids: ['widgetIds', 'widgetIDs'] },
@@ -59,7 +58,7 @@ export const Deleted = z.object({ deleted: z.array(z.number().int()) });
 
 export const CopyWidgetBody = withAliases(
   z.object({
-    widgetid: z.number().int().positive(),
+    widgetid: resource('widget', z.number().int().positive()),
     limit: z.number().int().positive().optional().describe('copy at most this many eCards, in display order (default: all)'),
   }),
   { widgetid: ['widgetId', 'widgetID'] },

@@ -62,7 +62,10 @@ describe('widgets', function () {
       expect((await save({ id: widget.id }, { ecardPrices: { [b.id]: 10.99 } })).ecardPrices).to.deep.equal({ [b.id]: 10.99 });
       const foreignWidget = await insertWidget(stack.models, other.accountId);
       const foreign = await insertEcard(stack.models, other.accountId, foreignWidget.id);
-      expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id }, ecardPrices: { [foreign.id]: 1 } }), 422, 'unknown_ecard_price');
+      // Another account's eCard is no eCard here (404); the account's own eCard of another widget breaks the map's rule (422).
+      expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id }, ecardPrices: { [foreign.id]: 1 } }), 404, 'not_found');
+      const elsewhere = await insertEcard(stack.models, account.accountId, (await insertWidget(stack.models, account.accountId)).id);
+      expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id }, ecardPrices: { [elsewhere.id]: 1 } }), 422, 'unknown_ecard_price');
       expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id }, ecardPrices: { [a.id]: 1.234 } }), 400, 'invalid_parameter');
       expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id }, ecardPrices: { [a.id]: -1 } }), 400, 'invalid_parameter');
       expect((expectSuccess(await api('GET', `/widget/findOne/id/${widget.id}`)) as WidgetBody).ecardPrices).to.deep.equal({ [b.id]: 10.99 });
@@ -86,7 +89,7 @@ describe('widgets', function () {
 
       const good = await token('widget_dir_sender_off', widget.id);
       // The save fails for another reason (an unknown eCard price): the token stays unused.
-      expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id, dir_sender_must_be_in_directory: false }, ecardPrices: { 999999: 1 }, otp_confirmation_token: good }), 422, 'unknown_ecard_price');
+      expectFailure(await api('POST', '/widget/save', { widget: { id: widget.id, dir_sender_must_be_in_directory: false }, ecardPrices: { 999999: 1 }, otp_confirmation_token: good }), 404, 'not_found');
       expect((await stack.models.Widget.findByPk(widget.id))!.dir_sender_must_be_in_directory).to.equal(true);
       const off = await save({ id: widget.id, dir_sender_must_be_in_directory: false }, { otp_confirmation_token: good });
       expect(off.dir_sender_must_be_in_directory).to.equal(false);

@@ -3,9 +3,12 @@
 import { z } from 'zod';
 import { deleteAutomation } from '../../../services/automations/delete.ts';
 import { deleteCampaign } from '../../../services/campaigns/delete.ts';
+import { resource } from '../../schema-helpers.ts';
 import { defineConsoleRoute } from '../route.ts';
 
 export const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const CampaignIdParams = z.object({ id: resource('campaign', z.coerce.number().int().positive()) });
+const AutomationIdParams = z.object({ id: resource('automation', z.coerce.number().int().positive()) });
 const Deleted = z.object({ deleted: z.array(z.number().int()) });
 
 export const consoleDeleteRoutes = [
@@ -13,7 +16,7 @@ export const consoleDeleteRoutes = [
     method: 'post',
     path: '/campaigns/:id/delete',
     summary: 'Deletes a campaign (a scheduled or sending one is canceled first), its recipients and backing widget; its sends stay',
-    params: IdParams,
+    params: CampaignIdParams,
     response: Deleted,
     async handler({ params }, { services, account }) {
       await deleteCampaign(services, account.id, params.id);
@@ -24,7 +27,7 @@ export const consoleDeleteRoutes = [
     method: 'post',
     path: '/automations/:id/delete',
     summary: 'Deletes an automation and its Schedule; its sends stay',
-    params: IdParams,
+    params: AutomationIdParams,
     response: Deleted,
     async handler({ params }, { services, account }) {
       await deleteAutomation(services, account.id, params.id);

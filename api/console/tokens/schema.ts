@@ -1,11 +1,12 @@
 // Contracts of the console's one-time confirmation tokens.
 import { z } from 'zod';
 import { TOKEN_PURPOSES } from '../../../models/ConfirmationToken.ts';
+import { resource } from '../../schema-helpers.ts';
 
 export const IssueTokenBody = z.object({
   purpose: z.enum(TOKEN_PURPOSES),
-  resource_id: z
-    .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,15}$/).transform(Number)])
+  resource_id: resource('token_resource', z
+    .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,15}$/).transform(Number)]))
     .nullable()
     .optional()
     .describe('the widget, eCard, campaign or automation id (none only for gc_automation_enable, a create)'),

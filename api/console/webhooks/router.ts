@@ -22,7 +22,7 @@ import {
   UnsubscribeAnswer,
 } from '../../webhooks/schema.ts';
 import { defineConsoleRoute } from '../route.ts';
-import { IdParams, SigningSecret } from './schema.ts';
+import { DeliveryIdParams, EndpointIdParams, SigningSecret } from './schema.ts';
 
 const present = ({ delivery, url }: LoggedDelivery) => presentDelivery(delivery, url);
 
@@ -81,7 +81,7 @@ export const consoleWebhookRoutes = [
     method: 'post',
     path: '/endpoints/:id/enable',
     summary: 'Re-enables a paused endpoint and resets its count of failed deliveries',
-    params: IdParams,
+    params: EndpointIdParams,
     response: Endpoint,
     async handler({ params }, { services, account }) {
       return presentEndpoint(await enableEndpoint(services, account.id, params.id));
@@ -103,7 +103,7 @@ export const consoleWebhookRoutes = [
     method: 'get',
     path: '/deliveries/:id',
     summary: 'One delivery with the exact body and every attempt',
-    params: IdParams,
+    params: DeliveryIdParams,
     response: DeliveryDetail,
     async handler({ params }, { services, account }) {
       return presentDeliveryDetail(await findDelivery(services.models, account.id, params.id));
@@ -113,7 +113,7 @@ export const consoleWebhookRoutes = [
     method: 'post',
     path: '/deliveries/:id/replay',
     summary: 'Sends a finished delivery again (same body and event id) as a new attempt',
-    params: IdParams,
+    params: DeliveryIdParams,
     response: Delivery,
     async handler({ params }, { services, account }) {
       return present(await replayDelivery(services, account.id, params.id));
@@ -142,7 +142,7 @@ export const consoleWebhookRoutes = [
     method: 'post',
     path: '/subscriptions/:id/remove',
     summary: 'Removes a member-change subscription',
-    params: IdParams,
+    params: EndpointIdParams,
     response: UnsubscribeAnswer,
     async handler({ params }, { services, account }) {
       return { id: await unsubscribe(services, account.id, params.id), removed: true as const };
