@@ -14,9 +14,11 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/bin/cardsvc.js ./bin/cardsvc.js
+# Handlebars templates (emails, share and claim pages, the console) are read at run time from the package root.
+COPY --from=build /app/templates ./templates
 # The data volume (DATA_DIR=/data in docker-compose.yml: the rewards key file, media) belongs to the service's user.
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
+# The operator command in the image: `docker compose exec api node dist/bin/cardsvc.js …`.
 CMD ["node", "dist/bin/api.js"]

@@ -16,12 +16,17 @@ await runMain('npm run worker', async () => {
   const services = createServices({ config, logger, models, temporalAddress: address, rewardsKeys });
   const worker = await startWorker(services);
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker polling');
+  // Once: a signal's stop settles `worker.done` too, and closing SQLite twice throws (SQLITE_MISUSE, exit 1).
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await services.close();
+      await models.sequelize.close();
+    })());
   onShutdownSignal(async () => {
     await worker.stop();
-    await services.close();
-    await models.sequelize.close();
+    await close();
   });
   await worker.done;
-  await services.close();
-  await models.sequelize.close();
+  await close();
 });

@@ -80,6 +80,9 @@ const EnvSchema = z.object({
   // one before it while rotating, the provider for live accounts in provider mode, and how long a provider call may take.
   REWARDS_ENCRYPTION_KEY: nonEmpty.optional(),
   REWARDS_ENCRYPTION_KEY_PREVIOUS: nonEmpty.optional(),
+  // Or the path of a file holding the key (a Docker or Kubernetes secret, e.g. /run/secrets/rewards_key).
+  REWARDS_ENCRYPTION_KEY_FILE: nonEmpty.optional(),
+  REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE: nonEmpty.optional(),
   REWARDS_PROVIDER: z.enum(['simulated'], { error: 'expected simulated (the only provider built in)' }).optional(),
   REWARDS_PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected whole seconds' }).int('expected whole seconds').min(1).max(300).default(15),
   // Behind a proxy that terminates TLS: trust X-Forwarded-Proto (the console's cookie is then __Host- and Secure).
@@ -145,9 +148,12 @@ export interface Config {
     reconcileSeconds: number;
   };
   rewards: {
-    /** The encryption key as given (REWARDS_ENCRYPTION_KEY); undefined means the key file under DATA_DIR/secrets. */
+    /** The encryption key as given (REWARDS_ENCRYPTION_KEY); undefined means encryptionKeyFile, else the key file under DATA_DIR/secrets. */
     encryptionKey: string | undefined;
+    /** The file holding the key (REWARDS_ENCRYPTION_KEY_FILE), read by lib/rewards-keys.ts; never both this and encryptionKey. */
+    encryptionKeyFile: string | undefined;
     previousKey: string | undefined;
+    previousKeyFile: string | undefined;
     /** The provider live accounts in provider mode use; undefined: none (the sandbox always uses the simulated one). */
     provider: 'simulated' | undefined;
     providerTimeoutSeconds: number;
@@ -224,6 +230,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.MAIL_TRANSPORT === 'smtp' && !e.SMTP_URL) throw new ConfigError('Invalid configuration: MAIL_TRANSPORT=smtp needs SMTP_URL');
   const seats = parsePlanMap(e.PLAN_SEATS, Number);
   if (typeof seats === 'string') throw new ConfigError(`Invalid configuration: PLAN_SEATS: ${seats} (got ${JSON.stringify(e.PLAN_SEATS)})`);
+  for (const name of ['REWARDS_ENCRYPTION_KEY', 'REWARDS_ENCRYPTION_KEY_PREVIOUS'] as const) {
+    if (e[name] !== undefined && e[`${name}_FILE`] !== undefined) throw new ConfigError(`Invalid configuration: ${name}_FILE: set ${name} or ${name}_FILE, not both`);
+  }
   const dataDir = fromPackageRoot(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -266,7 +275,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     automations: { reconcileSeconds: e.AUTOMATION_RECONCILE_SECONDS },
     rewards: {
       encryptionKey: e.REWARDS_ENCRYPTION_KEY,
+      encryptionKeyFile: e.REWARDS_ENCRYPTION_KEY_FILE === undefined ? undefined : fromPackageRoot(e.REWARDS_ENCRYPTION_KEY_FILE),
       previousKey: e.REWARDS_ENCRYPTION_KEY_PREVIOUS,
+      previousKeyFile: e.REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE === undefined ? undefined : fromPackageRoot(e.REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE),
       provider: e.REWARDS_PROVIDER,
       providerTimeoutSeconds: e.REWARDS_PROVIDER_TIMEOUT_SECONDS,
     },

@@ -1,5 +1,6 @@
-// The key that encrypts gift codes at rest: REWARDS_ENCRYPTION_KEY, else the file DATA_DIR/secrets/rewards.key
-// (which `npm start` creates, 0600, when neither exists), and REWARDS_ENCRYPTION_KEY_PREVIOUS while rotating.
+// The key that encrypts gift codes at rest: REWARDS_ENCRYPTION_KEY (or the file REWARDS_ENCRYPTION_KEY_FILE names,
+// a Docker secret), else the file DATA_DIR/secrets/rewards.key (which `npm start` creates, 0600, when none of them
+// exists), and REWARDS_ENCRYPTION_KEY_PREVIOUS (or its _FILE) while rotating.
 // A key is 32 bytes written as base64 or 64 hex digits; its id (8 hex digits of its SHA-256) is stored with
 // each ciphertext, so a rotation can still read what the previous key wrote.
 import { createHash, randomBytes } from 'node:crypto';
@@ -36,21 +37,39 @@ function parseKey(text: string, origin: string): RewardsKey {
   return { id: createHash('sha256').update(bytes).digest('hex').slice(0, 8), bytes };
 }
 
-/** The process's keys, or undefined when neither the variable nor the key file gives one. */
+// A key in the file a *_FILE variable names: that file must be there (never replaced by a generated key).
+function keyFromNamedFile(variable: string, file: string): RewardsKey {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new RewardsKeyError(`${variable}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  return parseKey(text, `${variable} (${file})`);
+}
+
+/** The process's keys, or undefined when neither the variables nor the key file give one. */
 export function loadRewardsKeys(config: Config): RewardsKeys | undefined {
+  const { encryptionKey, encryptionKeyFile, previousKey, previousKeyFile } = config.rewards;
   const file = rewardsKeyFile(config.dataDir);
   let current: RewardsKey;
   let source: string;
-  if (config.rewards.encryptionKey !== undefined) {
-    current = parseKey(config.rewards.encryptionKey, 'REWARDS_ENCRYPTION_KEY');
+  if (encryptionKey !== undefined) {
+    current = parseKey(encryptionKey, 'REWARDS_ENCRYPTION_KEY');
     source = 'REWARDS_ENCRYPTION_KEY';
+  } else if (encryptionKeyFile !== undefined) {
+    current = keyFromNamedFile('REWARDS_ENCRYPTION_KEY_FILE', encryptionKeyFile);
+    source = encryptionKeyFile;
   } else if (existsSync(file)) {
     current = parseKey(readFileSync(file, 'utf8'), file);
     source = file;
   } else {
     return undefined;
   }
-  const previous = config.rewards.previousKey === undefined ? undefined : parseKey(config.rewards.previousKey, 'REWARDS_ENCRYPTION_KEY_PREVIOUS');
+  const previous =
+    previousKey !== undefined ? parseKey(previousKey, 'REWARDS_ENCRYPTION_KEY_PREVIOUS')
+    : previousKeyFile !== undefined ? keyFromNamedFile('REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE', previousKeyFile)
+    : undefined;
   return {
     current,
     previous,

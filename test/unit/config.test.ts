@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, redactDatabaseUrl } from '../../lib/config.ts';
 import { packageRoot } from '../../lib/paths.ts';
+import { loadRewardsKeys, RewardsKeyError } from '../../lib/rewards-keys.ts';
+import { tempDir } from '../helpers/env.ts';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -64,6 +68,39 @@ describe('loadConfig', () => {
       });
     });
   }
+
+  it('reads the rewards keys from the files REWARDS_ENCRYPTION_KEY_FILE and _PREVIOUS_FILE name (Docker secrets)', () => {
+    const dir = tempDir();
+    const [key, previous] = [randomBytes(32).toString('base64'), randomBytes(32).toString('hex')];
+    writeFileSync(join(dir, 'rewards_key'), `${key}\n`);
+    writeFileSync(join(dir, 'rewards_key_previous'), previous);
+    const config = loadConfig({
+      DATA_DIR: dir,
+      REWARDS_ENCRYPTION_KEY_FILE: join(dir, 'rewards_key'),
+      REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE: join(dir, 'rewards_key_previous'),
+    });
+    expect(config.rewards).to.deep.include({ encryptionKey: undefined, encryptionKeyFile: join(dir, 'rewards_key'), previousKeyFile: join(dir, 'rewards_key_previous') });
+    const keys = loadRewardsKeys(config)!;
+    expect(keys.source).to.equal(join(dir, 'rewards_key'));
+    expect(keys.current.bytes.toString('base64')).to.equal(key);
+    expect(keys.previous?.bytes.toString('hex')).to.equal(previous);
+    expect(loadConfig({ REWARDS_ENCRYPTION_KEY_FILE: 'secrets/k' }).rewards.encryptionKeyFile).to.equal(join(packageRoot, 'secrets', 'k'));
+
+    // A named file that is missing or malformed is an error naming the variable and the file (no key is generated).
+    const missing = loadConfig({ DATA_DIR: dir, REWARDS_ENCRYPTION_KEY_FILE: join(dir, 'absent') });
+    expect(() => loadRewardsKeys(missing)).to.throw(RewardsKeyError, `REWARDS_ENCRYPTION_KEY_FILE: cannot read ${join(dir, 'absent')} (ENOENT)`);
+    writeFileSync(join(dir, 'short'), 'c2hvcnQ=');
+    const malformed = loadConfig({ DATA_DIR: dir, REWARDS_ENCRYPTION_KEY_FILE: join(dir, 'short') });
+    expect(() => loadRewardsKeys(malformed)).to.throw(RewardsKeyError, `REWARDS_ENCRYPTION_KEY_FILE (${join(dir, 'short')}): expected 32 bytes`);
+
+    // The variable and its file together are ambiguous: refused in one line.
+    for (const name of ['REWARDS_ENCRYPTION_KEY', 'REWARDS_ENCRYPTION_KEY_PREVIOUS']) {
+      expect(() => loadConfig({ [name]: key, [`${name}_FILE`]: join(dir, 'rewards_key') })).to.throw(
+        ConfigError,
+        `Invalid configuration: ${name}_FILE: set ${name} or ${name}_FILE, not both`,
+      );
+    }
+  });
 
   it('hides a database password when printing the URL', () => {
     expect(redactDatabaseUrl('mysql://root:s3cret@db:3306/cards')).to.equal('mysql://root:***@db:3306/cards');
