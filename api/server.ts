@@ -6,7 +6,8 @@ import type Koa from 'koa';
 export interface RunningServer {
   port: number;
   url: string;
-  close(): Promise<void>;
+  /** Stops taking connections, lets requests in flight finish (at most `graceMs`, default 10 s), then resolves. */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -23,10 +24,19 @@ export async function listen(app: Koa<never>, port: number, host = '0.0.0.0', ke
   return {
     port: actual,
     url: `http://127.0.0.1:${actual}`,
-    close: () =>
+    // A graceful stop: no new connections, idle ones closed at once and as they become idle, requests in flight
+    // answered; whatever is still open after `graceMs` is cut.
+    close: (graceMs = 10_000) =>
       new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close((err) => {
+          clearInterval(sweep);
+          clearTimeout(cut);
+          if (err) reject(err);
+          else resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }

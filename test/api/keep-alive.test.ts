@@ -1,6 +1,8 @@
 import { Agent, request, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { expect } from 'chai';
+import Koa from 'koa';
+import { listen } from '../../api/server.ts';
 import { extraApp, testStack } from '../helpers/stack.ts';
 
 const seconds = (n: number) => new Promise((resolve) => setTimeout(resolve, n * 1000));
@@ -50,5 +52,46 @@ describe('HTTP keep-alive (HTTP_KEEP_ALIVE_TIMEOUT_MS)', function () {
     } finally {
       agent.destroy();
     }
+  });
+});
+
+describe('stopping the HTTP server (SIGTERM, a rolling deploy)', function () {
+  this.timeout(30_000);
+
+  it('a request in flight is answered; a kept-alive idle connection is closed at once; new connections are refused', async () => {
+    const app = new Koa<never>();
+    app.use(async (ctx) => {
+      await seconds(1);
+      ctx.body = 'done';
+    });
+    const server = await listen(app, 0, '127.0.0.1');
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+    try {
+      const idle = await get(server.url, agent);
+      const inFlight = get(server.url, new Agent());
+      await seconds(0.2);
+      const stopped = server.close();
+      const answered = await inFlight;
+      await stopped;
+      expect(answered.status).to.equal(200);
+      expect(idle.socket.destroyed, 'the idle kept-alive socket').to.equal(true);
+      const refused = await get(server.url, new Agent()).then(() => 'answered', (err: NodeJS.ErrnoException) => err.code);
+      expect(refused).to.equal('ECONNREFUSED');
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('a request still running after the grace period is cut', async () => {
+    const app = new Koa<never>();
+    app.use(async (ctx) => {
+      await seconds(5);
+      ctx.body = 'late';
+    });
+    const server = await listen(app, 0, '127.0.0.1');
+    const inFlight = get(server.url, new Agent()).then(() => 'answered', (err: NodeJS.ErrnoException) => err.code);
+    await seconds(0.2);
+    await server.close(1000);
+    expect(await inFlight).to.equal('ECONNRESET');
   });
 });
