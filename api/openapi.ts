@@ -21,6 +21,16 @@ export const ErrorBody = z.object({
   impact: z.array(z.record(z.string(), z.number())).optional().describe('what a gated delete would remove'),
 });
 
+// send-ecard's failures are flat like its successes: a `reason` in place of `data`, plus what the reason needs
+// (`needed` and `remaining` for `wouldexceedlimit`).
+export const FlatErrorBody = z.object({
+  success: z.literal(false),
+  reason: z.string().describe('einvalid, finvalid, tooshort, toomany, wouldexceedlimit, blocked, spammer, limitReached, notindirectory, unavailable, provider, …'),
+  messages: z.array(z.string()).describe('human-readable; log messages[0]'),
+  code: z.string().describe('stable snake_case error code'),
+  request_id: z.string().describe('the same value as the X-Request-Id header'),
+});
+
 const ERRORS: Record<string, string> = {
   400: 'A parameter of the wrong type or format, or malformed JSON',
   401: 'Missing, malformed, unknown or revoked API key',
@@ -64,8 +74,9 @@ function register(registry: OpenAPIRegistry, route: AnyRoute): void {
   const responses: Record<string, ResponseConfig> = {
     200: { description: 'Success', headers: RATE_HEADERS, content: { 'application/json': { schema: successSchema(route) } } },
   };
+  const errorBody = route.envelope === 'flat' ? FlatErrorBody : ErrorBody;
   for (const [status, description] of Object.entries(errors)) {
-    responses[status] = { description, content: { 'application/json': { schema: ErrorBody } } };
+    responses[status] = { description, content: { 'application/json': { schema: errorBody } } };
   }
   registry.registerPath({
     method: route.method,
@@ -129,7 +140,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]) {
       description:
         'Branded eCards by email, at a scheduled time or as a share link; widgets, campaigns, automations, a team ' +
         'directory, rewards and signed webhooks. Every call carries `Authorization: Bearer <API key>`. Successes are ' +
-        '`{ success: true, data, messages: [] }` (lists add `meta`); failures `{ success: false, data: null, messages, code, request_id }`.',
+        '`{ success: true, data, messages: [] }` (lists add `meta`); failures `{ success: false, data: null, messages, code, request_id }` (send-ecard\'s are flat: `reason` in place of `data`).',
     },
     servers: [{ url: '/v2/api' }],
     security: [{ bearer: [] }],

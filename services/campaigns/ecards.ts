@@ -40,7 +40,9 @@ export async function saveCampaignEcards(deps: ServiceContext, accountId: number
   const images = await Promise.all(ordered.map((e) => duplicateImage(deps, accountId, e.self_hosted_url)));
   return accountTransaction(models, accountId, async (transaction) => {
     const campaign = await findDraft(models, accountId, campaignId, transaction);
-    await models.Ecard.destroy({ where: { widget_id: campaign.widget_id, account_id: accountId }, transaction });
+    // By primary key: a range delete on MySQL locks the gap where another account's draft inserts too (a deadlock).
+    const old = await models.Ecard.findAll({ attributes: ['id'], where: { widget_id: campaign.widget_id, account_id: accountId }, transaction });
+    if (old.length) await models.Ecard.destroy({ where: { id: old.map((e) => e.id) }, transaction });
     for (const [i, source] of ordered.entries()) {
       await models.Ecard.create(
         { ...copyOfEcard(source, { widgetId: campaign.widget_id, image: images[i]!, displayOrder: i }), price: null, source_ecard_id: source.id },

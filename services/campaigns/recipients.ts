@@ -68,7 +68,7 @@ export async function saveRecipients(deps: ServiceContext, accountId: number, ca
   for (const r of [...members, ...csvRowsOf(input.csvRecipients)]) if (!incoming.has(r.email)) incoming.set(r.email, r);
   return accountTransaction(models, accountId, async (transaction) => {
     const campaign = await findDraft(models, accountId, campaignId, transaction);
-    if (!input.append) await models.CampaignRecipient.destroy({ where: { campaign_id: campaign.id }, transaction });
+    if (!input.append) await removeRecipients(models, campaign.id, transaction);
     const kept = input.append ? await existingSources(models, campaign.id, transaction) : new Map<string, string>();
     // An address already there stays, unless a directory entry now replaces its CSV row.
     const replaced = [...incoming.values()].filter((r) => r.source === 'directory' && kept.get(r.email) === 'csv').map((r) => r.email);
@@ -87,6 +87,17 @@ export async function saveRecipients(deps: ServiceContext, accountId: number, ca
     await campaign.update({ updated_at: deps.now() }, { transaction });
     return campaign;
   });
+}
+
+/**
+ * Empties the draft by primary key, in chunks: a range delete on MySQL locks the gap at the end of the index, where
+ * another account's draft inserts too, and the two deadlock.
+ */
+async function removeRecipients(models: Models, campaignId: number, transaction: Transaction): Promise<void> {
+  const rows = await models.CampaignRecipient.findAll({ attributes: ['id'], where: { campaign_id: campaignId }, raw: true, transaction });
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await models.CampaignRecipient.destroy({ where: { id: rows.slice(i, i + INSERT_CHUNK).map((r) => r.id) }, transaction });
+  }
 }
 
 async function existingSources(models: Models, campaignId: number, transaction: Transaction): Promise<Map<string, string>> {

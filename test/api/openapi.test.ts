@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { openApiText } from '../../api/openapi.ts';
 import { apiRoutes } from '../../api/routes.ts';
 import { packageRoot } from '../../lib/paths.ts';
+import { call, newAccount } from '../helpers/api.ts';
 import { testStack } from '../helpers/stack.ts';
 
 describe('the OpenAPI document', function () {
@@ -40,6 +41,23 @@ describe('the OpenAPI document', function () {
     const memberBody = document.webhooks.memberChange!.post.requestBody.content['application/json']!.schema;
     expect(JSON.stringify(memberBody)).to.include('team_member_deleted');
     expect(document.webhooks.ecardShared!.post.requestBody.content['application/json']!.schema.type).to.equal('array');
+  });
+
+  // Found by the fuzzer (npm run fuzz): send-ecard answered flat failures while its document promised `data: null`.
+  it('documents send-ecard failures flat, as the route answers them', async () => {
+    const { url, models } = await testStack();
+    const document = (await (await fetch(`${url}/v2/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { required: string[] } }> }> }>>;
+    };
+    const responses = document.paths['/pub/ecard-actions/send-ecard']!.post!.responses;
+    const account = await newAccount(models);
+    const res = await call(url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key: account.sandboxKey, body: { senderName: 'Sam' } });
+    for (const status of ['400', '415', '422', String(res.status)]) {
+      const required = responses[status]!.content['application/json']!.schema.required;
+      expect(required, status).to.include.members(['success', 'reason', 'messages', 'code', 'request_id']).and.not.include('data');
+    }
+    expect(res.body).to.include.keys(responses[String(res.status)]!.content['application/json']!.schema.required);
+    expect(res.body).not.to.have.property('data');
   });
 
   it('matches the committed copy, docs/openapi.json (run `npm run openapi` after a contract change)', () => {

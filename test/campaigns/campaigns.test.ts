@@ -129,6 +129,32 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: created.id as number } })).to.equal(6);
   });
 
+  // Found by the fuzzer (npm run fuzz): on MySQL, drafts of different accounts filled at the same moment deadlocked
+  // (500) when each emptied its rows by range, holding the same gap at the end of the index, then inserted into it.
+  it('saveCampaignEcards and saveRecipients of several accounts at once all succeed', async () => {
+    const drafts = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const owner = await newAccount(stack.models);
+        const ecard = await insertEcard(stack.models, owner.accountId, (await insertWidget(stack.models, owner.accountId)).id);
+        const campaign = expectSuccess(await api('POST', '/campaign/save', { campaign: { campaign_name: 'Rush' } }, owner.liveKey)) as Json;
+        return { owner, ecard, campaign };
+      }),
+    );
+    for (const round of [1, 2]) {
+      const answers = await Promise.all(
+        drafts.flatMap(({ owner, ecard, campaign }) => [
+          api('POST', '/campaign/saveCampaignEcards', { campaignid: campaign.id, ecardIds: [ecard.id] }, owner.liveKey),
+          api('POST', '/campaign/saveRecipients', { campaignid: campaign.id, csvRecipients: [{ email: `r${round}@${domain}` }] }, owner.liveKey),
+        ]),
+      );
+      for (const answer of answers) expectSuccess(answer);
+    }
+    for (const { campaign } of drafts) {
+      expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: campaign.id as number } })).to.equal(1);
+      expect(await stack.models.Ecard.count({ where: { widget_id: campaign.widgetid as number } })).to.equal(1);
+    }
+  });
+
   it('saveRecipients: 32 MB bodies on that route only (413 beyond, and 413 past 1 MB elsewhere); over 100,000 recipients is 422', async function () {
     this.timeout(120_000);
     const created = await draft();

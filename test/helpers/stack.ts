@@ -107,20 +107,23 @@ export function testModels(): Promise<Models> {
 let stack: Promise<TestStack> | undefined;
 
 export function testStack(): Promise<TestStack> {
-  stack ??= (async () => {
-    const config = await testConfig();
-    const logger = createLogger(config);
-    const models = await testModels();
-    const address = config.temporal.address!;
-    const services = createServices({ config, logger, models, temporalAddress: address });
-    const worker = await startWorker(services);
-    const api = await startApi(services, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
-    onSuiteEnd(async () => {
-      await api.stop();
-      await worker.stop();
-      await services.close();
-    });
-    return { config, models, services, url: api.url, temporalAddress: address, taskQueue: config.temporal.taskQueue };
-  })();
+  stack ??= startStack();
   return stack;
+}
+
+/** A stack like testStack's on the given environment overrides (the fuzzer's raised limits); stopped after the run. */
+export async function startStack(overrides: Record<string, string> = {}): Promise<TestStack> {
+  const config = await testConfig(overrides);
+  const logger = createLogger(config);
+  const models = await testModels();
+  const address = config.temporal.address!;
+  const services = createServices({ config, logger, models, temporalAddress: address });
+  const worker = await startWorker(services);
+  const api = await startApi(services, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
+  onSuiteEnd(async () => {
+    await api.stop();
+    await worker.stop();
+    await services.close();
+  });
+  return { config, models, services, url: api.url, temporalAddress: address, taskQueue: config.temporal.taskQueue };
 }
