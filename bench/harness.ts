@@ -1,18 +1,12 @@
-// What the Temporal benchmarks share: an embedded Temporal dev server, the service on a fresh database (SQLite
-// unless DATABASE_URL says otherwise) with a worker, and an eCard to send.
+// What the pairs of `npm run bench` share: an eCard to send, an SMTP server that counts, a bare nodemailer pool,
+// closed-loop clients, node processes serving HTTP, and paired rounds alternated into ratios.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig, type Config } from '../lib/config.ts';
 import { packageRoot } from '../lib/paths.ts';
-import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
-import { createLogger } from '../lib/logger.ts';
-import { openDatabase, startWorker } from '../app/runtime.ts';
-import { createServices, type Services } from '../app/services.ts';
+import type { Services } from '../app/services.ts';
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import { sendCampaign } from '../services/campaigns/moves.ts';
@@ -29,52 +23,6 @@ export const freePort = () =>
       server.close(() => resolve(port));
     });
   });
-
-export interface BenchStack {
-  config: Config;
-  models: Models;
-  services: Services;
-  close(): Promise<void>;
-}
-
-/** The service with a worker (no background passes) on task queue `bench`; `env` adds to the bench's settings. */
-export async function benchStack(env: Record<string, string>): Promise<BenchStack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cardsvc-bench-'));
-  const base = loadConfig({ DATA_DIR: dataDir, PATH: process.env.PATH, HOME: process.env.HOME });
-  const server = await startEmbeddedTemporal({
-    search: base.temporal,
-    progress: () => undefined,
-    port: await freePort(),
-    uiPort: undefined,
-    dbFile: undefined,
-    pidFile: undefined,
-    namespace: 'default',
-    env: base.temporal.childEnv,
-  });
-  const config = loadConfig({
-    DATABASE_URL: process.env.DATABASE_URL ?? `sqlite:${join(dataDir, 'bench.sqlite')}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    TEMPORAL_ADDRESS: server.address,
-    TEMPORAL_TASK_QUEUE: 'bench',
-    PLAN_EMAILS: 'free=100,pro=5000,enterprise=100000000',
-    ...env,
-  });
-  const models = await openDatabase(config, 'migrate');
-  const services = createServices({ config, logger: createLogger(config), models, temporalAddress: server.address });
-  const worker = await startWorker(services, { background: false });
-  return {
-    config,
-    models,
-    services,
-    close: async () => {
-      await worker.stop();
-      await services.close();
-      await models.sequelize.close();
-      await server.stop();
-    },
-  };
-}
 
 /** A widget and an eCard with merge tags in its subject and body. */
 export async function benchEcard(models: Models, accountId: number, subject: string): Promise<Ecard> {
@@ -140,7 +88,7 @@ export async function bareNodemailerRound(smtp: CountingSmtp, count: number, poo
  * server took meanwhile (checked against the recipients).
  */
 export async function sendCampaignToEnd(
-  stack: Pick<BenchStack, 'models' | 'services'>,
+  stack: { models: Models; services: Services },
   smtp: CountingSmtp,
   campaign: { accountId: number; id: number; recipients: number; token?: string | undefined },
 ): Promise<number> {
@@ -229,10 +177,10 @@ export async function startNodeProcess(options: {
  * migrated database; `env` adds to (or overrides) the settings. Temporal is dialled lazily: without TEMPORAL_ADDRESS
  * it points at a closed port, which only reads that need no Temporal server can bear.
  */
-export async function startApiProcess(env: Record<string, string>, options: { logFile: string; nodeArgs?: string[] }): Promise<NodeProcess> {
-  const port = await freePort();
+export async function startApiProcess(env: Record<string, string>, options: { logFile: string; nodeArgs?: string[]; port?: number; script?: string }): Promise<NodeProcess> {
+  const port = options.port ?? (await freePort());
   return startNodeProcess({
-    script: 'bin/api.ts',
+    script: options.script ?? 'bin/api.ts',
     nodeArgs: options.nodeArgs ?? [],
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_ADDRESS: '127.0.0.1:1', REWARDS_ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...env, PORT: String(port) },
     port,
@@ -250,42 +198,96 @@ export function requestRate(request: { url: string; headers?: Record<string, str
   });
 }
 
-/** "median 0.42 (min 0.40, max 0.45)" of per-round ratios. */
-export function ratioSummary(ratios: readonly number[]): string {
-  const sorted = [...ratios].sort((a, b) => a - b);
+/** The median, min and max of a list of figures. */
+export function spread(figures: readonly number[]): { median: number; min: number; max: number } {
+  const sorted = [...figures].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return `median ${median.toFixed(2)} (min ${sorted[0]!.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)})`;
+  return { median, min: sorted[0]!, max: sorted.at(-1)! };
 }
 
-interface RatedSide {
+/** "median 0.42 (min 0.40, max 0.45)" of per-round ratios. */
+export function ratioSummary(ratios: readonly number[]): string {
+  const { median, min, max } = spread(ratios);
+  return `median ${median.toFixed(2)} (min ${min.toFixed(2)}, max ${max.toFixed(2)})`;
+}
+
+/** How long and how often: the harness's settings (bench/run.ts), full or `--quick`. */
+export interface BenchSettings {
+  quick: boolean;
+  /** Seconds per measured round of a rate. */
+  seconds: number;
+  /** Pairs of rounds, alternated. */
+  rounds: number;
+  /** Seconds of warm-up of each side of a rate (a fixed-size pair warms up with a small round); 0 skips it. */
+  warmupSeconds: number;
+  /** Closed-loop clients of the HTTP pairs. */
+  concurrency: number;
+}
+
+/** One pair's outcome, as written to bench/results/<name>.json. */
+export interface PairResult {
   name: string;
-  /** Its rate over a round of `seconds`. */
-  rate: (seconds: number) => Promise<number>;
+  /** What is measured against what. */
+  compares: string;
+  target: string;
+  /** The unit of both sides' figures. */
+  unit: string;
+  measured: { name: string; figures: number[] };
+  baseline: { name: string; figures: number[] };
+  /** measured / baseline, one per pair of rounds. */
+  ratios: number[];
+  /** Sizes and anything else the pair reports beside its ratio. */
+  notes: Record<string, unknown>;
+}
+
+/** A pair module: `run` measures one or more pairs on the harness's stack. */
+export interface Pair<Context> {
+  name: string;
+  run(ctx: Context): Promise<PairResult[]>;
+}
+
+interface Side {
+  name: string;
+  /** One round (or, with `warmup`, the side's warm-up); its figure (a rate: higher is better). */
+  round: (warmup: boolean) => Promise<number>;
 }
 
 /**
- * Each side warmed up for `warmupSeconds` (0: not), then `rounds` pairs of rounds of `seconds`, alternated (the
- * measured side, then its baseline); prints each pair and the median ratio (measured / baseline) with its min and
- * max; returns the ratios.
+ * Each side's warm-up (unless `settings.warmupSeconds` is 0), then `settings.rounds` pairs of rounds alternated
+ * (the measured side, then its baseline); prints each pair of rounds; the figures and their ratios.
  */
-export async function alternatedRatios(
+export async function alternatedRounds(
   label: string,
-  measured: RatedSide,
-  baseline: RatedSide,
-  options: { rounds: number; seconds: number; warmupSeconds: number; target: string },
-): Promise<number[]> {
-  if (options.warmupSeconds > 0) {
-    await measured.rate(options.warmupSeconds);
-    await baseline.rate(options.warmupSeconds);
+  measured: Side,
+  baseline: Side,
+  settings: Pick<BenchSettings, 'rounds' | 'warmupSeconds'>,
+  unit: string,
+): Promise<Pick<PairResult, 'measured' | 'baseline' | 'ratios'>> {
+  if (settings.warmupSeconds > 0) {
+    await measured.round(true);
+    await baseline.round(true);
   }
-  const ratios: number[] = [];
-  for (let round = 1; round <= options.rounds; round++) {
-    const rate = await measured.rate(options.seconds);
-    const base = await baseline.rate(options.seconds);
-    ratios.push(rate / base);
-    console.log(`${label} round ${round}: ${measured.name} ${rate.toFixed(0)} req/s, ${baseline.name} ${base.toFixed(0)} req/s, ratio ${(rate / base).toFixed(2)}`);
+  const result = { measured: { name: measured.name, figures: [] as number[] }, baseline: { name: baseline.name, figures: [] as number[] }, ratios: [] as number[] };
+  for (let round = 1; round <= settings.rounds; round++) {
+    const rate = await measured.round(false);
+    const base = await baseline.round(false);
+    result.measured.figures.push(rate);
+    result.baseline.figures.push(base);
+    result.ratios.push(rate / base);
+    console.log(`  ${label} round ${round}: ${measured.name} ${rate.toFixed(1)} ${unit}, ${baseline.name} ${base.toFixed(1)} ${unit}, ratio ${(rate / base).toFixed(2)}`);
   }
-  console.log(`${label}: ${measured.name} / ${baseline.name} ${ratioSummary(ratios)}; target ${options.target}`);
-  return ratios;
+  return result;
+}
+
+/** alternatedRounds of two rates measured over `settings.seconds` (warm-up: `settings.warmupSeconds`). */
+export function alternatedRates(
+  label: string,
+  measured: { name: string; rate: (seconds: number) => Promise<number> },
+  baseline: { name: string; rate: (seconds: number) => Promise<number> },
+  settings: BenchSettings,
+  unit = 'req/s',
+): Promise<Pick<PairResult, 'measured' | 'baseline' | 'ratios'>> {
+  const side = (s: typeof measured): Side => ({ name: s.name, round: (warmup) => s.rate(warmup ? settings.warmupSeconds : settings.seconds) });
+  return alternatedRounds(label, side(measured), side(baseline), settings, unit);
 }

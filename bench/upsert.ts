@@ -1,0 +1,42 @@
+// P7: `POST /v2/api/pub/team-member-actions/upsert` through the API process (validation, the account lock, the
+// member and its change event in one transaction) against a bare Koa + mysql2 handler in its own process
+// (bench/bare-server.ts) running one `INSERT … ON DUPLICATE KEY UPDATE`, rounds alternated. Each side upserts
+// its own rotating set of members (a new job title each call), so after the first pass every call updates a row.
+import { createAccount } from '../services/accounts.ts';
+import { alternatedRates, closedLoopRate, type Pair } from './harness.ts';
+import { startBare } from './read.ts';
+import type { BenchContext } from './stack.ts';
+
+const MEMBERS = 2000;
+
+export const upsertPair: Pair<BenchContext> = {
+  name: 'p7-upsert',
+  async run(ctx) {
+    const { models, settings, api } = ctx;
+    const { accountId, liveKey } = await createAccount(models, { name: 'Bench P7', ownerEmail: `bench-upsert-${Date.now()}@example.com`, plan: 'enterprise' });
+    const baseline = await startBare(ctx, { accountId, ecardColumns: ['id'], widgetColumns: ['id'] });
+    try {
+      let sequence = 0;
+      const side = (url: string, prefix: string, headers: Record<string, string>) => (seconds: number) =>
+        closedLoopRate(seconds, settings.concurrency, async () => {
+          const n = ++sequence;
+          const res = await fetch(url, {
+            method: 'POST',
+            headers: { ...headers, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ email: `${prefix}${n % MEMBERS}@bench.example.com`, first_name: `M${n % MEMBERS}`, last_name: 'Bench', job_position: `Title ${n}` }),
+          });
+          const text = await res.text();
+          if (res.status !== 200) throw new Error(`P7 ${url}: status ${res.status}: ${text.slice(0, 300)}`);
+        });
+      const figures = await alternatedRates(
+        'P7',
+        { name: 'API upsert', rate: side(`${api.url}/v2/api/pub/team-member-actions/upsert`, 'api', { Authorization: `Bearer ${liveKey}` }) },
+        { name: 'bare INSERT … ON DUPLICATE KEY UPDATE', rate: side(`${baseline.url}/members/upsert`, 'bare', {}) },
+        settings,
+      );
+      return [{ name: 'p7-upsert', compares: 'HTTP member upsert vs bare Koa + mysql2 ON DUPLICATE KEY UPDATE', target: 'none set (reported)', unit: 'req/s', ...figures, notes: { concurrency: settings.concurrency, members: MEMBERS } }];
+    } finally {
+      await baseline.stop();
+    }
+  },
+};
