@@ -6,7 +6,8 @@ import { baseEnv, tempDir } from '../helpers/env.ts';
 import { testStack } from '../helpers/stack.ts';
 
 describe('cardsvc field add | list | remove', function () {
-  this.timeout(60_000);
+  // Each case starts the CLI as its own process (several seconds each on a loaded 2-core machine).
+  this.timeout(150_000);
   const env = () => baseEnv({ DATABASE_URL: suiteDatabaseUrl, DATA_DIR: tempDir() });
 
   it('adds a custom date field that the fields endpoint lists and upserts set; a required one is needed on create', async () => {
