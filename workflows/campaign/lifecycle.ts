@@ -1,6 +1,6 @@
 // Waking campaign workflows: the database decided (a committed state change); the wake tells the campaign's
 // workflow to look again, starting it when it is not running.
-import type { WorkflowTarget } from '../shared/start.ts';
+import { withStartDeadline, type WorkflowTarget } from '../shared/start.ts';
 import { cardAttributes } from '../shared/search-attributes.ts';
 import type { CampaignWorkflowInput } from '../campaign.ts';
 
@@ -9,12 +9,14 @@ import { campaignWorkflowId } from './ids.ts';
 export { campaignWorkflowId };
 
 export async function wakeCampaignWorkflow(target: WorkflowTarget, input: CampaignWorkflowInput, status: string): Promise<void> {
-  await target.client.workflow.signalWithStart('campaignWorkflow', {
-    taskQueue: target.taskQueue,
-    workflowId: campaignWorkflowId(input.accountId, input.campaignId),
-    args: [input],
-    signal: 'wake',
-    signalArgs: [],
-    typedSearchAttributes: cardAttributes(input.accountId, 'campaign', status),
-  });
+  await withStartDeadline(target, () =>
+    target.client.workflow.signalWithStart('campaignWorkflow', {
+      taskQueue: target.taskQueue,
+      workflowId: campaignWorkflowId(input.accountId, input.campaignId),
+      args: [input],
+      signal: 'wake',
+      signalArgs: [],
+      typedSearchAttributes: cardAttributes(input.accountId, 'campaign', status),
+    }),
+  );
 }

@@ -16,7 +16,9 @@ export async function awaitSendResult(target: WorkflowTarget, accountId: number,
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), waitMs);
   try {
-    return await target.client.withAbortSignal(deadline.signal, () => handle.result());
+    // The abort alone does not stop the SDK's retries of a server that is down (an API request waited ~20 s in the
+    // drills): a gRPC deadline a second later ends those too.
+    return await target.client.withDeadline(Date.now() + waitMs + 1000, () => target.client.withAbortSignal(deadline.signal, () => handle.result()));
   } catch (err) {
     if (deadline.signal.aborted) return undefined;
     throw err;

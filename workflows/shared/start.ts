@@ -19,16 +19,29 @@ export interface StartOnce {
   status: string;
 }
 
+/**
+ * How long one start may wait on Temporal. Without it the SDK's retries held an API request about 20 s while the
+ * server was down (the drills); the work is committed first, so a start given up on is the background pass's later.
+ */
+export const START_DEADLINE_MS = 5_000;
+
+/** A start (or wake) on Temporal within START_DEADLINE_MS. */
+export function withStartDeadline<T>(target: WorkflowTarget, work: () => Promise<T>): Promise<T> {
+  return target.client.withDeadline(Date.now() + START_DEADLINE_MS, work);
+}
+
 /** Starts the workflow once: a start that finds its id taken (a retry, a sweeper, another process) is a success. */
 export async function startOnce(target: WorkflowTarget, start: StartOnce): Promise<void> {
   try {
-    await target.client.workflow.start(start.workflowType, {
-      taskQueue: target.taskQueue,
-      workflowId: start.workflowId,
-      args: start.args,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: cardAttributes(start.accountId, start.kind, start.status),
-    });
+    await withStartDeadline(target, () =>
+      target.client.workflow.start(start.workflowType, {
+        taskQueue: target.taskQueue,
+        workflowId: start.workflowId,
+        args: start.args,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        typedSearchAttributes: cardAttributes(start.accountId, start.kind, start.status),
+      }),
+    );
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
