@@ -10,23 +10,27 @@ export interface WebhookDeliveryInput {
   trigger: 'auto' | 'replay' | 'test';
   /** Seconds to wait before each retry (configuration: WEBHOOK_RETRY_DELAYS). */
   retryDelaysSeconds: number[];
+  /**
+   * How long one activity may run before Temporal tries it again (the HTTP timeout plus room for the database): an
+   * activity on a worker that died is retried after this. Absent (histories from before it): 2 minutes.
+   */
+  attemptTimeoutSeconds?: number;
 }
 
 // The attempt itself never throws for an HTTP outcome; these retries cover only the service's own failures
 // (database down, worker lost), and the attempt key keeps a repeated activity from recording twice.
-const activities = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } as const;
+const activities = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: RETRY });
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<string> {
   const { workflowId } = workflowInfo();
   const delays = input.trigger === 'auto' ? input.retryDelaysSeconds : [];
+  const steps = input.attemptTimeoutSeconds ? proxyActivities<Activities>({ startToCloseTimeout: `${input.attemptTimeoutSeconds} seconds`, retry: RETRY }) : activities;
   for (let attempt = 1; ; attempt++) {
-    const outcome = await activities.attemptWebhookDelivery({ deliveryId: input.deliveryId, trigger: input.trigger, attemptKey: `${workflowId}#${attempt}` });
+    const outcome = await steps.attemptWebhookDelivery({ deliveryId: input.deliveryId, trigger: input.trigger, attemptKey: `${workflowId}#${attempt}` });
     const retriesLeft = attempt <= delays.length;
     if (outcome.result !== 'failed' || !retriesLeft) {
-      const status = await activities.finishWebhookDelivery({
+      const status = await steps.finishWebhookDelivery({
         deliveryId: input.deliveryId,
         trigger: input.trigger,
         result: outcome.result,
@@ -35,7 +39,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       showStatus(status);
       return status;
     }
-    await activities.markWebhookRetrying({ deliveryId: input.deliveryId, trigger: input.trigger, error: outcome.error });
+    await steps.markWebhookRetrying({ deliveryId: input.deliveryId, trigger: input.trigger, error: outcome.error });
     showStatus('Retrying');
     const delay = Math.max(delays[attempt - 1]!, outcome.retryAfterSeconds ?? 0);
     await sleep(Math.round(delay * 1000));

@@ -15,6 +15,9 @@ import { signingSecrets } from './secrets.ts';
 
 /** The service name followed by "Hook", as the spec asks. */
 export const USER_AGENT = 'CardsvcHook';
+
+/** The start-to-close timeout of a delivery's activities: the HTTP timeout plus 10 s for the database around it. */
+export const attemptTimeoutSeconds = (timeoutMs: number): number => Math.ceil(timeoutMs / 1000) + 10;
 /** Consecutive exhausted deliveries that pause a custom endpoint. */
 export const PAUSE_AFTER = 3;
 const RESPONSE_BODY_LIMIT = 8192;

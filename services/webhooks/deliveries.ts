@@ -11,6 +11,7 @@ import { sampleMemberEvent } from '../directory/sample.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
+import { attemptTimeoutSeconds } from './attempts.ts';
 import { ecardSharedEndpoint, findEndpoint } from './endpoints.ts';
 import { sampleEcardShared } from './samples.ts';
 
@@ -87,6 +88,7 @@ export async function replayDelivery(deps: ServiceContext, accountId: number, id
     deliveryId: delivery.id,
     trigger: 'replay',
     retryDelaysSeconds: [],
+    attemptTimeoutSeconds: attemptTimeoutSeconds(deps.config.webhooks.timeoutMs),
   });
   return { delivery, url: endpoint.url };
 }
@@ -109,6 +111,11 @@ export async function sendTest(deps: ServiceContext, accountId: number, endpoint
     );
     return created.update({ workflow_id: testWorkflowId(accountId, created.id), workflow_started: true }, { transaction });
   });
-  await startDeliveryWorkflow(target(deps), delivery.workflow_id, accountId, { deliveryId: delivery.id, trigger: 'test', retryDelaysSeconds: [] });
+  await startDeliveryWorkflow(target(deps), delivery.workflow_id, accountId, {
+    deliveryId: delivery.id,
+    trigger: 'test',
+    retryDelaysSeconds: [],
+    attemptTimeoutSeconds: attemptTimeoutSeconds(deps.config.webhooks.timeoutMs),
+  });
   return { delivery, url: endpoint.url };
 }

@@ -8,6 +8,7 @@ import { deliveryWorkflowId, startDeliveryWorkflow } from '../../workflows/webho
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { redactFinished } from '../outbox.ts';
+import { attemptTimeoutSeconds } from './attempts.ts';
 
 const BATCH = 100;
 
@@ -52,6 +53,7 @@ async function startPending(deps: ServiceContext, target: WorkflowTarget): Promi
       deliveryId: delivery.id,
       trigger: 'auto',
       retryDelaysSeconds: deps.config.webhooks.retryDelaysSeconds,
+      attemptTimeoutSeconds: attemptTimeoutSeconds(deps.config.webhooks.timeoutMs),
     });
     await models.WebhookDelivery.update({ workflow_started: true }, { where: { id: delivery.id } });
   }
