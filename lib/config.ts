@@ -18,6 +18,9 @@ const EnvSchema = z.object({
       message: 'expected sqlite:<path> or mysql://user:pass@host:port/db',
     })
     .optional(),
+  // MySQL: a statement not answered within this long fails (503 to the API, a retry for an activity), so a stalled
+  // database (bytes held, not refused) cannot hold a request forever; lock waits count too.
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number({ error: 'expected milliseconds' }).int().min(100).max(600_000).default(20_000),
   TEMPORAL_ADDRESS: nonEmpty.regex(/^[^\s:/]+:\d{1,5}$/, 'expected host:port').optional(),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
@@ -94,7 +97,7 @@ const EnvSchema = z.object({
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; storage: string; url: string }
-  | { dialect: 'mysql'; url: string };
+  | { dialect: 'mysql'; url: string; statementTimeoutMs?: number };
 
 export interface Config {
   port: number;
@@ -198,7 +201,7 @@ function fromPackageRoot(path: string): string {
   return isAbsolute(path) ? path : resolve(packageRoot, path);
 }
 
-function databaseConfig(url: string | undefined, dataDir: string): DatabaseConfig {
+function databaseConfig(url: string | undefined, dataDir: string, statementTimeoutMs: number): DatabaseConfig {
   if (url === undefined) {
     const storage = join(dataDir, 'cardsvc.sqlite');
     return { dialect: 'sqlite', storage, url: `sqlite:${storage}` };
@@ -208,7 +211,7 @@ function databaseConfig(url: string | undefined, dataDir: string): DatabaseConfi
     const storage = path === ':memory:' ? path : fromPackageRoot(path);
     return { dialect: 'sqlite', storage, url: `sqlite:${storage}` };
   }
-  return { dialect: 'mysql', url };
+  return { dialect: 'mysql', url, statementTimeoutMs };
 }
 
 /** Parses an environment (process.env by default); throws ConfigError with one line naming each bad variable. */
@@ -238,7 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dataDir,
-    database: databaseConfig(e.DATABASE_URL, dataDir),
+    database: databaseConfig(e.DATABASE_URL, dataDir, e.DATABASE_STATEMENT_TIMEOUT_MS),
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       port: e.TEMPORAL_PORT,

@@ -1,11 +1,24 @@
 // Opens the database named by DATABASE_URL: SQLite (embedded default) or MySQL/MariaDB.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Sequelize, Transaction } from 'sequelize';
+import { ConnectionError, Sequelize, Transaction } from 'sequelize';
 import { redactDatabaseUrl, type DatabaseConfig } from './config.ts';
 
 export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError';
+}
+
+/** A MySQL statement given up on after DATABASE_STATEMENT_TIMEOUT_MS (mysql2's code, raw or wrapped by Sequelize). */
+const STATEMENT_TIMEOUT = 'PROTOCOL_SEQUENCE_TIMEOUT';
+
+/**
+ * The database cannot be reached or does not answer: refused, reset, no connection within the pool's wait, or a
+ * statement with no answer in time (a stalled server). Busy or broken ≠ unreachable: see isDatabaseBusy.
+ */
+export function isDatabaseUnreachable(err: unknown): boolean {
+  if (err instanceof ConnectionError) return true;
+  const e = err as { code?: unknown; parent?: { code?: unknown } } | null;
+  return e?.code === STATEMENT_TIMEOUT || e?.parent?.code === STATEMENT_TIMEOUT;
 }
 
 /** SQLite's "database is locked": another writer held the lock past every wait (raw from the driver, or wrapped by Sequelize). */
@@ -76,7 +89,7 @@ export function createSequelize(db: DatabaseConfig): Sequelize {
     prepareSqliteConnections(sequelize);
     return sequelize;
   }
-  return new Sequelize(db.url, {
+  const sequelize = new Sequelize(db.url, {
     dialect: 'mysql',
     logging: false,
     timezone: '+00:00',
@@ -84,6 +97,38 @@ export function createSequelize(db: DatabaseConfig): Sequelize {
     dialectOptions: { connectTimeout: 3000, charset: 'utf8mb4' },
     // Requests fail fast (503) rather than queue behind an unreachable database.
     pool: { max: 10, min: 0, acquire: 3000, idle: 10000 },
+  });
+  if (db.statementTimeoutMs) limitStatementTime(sequelize, db.statementTimeoutMs);
+  return sequelize;
+}
+
+type MysqlCallback = (err: { code?: string } | null, ...results: unknown[]) => void;
+type MysqlConnection = Record<'query' | 'execute', (sql: string | { sql: string }, ...rest: unknown[]) => unknown> & { destroy(): void };
+
+/**
+ * Every statement on a MySQL connection gets mysql2's timeout. The connect timeout and the pool's acquire wait cover
+ * a database that refuses; a stalled one (bytes held, not refused) would otherwise hold a request on a pooled
+ * connection for as long as the stall lasts. A connection whose statement timed out is destroyed: its answer may
+ * still come, out of turn, and the pool must not hand it out again (the server rolls its transaction back).
+ */
+function limitStatementTime(sequelize: Sequelize, timeoutMs: number): void {
+  sequelize.addHook('afterConnect', (raw: unknown) => {
+    const connection = raw as MysqlConnection;
+    for (const method of ['query', 'execute'] as const) {
+      const run = connection[method].bind(connection);
+      connection[method] = (sql, ...rest) => {
+        const options = typeof sql === 'string' ? { sql, timeout: timeoutMs } : { timeout: timeoutMs, ...sql };
+        const last = rest.length - 1;
+        const callback = rest[last];
+        if (typeof callback === 'function') {
+          rest[last] = ((err, ...results) => {
+            if (err?.code === STATEMENT_TIMEOUT) connection.destroy();
+            (callback as MysqlCallback)(err, ...results);
+          }) satisfies MysqlCallback;
+        }
+        return run(options, ...rest);
+      };
+    }
   });
 }
 

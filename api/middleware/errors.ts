@@ -1,8 +1,7 @@
 // Renders every failure, first in the chain: typed errors with their status and code in the route's envelope;
 // an unreachable database as 503; anything else as a generic 500 whose details go only to the log.
 import type { Middleware } from 'koa';
-import { ConnectionError } from 'sequelize';
-import { isDatabaseBusy } from '../../lib/db.ts';
+import { isDatabaseBusy, isDatabaseUnreachable } from '../../lib/db.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ApiState } from '../context.ts';
@@ -17,7 +16,7 @@ export function databaseUnavailable(): ApiError {
 
 function asApiError(err: unknown, logger: Logger, requestId: string): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof ConnectionError) {
+  if (isDatabaseUnreachable(err)) {
     logger.warn({ err, requestId }, 'database unreachable');
     return databaseUnavailable();
   }

@@ -36,7 +36,9 @@ describe('loadConfig', () => {
 
   it('selects MySQL from a mysql:// URL and follows PORT in the default public URL', () => {
     const config = loadConfig({ DATABASE_URL: 'mysql://u:p@db:3306/cards', PORT: '8080', TEMPORAL_ADDRESS: 'temporal:7233' });
-    expect(config.database).to.deep.equal({ dialect: 'mysql', url: 'mysql://u:p@db:3306/cards' });
+    expect(config.database).to.deep.equal({ dialect: 'mysql', url: 'mysql://u:p@db:3306/cards', statementTimeoutMs: 20_000 });
+    const shrunk = loadConfig({ DATABASE_URL: 'mysql://u:p@db:3306/cards', DATABASE_STATEMENT_TIMEOUT_MS: '2000' });
+    expect(shrunk.database).to.deep.include({ statementTimeoutMs: 2000 });
     expect(config.publicBaseUrl).to.equal('http://localhost:8080');
     expect(config.temporal.address).to.equal('temporal:7233');
   });
@@ -58,6 +60,8 @@ describe('loadConfig', () => {
     ['TEMPORAL_UI_PORT', { TEMPORAL_UI_PORT: '-1' }],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: 'forever' }],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', { DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', { DATABASE_STATEMENT_TIMEOUT_MS: '50' }],
   ];
   for (const [name, env] of bad) {
     it(`refuses a bad ${name} (${JSON.stringify(Object.values(env)[0])}) with one line naming it`, () => {
