@@ -71,6 +71,16 @@ async function stopGroup(pid: number): Promise<void> {
   }
 }
 
+/** SIGKILL to the server's group, as a crash would end it (the drills), waiting until it is gone. */
+export async function killDevServer(pid: number): Promise<void> {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  await waitForExit(pid, 5_000);
+}
+
 /** Stops a dev server that an earlier run left behind (its pid file names it). */
 async function stopStaleServer(pidFile: string): Promise<void> {
   const pid = Number(await readFile(pidFile, 'utf8').catch(() => ''));

@@ -1,4 +1,4 @@
-// The worker as a child process (`node --import tsx bin/worker.ts`), for crash tests that kill it for real.
+// The worker (or the API) as a child process (`node --import tsx bin/worker.ts`), for crash tests that kill it for real.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { packageRoot } from '../../lib/paths.ts';
@@ -14,7 +14,12 @@ export interface WorkerChild {
 }
 
 export function startWorkerChild(env: Record<string, string | undefined>): WorkerChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], { cwd: packageRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return startServiceChild('bin/worker.ts', env);
+}
+
+/** An entry point of the service (`bin/worker.ts`, `bin/api.ts`) as a child process, killed after the run if still alive. */
+export function startServiceChild(entry: 'bin/worker.ts' | 'bin/api.ts', env: Record<string, string | undefined>): WorkerChild {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: packageRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-4000);
