@@ -55,16 +55,21 @@ describe('HTTP keep-alive (HTTP_KEEP_ALIVE_TIMEOUT_MS)', function () {
   });
 });
 
+/** A bare server (the API's `listen`) whose every request takes `delay` seconds to answer. */
+function slowServer(delay: number, body: string) {
+  const app = new Koa<never>();
+  app.use(async (ctx) => {
+    await seconds(delay);
+    ctx.body = body;
+  });
+  return listen(app, 0, '127.0.0.1');
+}
+
 describe('stopping the HTTP server (SIGTERM, a rolling deploy)', function () {
   this.timeout(30_000);
 
   it('a request in flight is answered; a kept-alive idle connection is closed at once; new connections are refused', async () => {
-    const app = new Koa<never>();
-    app.use(async (ctx) => {
-      await seconds(1);
-      ctx.body = 'done';
-    });
-    const server = await listen(app, 0, '127.0.0.1');
+    const server = await slowServer(1, 'done');
     const agent = new Agent({ keepAlive: true, maxSockets: 2 });
     try {
       const idle = await get(server.url, agent);
@@ -83,12 +88,7 @@ describe('stopping the HTTP server (SIGTERM, a rolling deploy)', function () {
   });
 
   it('a request still running after the grace period is cut', async () => {
-    const app = new Koa<never>();
-    app.use(async (ctx) => {
-      await seconds(5);
-      ctx.body = 'late';
-    });
-    const server = await listen(app, 0, '127.0.0.1');
+    const server = await slowServer(5, 'late');
     const inFlight = get(server.url, new Agent()).then(() => 'answered', (err: NodeJS.ErrnoException) => err.code);
     await seconds(0.2);
     await server.close(1000);
