@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { OWNER_PASSWORD, ownerOnApi, type ConsoleClient } from '../helpers/console.ts';
+import { OWNER_PASSWORD, ownerOnApi, signedInPages, type ConsoleClient } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { apiDocument, consoleDocument, slotsOf, type Document, type Operation } from './documents.ts';
 import { makeEverything, snapshot, type Made } from './fixtures.ts';
+import { pageRequests, unmappedPageRoutes, type PageRequest } from './pages.ts';
 import { buildRequest, type BuiltRequest } from './requests.ts';
 
 // decisions.md (Proof, isolation): every route, called with A's live key or A's console session and naming one of
@@ -96,6 +97,40 @@ describe('isolation matrix', function () {
 
   it('the console API: every route naming B’s or the sandbox’s ids answers 404', async () => {
     expect(await namingForeignIds(consoleDocument(), consoleCaller)).to.deep.equal([]);
+  });
+
+  it('the console pages: every page naming B’s or the sandbox’s ids in its path, filters or forms answers 404', async () => {
+    expect(unmappedPageRoutes(stack.services), 'page routes with a path parameter not in test/isolation/pages.ts').to.deep.equal([]);
+    const owner = await stack.models.Owner.findOne({ where: { account_id: a.accountId }, rejectOnEmpty: true });
+    const { browser, csrf } = await signedInPages(stack.url, owner.email, OWNER_PASSWORD);
+    const form = async (path: string, fields: Record<string, string>) => {
+      const res = await browser.post(path, { _csrf: csrf, ...fields });
+      expect(res.status, `${path}: ${await res.text()}`).to.equal(303);
+    };
+    // Stepped up, so no page stops at its password prompt before it looks at the id.
+    await form('/v2/console/step-up', { password: OWNER_PASSWORD, next: '/v2/console/' });
+    const send = async (r: PageRequest) => {
+      // The outbox is the sandbox's: read in the sandbox's mode, as the console API's.
+      const sandbox = r.path.startsWith('/v2/console/outbox');
+      if (sandbox) await form('/v2/console/mode', { mode: 'sandbox' });
+      try {
+        return r.method === 'GET' ? await browser.get(r.path) : await browser.post(r.path, { _csrf: csrf, ...r.form });
+      } finally {
+        if (sandbox) await form('/v2/console/mode', { mode: 'live' });
+      }
+    };
+    const wrong: string[] = [];
+    let calls = 0;
+    for (const victim of victims) {
+      for (const { slot, request } of pageRequests(victim.made)) {
+        const res = await send(request);
+        calls += 1;
+        if (res.status !== 404) wrong.push(`${request.method} ${request.path} ${JSON.stringify(request.form ?? null)} [${slot} of ${victim.name}] → ${res.status} ${(await res.text()).slice(0, 200)}`);
+        else await res.arrayBuffer();
+      }
+    }
+    expect(calls, 'calls made').to.be.greaterThan(20);
+    expect(wrong).to.deep.equal([]);
   });
 
   it('reads with the account’s own ids, and lists without id filters, show only the account’s rows', async () => {
