@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccount } from '../services/accounts.ts';
+import { attemptTimeoutSeconds } from '../services/webhooks/attempts.ts';
 import { deliveryWorkflowId, startDeliveryWorkflow } from '../workflows/webhook-delivery/lifecycle.ts';
 import { alternatedRounds, type Pair } from './harness.ts';
 import { startChild, type BenchContext } from './stack.ts';
@@ -39,7 +40,7 @@ export const webhooksPair: Pair<BenchContext> = {
   name: 'p5-webhooks',
   async run(ctx) {
     const { models, services, client, config, settings } = ctx;
-    const perRound = settings.quick ? 100 : 1000;
+    const perRound = settings.quick ? 100 : 500;
     const warmup = Math.max(20, perRound / 10);
     const receiver = await countingReceiver();
     let pings = 0;
@@ -69,7 +70,12 @@ export const webhooksPair: Pair<BenchContext> = {
         const before = receiver.received();
         const started = performance.now();
         await Promise.all(deliveries.map(async (d) => {
-          await startDeliveryWorkflow(services.workflows!, d.workflow_id, accountId, { deliveryId: d.id, trigger: 'auto', retryDelaysSeconds: config.webhooks.retryDelaysSeconds });
+          await startDeliveryWorkflow(services.workflows!, d.workflow_id, accountId, {
+            deliveryId: d.id,
+            trigger: 'auto',
+            retryDelaysSeconds: config.webhooks.retryDelaysSeconds,
+            attemptTimeoutSeconds: attemptTimeoutSeconds(config.webhooks.timeoutMs),
+          });
           const status = await client.workflow.getHandle<() => Promise<string>>(d.workflow_id).result();
           if (status !== 'Delivered') throw new Error(`P5: delivery ${d.id} ended ${status}`);
         }));
