@@ -4,7 +4,7 @@ import { createActivities } from '../activities/index.ts';
 import { createApp, type AppOptions } from '../api/app.ts';
 import { listen, type RunningServer } from '../api/server.ts';
 import type { Config } from '../lib/config.ts';
-import { connectDatabase } from '../lib/db.ts';
+import { connectDatabase, withoutStatementTimeout } from '../lib/db.ts';
 import { probeConnection } from '../lib/temporal.ts';
 import { createWorker, workerIdentity } from '../lib/worker.ts';
 import { createModels, type Models } from '../models/index.ts';
@@ -26,11 +26,21 @@ export class PendingMigrationsError extends Error {
 
 /** Connects; `migrate` applies pending migrations, `require-migrated` refuses to run while any are pending. */
 export async function openDatabase(config: Config, mode: 'migrate' | 'require-migrated'): Promise<Models> {
+  const forMigrations = withoutStatementTimeout(config.database);
+  if (mode === 'migrate' && forMigrations !== config.database) {
+    // Migrations on a connection of their own, without the statement timeout (see withoutStatementTimeout).
+    const migrating = await connectDatabase(forMigrations);
+    try {
+      await migrateUp(migrating, config.database);
+    } finally {
+      await migrating.close();
+    }
+  }
   const sequelize = await connectDatabase(config.database);
   try {
-    if (mode === 'migrate') {
+    if (mode === 'migrate' && forMigrations === config.database) {
       await migrateUp(sequelize, config.database);
-    } else {
+    } else if (mode === 'require-migrated') {
       const pending = await pendingMigrations(sequelize);
       if (pending.length > 0) {
         throw new PendingMigrationsError(`${pending.length} database migration(s) pending (${pending.join(', ')}): run \`npm run migrate\` first`);

@@ -78,7 +78,9 @@ export const acceptsPair: Pair<BenchContext> = {
         }
         pings.push(await client.workflow.start('pingWorkflow', { taskQueue: config.temporal.taskQueue, workflowId: `bench-accept-bare-${++sequence}`, args: ['x'] }));
       });
+      const settling = performance.now();
       await settle(sendIds, pings);
+      if (process.env.BENCH_VERBOSE) console.log(`  P2 ${kind}: settled in ${((performance.now() - settling) / 1000).toFixed(1)} s`);
       return rate;
     };
 

@@ -1,6 +1,6 @@
 // `npm run migrate [-- up | down | status]`: applies, reverts the last, or lists migrations.
 import { loadConfig, redactDatabaseUrl } from '../lib/config.ts';
-import { connectDatabase } from '../lib/db.ts';
+import { connectDatabase, withoutStatementTimeout } from '../lib/db.ts';
 import { runMain } from '../lib/main.ts';
 import { createMigrator, migrateUp, withMigrationLock } from '../models/migrator.ts';
 
@@ -8,7 +8,7 @@ await runMain('npm run migrate', async () => {
   const command = process.argv[2] ?? 'up';
   if (!['up', 'down', 'status'].includes(command)) throw new Error(`unknown command "${command}" (expected up, down or status)`);
   const config = loadConfig();
-  const sequelize = await connectDatabase(config.database);
+  const sequelize = await connectDatabase(withoutStatementTimeout(config.database));
   try {
     const where = redactDatabaseUrl(config.database.url);
     if (command === 'up') {

@@ -132,6 +132,15 @@ function limitStatementTime(sequelize: Sequelize, timeoutMs: number): void {
   });
 }
 
+/**
+ * The same database without DATABASE_STATEMENT_TIMEOUT_MS, for migrations: an ALTER of a large table, or the wait for
+ * another process's migration lock, may rightly take longer than any statement of a request. The same object when
+ * there is no timeout to drop (SQLite, or none set).
+ */
+export function withoutStatementTimeout(db: DatabaseConfig): DatabaseConfig {
+  return db.dialect === 'mysql' && db.statementTimeoutMs ? { dialect: 'mysql', url: db.url } : db;
+}
+
 /** Connects and checks the database answers; the error is one line without the password. */
 export async function connectDatabase(db: DatabaseConfig): Promise<Sequelize> {
   const sequelize = createSequelize(db);
