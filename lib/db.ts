@@ -71,6 +71,15 @@ function prepareSqliteConnections(sequelize: Sequelize): void {
   };
 }
 
+/**
+ * Prepared statements mysql2 keeps open per connection (least recently used closed first). Sequelize runs every
+ * statement with bind parameters as a prepared one, and an `IN (…)` list of ids makes each text new; mysql2's
+ * default of 16,000 per connection let two processes' pools fill the server's global `max_prepared_stmt_count`
+ * (16,382 by default) within one benchmark run, after which every new statement failed. 10 connections × 128 per
+ * process leaves room for a dozen API and worker processes on one server.
+ */
+const PREPARED_STATEMENTS_PER_CONNECTION = 128;
+
 /** Builds (but does not connect) a Sequelize instance with the project's conventions: UTC, snake_case. */
 export function createSequelize(db: DatabaseConfig): Sequelize {
   const define = { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' } as const;
@@ -94,7 +103,7 @@ export function createSequelize(db: DatabaseConfig): Sequelize {
     logging: false,
     timezone: '+00:00',
     define: { ...define, charset: 'utf8mb4', collate: 'utf8mb4_unicode_ci' },
-    dialectOptions: { connectTimeout: 3000, charset: 'utf8mb4' },
+    dialectOptions: { connectTimeout: 3000, charset: 'utf8mb4', maxPreparedStatements: PREPARED_STATEMENTS_PER_CONNECTION },
     // Requests fail fast (503) rather than queue behind an unreachable database.
     pool: { max: 10, min: 0, acquire: 3000, idle: 10000 },
   });
