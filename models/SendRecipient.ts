@@ -11,6 +11,10 @@ export function defineSendRecipient(sequelize: Sequelize) {
     declare position: number;
     declare recipient_name: string;
     declare recipient_email: string | null;
+    /** The id of this recipient's own page, `/e/<page_id>` (null on rows made before recipients had pages). */
+    declare page_id: CreationOptional<string | null>;
+    /** When this recipient first opened the card (the open action, never a GET). */
+    declare opened_at: CreationOptional<Date | null>;
     declare status: CreationOptional<RecipientStatus>;
     declare rendered_subject: CreationOptional<string | null>;
     declare rendered_header: CreationOptional<string | null>;
@@ -29,6 +33,8 @@ export function defineSendRecipient(sequelize: Sequelize) {
       position: { type: DataTypes.INTEGER, allowNull: false },
       recipient_name: { type: DataTypes.STRING(200), allowNull: false },
       recipient_email: { type: DataTypes.STRING(254), allowNull: true },
+      page_id: { type: DataTypes.STRING(32).BINARY, allowNull: true },
+      opened_at: { type: DataTypes.DATE(3), allowNull: true },
       status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'pending' },
       rendered_subject: { type: DataTypes.STRING(1000), allowNull: true },
       rendered_header: { type: DataTypes.STRING(1000), allowNull: true },

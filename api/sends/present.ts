@@ -1,13 +1,13 @@
 // What send-ecard answers for a send, by mode and state (the flat fields beside `success` and `messages`).
 import { ApiError } from '../../lib/errors.ts';
 import type { Send } from '../../models/Send.ts';
-import { shareUrl } from '../../services/sends/render.ts';
+import { pageUrl } from '../../services/sends/pages.ts';
 
 export type SendAnswer = Record<string, unknown> & { sendId: string };
 
 /** A send that failed is the provider's error (502); one still in flight answers `status: "pending"`. */
 export function presentSend(send: Send, publicBaseUrl: string): SendAnswer {
-  if (send.mode === 'share') return { sendId: send.send_id, shareUrl: shareUrl(publicBaseUrl, send), statVanityId: send.stat_vanity_id };
+  if (send.mode === 'share') return { sendId: send.send_id, shareUrl: pageUrl(publicBaseUrl, send.stat_vanity_id), statVanityId: send.stat_vanity_id };
   if (send.status === 'scheduled' || send.status === 'canceled') {
     return { sendId: send.send_id, status: send.status, scheduled_to_be_sent_at: send.send_at.toISOString(), emailsSent: 0 };
   }

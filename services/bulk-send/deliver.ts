@@ -8,7 +8,8 @@ import type { ServiceContext } from '../context.ts';
 import { fromAddress, MailError, type OutgoingMail } from '../mail/transport.ts';
 import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
 import { giftEmailsFor } from '../rewards/hand-off.ts';
-import { renderEmail, shareUrl } from '../sends/render.ts';
+import { recipientUrl } from '../sends/pages.ts';
+import { renderEmail } from '../sends/render.ts';
 import { EcardDesign } from '../sends/snapshot.ts';
 
 // Callers read the outcomes back from the sends (also after a try that threw).
@@ -68,7 +69,7 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
     const gifts = options.gifts ? await giftEmailsFor(ctx, claimed.map((r) => r.id)) : undefined;
     const mails = claimed.map((r) => {
       const send = sends.get(r.send_id)!;
-      const email = renderEmail(send, designs.get(send.id)!, r, shareUrl(ctx.config.publicBaseUrl, send), gifts?.get(r.id));
+      const email = renderEmail(send, designs.get(send.id)!, r, recipientUrl(ctx.config.publicBaseUrl, send, r), gifts?.get(r.id));
       const mail: OutgoingMail = {
         accountId: send.account_id,
         messageId: r.message_id!,

@@ -9,7 +9,8 @@ import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
 import { sharedEvent } from '../sends/accept.ts';
-import { renderCard, shareUrl } from '../sends/render.ts';
+import { pageUrl } from '../sends/pages.ts';
+import { renderCard } from '../sends/render.ts';
 import { designOf, type EcardDesign } from '../sends/snapshot.ts';
 import { sanitizeHtmlField, type TemplateValues } from '../templates.ts';
 
@@ -89,12 +90,13 @@ export async function prepareBulkSends(
     ordered.map((send, i) => {
       const r = recipients[i]!;
       const recipient = { recipient_name: r.name, recipient_email: r.email } as SendRecipient;
-      const card = renderCard(send, designFor(r.ecard), recipient, shareUrl(ctx.config.publicBaseUrl, send));
+      const card = renderCard(send, designFor(r.ecard), recipient, pageUrl(ctx.config.publicBaseUrl, send.stat_vanity_id));
       return {
         send_id: send.id,
         position: 1,
         recipient_name: r.name.slice(0, 200),
         recipient_email: r.email,
+        page_id: send.stat_vanity_id,
         rendered_subject: card.subject.slice(0, 1000),
         rendered_header: card.header.slice(0, 1000),
         rendered_html: card.html,
@@ -114,7 +116,7 @@ export async function prepareBulkSends(
         source: 'api',
         memberId: null,
         occurredAt: now,
-        body: part.map((send, j) => sharedEvent(send, recipients[i + j]!.ecard, [{ name: recipients[i + j]!.name, email: recipients[i + j]!.email }])[0]!),
+        body: part.map((send, j) => sharedEvent(send, recipients[i + j]!.ecard, [{ name: recipients[i + j]!.name, email: recipients[i + j]!.email, pageId: send.stat_vanity_id }])[0]!),
       },
       transaction,
     );

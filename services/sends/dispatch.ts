@@ -14,7 +14,8 @@ import { releaseReservation } from '../rewards/reservations.ts';
 import { prepareSendGifts } from '../rewards/send-gift.ts';
 import { settleGiftOrders } from '../rewards/settle.ts';
 import { releaseQuota } from './quota.ts';
-import { renderCard, renderEmail, shareUrl } from './render.ts';
+import { givePagesToRecipients, recipientUrl } from './pages.ts';
+import { renderCard, renderEmail } from './render.ts';
 import { loadSnapshot, type EcardDesign } from './snapshot.ts';
 
 export interface SendOutcome {
@@ -102,7 +103,7 @@ export async function dispatchSend(deps: ServiceContext, sendPk: number, options
   if (send.status !== 'pending') return outcomeOf(send);
   const design = await loadSnapshot(models, send.id);
   const recipients = await models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
-  const link = shareUrl(deps.config.publicBaseUrl, send);
+  await givePagesToRecipients(deps, send, recipients);
   if (!design) {
     // Only a send accepted before snapshots existed, whose eCard was deleted before the migration took one.
     for (const r of recipients) if (r.status === 'pending') await markFailed(r, 'The eCard was deleted before the send went out', deps.now());
@@ -110,7 +111,7 @@ export async function dispatchSend(deps: ServiceContext, sendPk: number, options
   }
   for (const r of recipients) {
     if (r.rendered_html !== null) continue;
-    const card = renderCard(send, design, r, link);
+    const card = renderCard(send, design, r, recipientUrl(deps.config.publicBaseUrl, send, r));
     await r.update({ rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html });
   }
   if (send.mode !== 'share') {
@@ -123,7 +124,7 @@ export async function dispatchSend(deps: ServiceContext, sendPk: number, options
     for (const r of recipients) {
       if (r.status !== 'pending') continue;
       options.heartbeat?.();
-      await emailOne(deps, send, design, r, link, options.lastTry);
+      await emailOne(deps, send, design, r, recipientUrl(deps.config.publicBaseUrl, send, r), options.lastTry);
     }
   }
   return finish(deps, send);

@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import sanitizeHtml from 'sanitize-html';
+import { cssString } from '../../lib/css.ts';
+import { isPlainHttpUrl } from '../../lib/urls.ts';
 import { packageRoot } from '../../lib/paths.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
@@ -18,8 +20,6 @@ const handlebars = Handlebars.create();
 const template = (name: string) => handlebars.compile(readFileSync(join(packageRoot, 'templates', `${name}.hbs`), 'utf8'), { strict: false });
 const emailTemplate = template('email');
 const pageTemplate = template('ecard-page');
-
-export const shareUrl = (publicBaseUrl: string, send: Send) => `${publicBaseUrl}/e/${send.stat_vanity_id}`;
 
 /** The card for one recipient: subject, header and body HTML with the merge tags filled (kept with the send). */
 // The send's overrideProps limited to what may be overridden (texts and envelope).
@@ -98,7 +98,7 @@ interface EnvelopeColors {
 
 // Colours come from the eCard's JSON settings; only plain colour values pass (they land inside a style block).
 function colors(settings: string | null): EnvelopeColors {
-  const fallback: EnvelopeColors = { background: '#f4f4f7', card: '#ffffff', text: '#222222', accent: '#8a6cff' };
+  const fallback: EnvelopeColors = { background: '#f4f4f7', card: '#ffffff', text: '#222222', accent: '#5a3fd0' };
   let parsed: Record<string, unknown> = {};
   try {
     parsed = settings ? (JSON.parse(settings) as Record<string, unknown>) : {};
@@ -112,19 +112,36 @@ function colors(settings: string | null): EnvelopeColors {
   return { background: pick('background'), card: pick('card'), text: pick('text'), accent: pick('accent') };
 }
 
+// A stored URL from before URLs were checked for whitespace and control characters is left out.
+const plainUrlOrNull = <T>(url: T): T => (typeof url === 'string' && !isPlainHttpUrl(url) ? (null as T) : url);
+
 // An override is used only when it has the field's kind: URLs must be http(s) (they land in the page's markup).
 const envelopeOverride = <T>(value: unknown, type: 'url' | 'string' | 'boolean', fallback: T): T => {
-  if (type === 'url') return typeof value === 'string' && /^https?:\/\//i.test(value) ? (value as T) : fallback;
+  if (type === 'url') return typeof value === 'string' && isPlainHttpUrl(value) ? (value as T) : plainUrlOrNull(fallback);
   return typeof value === type ? (value as T) : fallback;
 };
 
+export interface PageState {
+  /** Where the open gesture posts (`/e/<id>/open`); null when the page is nobody's in particular. */
+  openAction: string | null;
+  /** The recipient opened it before: the card is shown open. */
+  opened: boolean;
+}
+
 /** The share page; the envelope is the snapshot's, with the send's envelope overrides. No snapshot: no envelope. */
-export function renderPage(send: Send, design: EcardDesign | null, recipient: SendRecipient, nonce: string): string {
+export function renderPage(send: Send, design: EcardDesign | null, recipient: SendRecipient, nonce: string, state: PageState): string {
   const { lang, strings } = stringsFor(send.locale);
   const o = overridesOf(send);
+  const autoOpen = envelopeOverride(o.envelope_auto_open, 'boolean', design?.envelope_auto_open ?? false);
+  // `classic` shows the card at once; so does auto-open. Either way the open is sent once the card has been seen.
+  const openAtOnce = design?.ecard_mode === 'classic' || autoOpen;
+  const backgroundImage = envelopeOverride(o.envelope_bg_image_url, 'url', design?.envelope_bg_image_url ?? null);
   return pageTemplate({
     lang,
     nonce,
+    openAction: state.openAction,
+    sealed: state.openAction !== null && !state.opened && !openAtOnce,
+    openWhenSeen: state.openAction !== null && !state.opened && openAtOnce,
     title: recipient.rendered_subject || recipient.rendered_header || design?.name || strings.open,
     intro: strings.intro(send.sender_name),
     imageUrl: design?.self_hosted_url,
@@ -133,10 +150,9 @@ export function renderPage(send: Send, design: EcardDesign | null, recipient: Se
     personalMessage: send.personal_message,
     personalMessageLabel: strings.personalMessage,
     openLabel: strings.open,
-    backgroundImage: envelopeOverride(o.envelope_bg_image_url, 'url', design?.envelope_bg_image_url ?? null),
+    backgroundImageCss: backgroundImage === null ? null : cssString(backgroundImage),
     audioUrl: envelopeOverride(o.envelope_audio_url, 'url', design?.envelope_audio_url ?? null),
     videoUrl: envelopeOverride(o.envelope_video_url, 'url', design?.envelope_video_url ?? null),
-    autoOpen: envelopeOverride(o.envelope_auto_open, 'boolean', design?.envelope_auto_open ?? false),
     confetti: envelopeOverride(o.envelope_confetti, 'boolean', design?.envelope_confetti ?? false),
     colors: colors(envelopeOverride(o.envelope_color_settings, 'string', design?.envelope_color_settings ?? null)),
     redirectUrl: design?.url_redirect_after_send ?? null,

@@ -1,19 +1,68 @@
-// The public page of a sent card, `/e/<statVanityId>`: rendered from the send's snapshot and the card kept with
-// it, so it keeps working after the design is deleted; the first view marks the send opened.
+// The public page of a sent card, `/e/<pageId>`: one recipient's card, rendered from the send's snapshot and the
+// card kept with it, so it keeps working after the design is deleted. Looking at it changes nothing (mail
+// scanners and link previews fetch it by themselves); the open action marks the recipient opened.
 import { Op } from 'sequelize';
+import type { Send } from '../../models/Send.ts';
+import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
-import { renderPage } from './render.ts';
+import { pageUrl } from './pages.ts';
+import { renderCard, renderPage } from './render.ts';
 import { loadSnapshot } from './snapshot.ts';
 
-/** The page's HTML, or null when there is no such sent card (unknown, canceled, or not sent yet). */
-export async function sharePage(ctx: ServiceContext, statVanityId: string, nonce: string): Promise<string | null> {
+const PAGE_ID = /^[0-9A-Za-z]{20,32}$/;
+
+/**
+ * A sent card's page: the recipient it belongs to, or null for the shared id of a send made before recipients
+ * had pages of their own, which may show no recipient's name or address.
+ */
+interface CardPage {
+  send: Send;
+  recipient: SendRecipient | null;
+}
+
+async function findPage(ctx: ServiceContext, pageId: string): Promise<CardPage | null> {
   const { models } = ctx;
-  if (!/^[0-9A-Za-z]{20,32}$/.test(statVanityId)) return null;
-  const send = await models.Send.findOne({ where: { stat_vanity_id: statVanityId, status: 'sent' } });
+  if (!PAGE_ID.test(pageId)) return null;
+  const own = await models.SendRecipient.findOne({ where: { page_id: pageId } });
+  if (own) {
+    const send = await models.Send.findOne({ where: { id: own.send_id, status: 'sent' } });
+    return send && own.rendered_html !== null ? { send, recipient: own } : null;
+  }
+  // The send's id: its only recipient's card, or (several recipients) nobody's.
+  const send = await models.Send.findOne({ where: { stat_vanity_id: pageId, status: 'sent' } });
   if (!send) return null;
-  const recipient = await models.SendRecipient.findOne({ where: { send_id: send.id }, order: [['position', 'ASC']] });
-  if (!recipient?.rendered_html) return null;
-  // The first view marks the send opened (once: the update is conditional).
-  await models.Send.update({ opened_at: ctx.now() }, { where: { id: send.id, opened_at: { [Op.is]: null } } });
-  return renderPage(send, await loadSnapshot(models, send.id), recipient, nonce);
+  const recipients = await models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']], limit: 2 });
+  if (recipients.length === 1) return recipients[0]!.rendered_html === null ? null : { send, recipient: recipients[0]! };
+  return { send, recipient: null };
+}
+
+/** The page's HTML, or null when there is no such sent card (unknown, canceled, or not sent yet). */
+export async function sharePage(ctx: ServiceContext, pageId: string, nonce: string): Promise<string | null> {
+  const page = await findPage(ctx, pageId);
+  if (!page) return null;
+  const design = await loadSnapshot(ctx.models, page.send.id);
+  if (page.recipient) {
+    return renderPage(page.send, design, page.recipient, nonce, { openAction: `/e/${pageId}/open`, opened: page.recipient.opened_at !== null });
+  }
+  // A card nobody in particular opens: rendered again from the snapshot with no recipient's merge values.
+  if (!design) return null;
+  const anonymous = { recipient_name: '', recipient_email: null } as SendRecipient;
+  const card = renderCard(page.send, design, anonymous, pageUrl(ctx.config.publicBaseUrl, pageId));
+  const shown = { ...anonymous, rendered_subject: card.subject, rendered_header: card.header, rendered_html: card.html } as SendRecipient;
+  return renderPage(page.send, design, shown, nonce, { openAction: null, opened: true });
+}
+
+/**
+ * The open action: marks the recipient opened and, when it is the send's first, the send (`sends.opened_at` is
+ * "the first recipient opened"), each once. False when there is no such page.
+ */
+export async function openPage(ctx: ServiceContext, pageId: string): Promise<boolean> {
+  const page = await findPage(ctx, pageId);
+  if (!page) return false;
+  if (!page.recipient) return true;
+  const now = ctx.now();
+  const { models } = ctx;
+  await models.SendRecipient.update({ opened_at: now }, { where: { id: page.recipient.id, opened_at: { [Op.is]: null } } });
+  await models.Send.update({ opened_at: now }, { where: { id: page.send.id, opened_at: { [Op.is]: null } } });
+  return true;
 }

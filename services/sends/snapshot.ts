@@ -24,6 +24,8 @@ export const EcardDesign = z.object({
   envelope_color_settings: text,
   envelope_auto_open: z.boolean(),
   envelope_confetti: z.boolean(),
+  // Added after the first snapshots were taken: older ones render as the default mode (`popup_card`).
+  ecard_mode: text.optional(),
 });
 export type EcardDesign = z.infer<typeof EcardDesign>;
 
@@ -44,6 +46,7 @@ export function designOf(ecard: Ecard): EcardDesign {
     envelope_color_settings: ecard.envelope_color_settings,
     envelope_auto_open: ecard.envelope_auto_open,
     envelope_confetti: ecard.envelope_confetti,
+    ecard_mode: ecard.ecard_mode,
   };
 }
 

@@ -163,7 +163,7 @@ describe('send-ecard: email now, scheduled, share link', function () {
     expect((await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/cancel-send', { key: other.liveKey, body: { sendId } })).status).to.equal(404);
   });
 
-  it('share link: no email, a shareUrl whose page renders with a CSP and marks the send opened on the first view', async () => {
+  it('share link: no email, a shareUrl whose page renders with a CSP; viewing it marks nothing, the open action marks the send opened once', async () => {
     const before = smtp.messages.length;
     const res = await send({ ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Friend', type: 'ecard_copy_link' });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -177,9 +177,13 @@ describe('send-ecard: email now, scheduled, share link', function () {
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-security-policy')).to.match(/default-src 'none'/);
     expect(await page.text()).to.include('Dear Friend');
+    expect((await row!.reload()).opened_at).to.equal(null);
+    const open = await fetch(`${shareUrl}/open`, { method: 'POST', redirect: 'manual' });
+    expect(open.status).to.equal(303);
+    expect(open.headers.get('location')).to.equal(`/e/${statVanityId}`);
     const opened = (await row!.reload()).opened_at;
     expect(opened).to.be.instanceOf(Date);
-    await fetch(shareUrl);
+    await fetch(`${shareUrl}/open`, { method: 'POST', redirect: 'manual' });
     expect((await row!.reload()).opened_at!.getTime()).to.equal(opened!.getTime());
     expect((await fetch(`${stack.config.publicBaseUrl}/e/NoSuchVanityIdAtAll12345`)).status).to.equal(404);
     // is_sharing works too.

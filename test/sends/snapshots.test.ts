@@ -76,7 +76,7 @@ describe('sent cards keep working: usage of sends, and snapshots of the design',
     expect(await stack.models.Ecard.count({ where: { id: ecard.id } })).to.equal(0);
   });
 
-  it('the share page of an email send and of a share link still renders with its envelope, and marks opened, after the eCard and widget are deleted', async () => {
+  it('the share page of an email send and of a share link still renders with its envelope, and opens, after the eCard and widget are deleted', async () => {
     const { widget, ecard } = await design();
     const emailed = await send({ ecardId: ecard.id, recipientName: 'Una User', recipientEmail: address('page') });
     expect(emailed.status, JSON.stringify(emailed.body)).to.equal(200);
@@ -97,6 +97,7 @@ describe('sent cards keep working: usage of sends, and snapshots of the design',
       expect(html).to.include('<audio controls src="https://cdn.example.com/tune.mp3">');
       expect(html).to.include('class="envelope"').and.not.include('class="envelope sealed"');
       expect(html).to.include('href="https://example.com/thanks"');
+      expect((await fetch(`${stack.url}/e/${statVanityId}/open`, { method: 'POST', redirect: 'manual' })).status).to.equal(303);
       const row = (await stack.models.Send.findOne({ where: { stat_vanity_id: statVanityId } }))!;
       expect(row.opened_at).to.be.instanceOf(Date);
     }
