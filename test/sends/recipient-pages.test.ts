@@ -79,6 +79,19 @@ describe('recipients\' own pages: private cards, and opened only when a person o
     expect((await row.reload()).opened_at).to.equal(null);
   });
 
+  it('a scheduled send accepted before recipients had pages gives each recipient a page of their own when it goes out', async () => {
+    const [alice, bob] = [address('alice'), address('bob')];
+    const res = await send({ ...base(), recipientName: ['Alice Able', 'Bob Baker'], recipientEmail: [alice, bob], sendAt: new Date(Date.now() + 3000).toISOString() });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const row = (await stack.models.Send.findOne({ where: { send_id: res.body.sendId as string } }))!;
+    await stack.models.SendRecipient.update({ page_id: null }, { where: { send_id: row.id } });
+    await eventually(async () => [smtp.to(alice).length, smtp.to(bob).length], (n) => n[0] === 1 && n[1] === 1, 15_000);
+    const pages = [linkIn(smtp.to(alice)[0]!.text ?? '')!, linkIn(smtp.to(bob)[0]!.text ?? '')!];
+    expect(pages[0]).to.not.equal(pages[1]);
+    expect(pages).to.not.include(row.stat_vanity_id);
+    expect(await (await fetch(`${stack.url}/e/${pages[1]}`)).text()).to.include('Dear Bob Baker').and.not.include('Alice Able');
+  });
+
   it('a GET marks nothing opened; the open action marks that recipient and the send once, and later views show the card open', async () => {
     const { row, pages } = await sendToTwo();
     const recipients = () => stack.models.SendRecipient.findAll({ where: { send_id: row.id }, order: [['position', 'ASC']] });
