@@ -21,6 +21,7 @@ import { errorRenderer } from './middleware/errors.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { API_PREFIX, mountRoutes } from './mount.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
@@ -69,6 +70,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
 
   // TRUST_PROXY: X-Forwarded-Proto says whether the client came over https (the console's cookie flags).
   const app = new Koa<ApiState>({ proxy: services.config.trustProxy });
+  app.use(securityHeaders());
   app.use(requestId());
   app.use(requestLog(services.logger));
   app.use(errorRenderer(services.logger, (method, path) => api.routeFor(method, path)?.envelope ?? 'standard'));

@@ -45,7 +45,8 @@ export function docsRouter(document: object): Router<ApiState> {
   });
   router.get(DOCS_PATH, (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'");
+    ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    ctx.set('Referrer-Policy', 'no-referrer');
     ctx.body = PAGE;
   });
   router.get(`${DOCS_PATH}/init.js`, (ctx) => {

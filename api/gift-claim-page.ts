@@ -16,7 +16,6 @@ export function giftClaimPageRouter(services: ServiceContext): Router<ApiState> 
     // Set before rendering, so a failure's answer carries them too.
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
     const page = await render(nonce);
     ctx.status = page.status;

@@ -1,4 +1,4 @@
-// Serves uploaded media at /media/<file> (public, not enveloped), with the sniffed type and nosniff.
+// Serves uploaded media at /media/<file> (public, not enveloped), with the sniffed type (nosniff comes with every response).
 import Router from '@koa/router';
 import type { MediaStore } from '../lib/media-store.ts';
 import { IMAGE_TYPES, MEDIA_PATH, type ImageExtension } from '../services/media.ts';
@@ -14,7 +14,6 @@ export function mediaRouter(store: MediaStore): Router<ApiState> {
       return;
     }
     ctx.type = IMAGE_TYPES[file.split('.').pop() as ImageExtension];
-    ctx.set('X-Content-Type-Options', 'nosniff');
     // Names are never reused, so a file never changes.
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.body = bytes;

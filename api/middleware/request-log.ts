@@ -3,9 +3,11 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../../lib/logger.ts';
 import type { ApiState } from '../context.ts';
 
-// A gift's claim link `/g/<token>` is a bearer secret: its log line keeps the last 4 characters, as responses mask it.
-const CLAIM_PATH = /^\/g\/([^/]*)/;
-export const loggedPath = (path: string) => path.replace(CLAIM_PATH, (_all, token: string) => `/g/****${token.length >= 12 ? token.slice(-4) : ''}`);
+// A card page `/e/<id>`, an unsubscribe link `/u/<token>` and a gift's claim link `/g/<token>` are bearer secrets:
+// their log line keeps the last 4 characters, as responses mask a claim link.
+const SECRET_PATH = /^\/([egu])\/([^/]*)/;
+export const loggedPath = (path: string) =>
+  path.replace(SECRET_PATH, (_all, kind: string, token: string) => `/${kind}/****${token.length >= 12 ? token.slice(-4) : ''}`);
 
 export function requestLog(logger: Logger): Middleware<ApiState> {
   return async (ctx, next) => {

@@ -36,7 +36,6 @@ export const NAV = [
 export function pageHeaders(ctx: Context): void {
   ctx.set('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'");
   ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'same-origin');
   ctx.set('Cache-Control', 'no-store');
 }
