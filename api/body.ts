@@ -1,4 +1,5 @@
-// Reads a JSON request body within a size limit: 415 for another type, 413 over the limit, 400 when malformed.
+// Reads a JSON request body within a size limit: 415 for another type, 413 over the limit, 400 when nested deeper
+// than MAX_JSON_DEPTH (before anything else looks at it) or malformed.
 import type { Context } from 'koa';
 import { ApiError } from '../lib/errors.ts';
 
@@ -37,6 +38,33 @@ export async function readFormBody(ctx: Context, limit: number): Promise<Record<
   return Object.fromEntries(new URLSearchParams(await readText(ctx, limit)));
 }
 
+/** Arrays and objects nested deeper than this are refused, so no walk over a body needs more than this many frames. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max`: one pass over the characters, counting brackets
+ * outside strings (it does not validate; JSON.parse does that next).
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+export function bodyTooDeep(): ApiError {
+  return new ApiError(400, 'body_too_deep', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+}
+
 /** The parsed body: always an object (`{}` when there is none). */
 export async function readJsonBody(ctx: Context, limit: number): Promise<Record<string, unknown>> {
   if (!hasBody(ctx)) return {};
@@ -45,6 +73,7 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<Record<
   }
   const text = await readText(ctx, limit);
   if (text.trim() === '') return {};
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw bodyTooDeep();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

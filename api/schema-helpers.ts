@@ -11,11 +11,29 @@ export const queryBoolean = z.enum(['true', 'false', '1', '0']).transform((v) =>
 
 export const sortOrder = z.enum(['asc', 'desc']).default('desc');
 
+/** Decimal digits, the only text an id may be written as (`0x1`, `1e0`, ` 1` are not ids, though Number() reads them). */
+export const DECIMAL_ID = /^\d{1,15}$/;
+
+/** A numeric value from its decimal digits; any other text is left as it is, for the number schema to refuse (400). */
+export const fromDigits = (value: unknown): unknown => (typeof value === 'string' && DECIMAL_ID.test(value) ? Number(value) : value);
+
+/**
+ * A server-assigned numeric id in a path or a query (text), or a body (a JSON integer or its digits): decimal
+ * digits only, at least `min` (1; 0 where 0 means "none" or "create").
+ */
+export function numericId(min: 0 | 1 = 1) {
+  const id = z.number({ error: 'expected an id in decimal digits' }).int();
+  return z.preprocess(fromDigits, min === 1 ? id.positive() : id.min(0));
+}
+
+/** A whole number in a query (a page, a size): decimal digits only, like ids. */
+export const queryInt = () => z.number({ error: 'expected decimal digits' }).int();
+
 /** `page` (1-based) and `perPage` (default 20, at most `max`; over it is 400). */
 export function pageQuery(max = 100, perPageDefault = 20) {
   return z.object({
-    page: z.coerce.number().int().min(1).default(1),
-    perPage: z.coerce.number().int().min(1).max(max).default(perPageDefault),
+    page: z.preprocess(fromDigits, queryInt().min(1)).default(1),
+    perPage: z.preprocess(fromDigits, queryInt().min(1).max(max)).default(perPageDefault),
   });
 }
 

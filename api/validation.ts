@@ -30,22 +30,30 @@ export function inputError(issues: readonly z.core.$ZodIssue[], place: InputPlac
 
 const NUL = '\u0000';
 
-/** The path of the first string or object key that holds U+0000, or null when none does. */
-function nulPath(value: unknown, path: readonly string[]): string[] | null {
-  if (typeof value === 'string') return value.includes(NUL) ? [...path] : null;
-  if (value === null || typeof value !== 'object') return null;
-  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-  for (const [key, item] of entries) {
-    if (key.includes(NUL)) return [...path, key.replaceAll(NUL, '\\u0000')];
-    const found = nulPath(item, [...path, key]);
-    if (found) return found;
+/**
+ * The path of the first string or object key that holds U+0000, or null when none does. Iterative (an explicit
+ * stack, depth-first in document order), so no input can exhaust the call stack.
+ */
+function nulPath(root: unknown): string[] | null {
+  const stack: Array<{ value: unknown; path: readonly string[] }> = [{ value: root, path: [] }];
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    const key = path[path.length - 1];
+    if (key?.includes(NUL)) return [...path.slice(0, -1), key.replaceAll(NUL, '\\u0000')];
+    if (typeof value === 'string') {
+      if (value.includes(NUL)) return [...path];
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], path: [...path, entries[i]![0]] });
   }
   return null;
 }
 
 /** 400 invalid_characters naming the field when the input holds a NUL character anywhere. */
 export function refuseNul(value: unknown, place: InputPlace): void {
-  const path = nulPath(value, []);
+  const path = nulPath(value);
   if (!path) return;
   const field = path.length ? path.join('.') : place;
   throw new ApiError(400, 'invalid_characters', `${field} contains a NUL character (U+0000), which is not allowed`);

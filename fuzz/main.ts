@@ -9,7 +9,7 @@ import { startStack } from '../test/helpers/stack.ts';
 import { answerProblem, countChanges, rowCounter, type Answer, type RowCounts } from './check.ts';
 import { makeResources, validRequest } from './fixtures.ts';
 import { describeCase, MUTATIONS, mutate, toHttp, type HttpRequest, type Mutation, type RequestParts } from './mutations.ts';
-import { operations, type OpenApiDocument, type Operation } from './openapi.ts';
+import { maxLengthOf, operations, type Field, type OpenApiDocument, type Operation } from './openapi.ts';
 
 const seed = Number(process.env.FUZZ_SEED ?? 18);
 const runs = Number(process.env.FUZZ_RUNS ?? 30);
@@ -94,6 +94,28 @@ async function prepare(op: Operation): Promise<Prepared> {
   return { op, key, valid: validRequest(op, await makeResources(stack.url, key, receiver.url, op.path)) };
 }
 
+/**
+ * The cases whose answer is known, run on every operation besides the random ones: a body nested 65 deep on a
+ * POST is 400 body_too_deep; a text one character over a field's published maxLength is 400.
+ */
+async function strictCases(op: Operation, key: string, valid: RequestParts, statuses: Map<number, number>): Promise<string | null> {
+  const cases: Array<{ mutation: Mutation; field: Field | undefined; code?: string }> = [
+    ...(op.method === 'POST' ? [{ mutation: 'too_deep' as const, field: undefined, code: 'body_too_deep' }] : []),
+    ...op.fields.filter((f) => maxLengthOf(f.schema) !== undefined).map((field) => ({ mutation: 'over_max_length' as const, field })),
+  ];
+  for (const { mutation, field, code } of cases) {
+    const request = toHttp(base, mutate(valid, mutation, field));
+    const problem = await runCase(op, key, request, statuses);
+    if (problem) return `${describeCase(mutation, field)}: ${problem}`;
+    const answer = await send(request, key);
+    const body = JSON.parse(answer.text) as { code?: string };
+    if (answer.status !== 400 || (code && body.code !== code)) {
+      return `${describeCase(mutation, field)}: expected 400${code ? ` ${code}` : ''}, got ${answer.status}: ${answer.text.slice(0, 300)}`;
+    }
+  }
+  return null;
+}
+
 async function fuzzOperation({ op, key, valid }: Prepared): Promise<string | null> {
   const opStarted = Date.now();
   const statuses = new Map<number, number>();
@@ -106,11 +128,12 @@ async function fuzzOperation({ op, key, valid }: Prepared): Promise<string | nul
     }),
     { seed: seedOf(op), numRuns: runs, endOnFailure: true },
   );
+  const strictFailure = result.failed ? null : await strictCases(op, key, valid, statuses);
   // The valid request last, so a delete in it leaves the cases their resources.
   const validAnswer = await send(toHttp(base, { parts: valid, headers: {} }), key);
   known = undefined;
   const counts = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
-  const failure = result.failed ? (result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)) : null;
+  const failure = result.failed ? (result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)) : strictFailure;
   console.log(`${failure ? 'FAIL' : 'ok  '} ${op.name.padEnd(48)} valid ${validAnswer.status}  ${counts}  ${Date.now() - opStarted} ms`);
   if (validAnswer.status !== 200) console.log(`     valid request: ${validAnswer.text.slice(0, 200)}`);
   if (failure) console.log(`     ${failure}\n     replay: FUZZ_SEED=${seed} FUZZ_ONLY='${op.name}' npm run fuzz`);

@@ -1,6 +1,6 @@
 // The decisions' list of bad inputs, each applied to one field of a valid request (or to the request as a whole),
 // and the request turned into HTTP: a URL, headers and the body's exact text.
-import { allows, type Field, type Schema } from './openapi.ts';
+import { allows, maxLengthOf, type Field, type Schema } from './openapi.ts';
 
 export const MUTATIONS = [
   'missing',
@@ -19,6 +19,8 @@ export const MUTATIONS = [
   'extra_fields',
   'wrong_content_type',
   'malformed_json',
+  'too_deep',
+  'over_max_length',
 ] as const;
 export type Mutation = (typeof MUTATIONS)[number];
 
@@ -55,6 +57,8 @@ class Repeated {
 }
 
 const ONE_MB = 'x'.repeat(1024 * 1024);
+/** A JSON body of objects nested one level past the service's limit of 64. */
+export const TOO_DEEP = `${'{"a":'.repeat(64)}{}${'}'.repeat(64)}`;
 // Node refuses a request line past its 16 KB header limit before any application code, so URLs carry 8 KB.
 const LONG_URL_VALUE = 'x'.repeat(8 * 1024);
 const BIG = new Literal('9007199254740993', '9007199254740993');
@@ -97,6 +101,11 @@ function mutatedValue(mutation: Mutation, field: Field, current: unknown): unkno
       return empty(field.schema, field.place);
     case 'long_string':
       return field.place === 'body' ? ONE_MB : LONG_URL_VALUE;
+    case 'over_max_length': {
+      // One character over the published maximum; without one, as long_string.
+      const max = maxLengthOf(field.schema);
+      return max === undefined ? (field.place === 'body' ? ONE_MB : LONG_URL_VALUE) : 'x'.repeat(max + 1);
+    }
     case 'nul':
       return 'a\u0000b';
     case 'rtl':
@@ -144,6 +153,10 @@ export function mutate(parts: RequestParts, mutation: Mutation, field: Field | u
     // Without a body, the query is what there is to break.
     if (next.body === undefined) next.query.malformed = new RawQuery('%E0%A4%A=%');
     return { parts: next, headers: {}, ...(next.body === undefined ? {} : { rawBody: '{"broken": [1, 2,' }) };
+  }
+  if (mutation === 'too_deep') {
+    if (next.body === undefined) next.query.fuzz = TOO_DEEP;
+    return { parts: next, headers: {}, ...(next.body === undefined ? {} : { rawBody: TOO_DEEP }) };
   }
   if (mutation === 'extra_fields') {
     if (next.body === undefined || field?.place === 'query' || field?.place === 'path') Object.assign(next.query, { fuzz_extra: 'x', account_id: '1' });

@@ -9,6 +9,7 @@ export interface Schema {
   minimum?: number;
   exclusiveMinimum?: number;
   minLength?: number;
+  maxLength?: number;
   minItems?: number;
   default?: unknown;
   properties?: Record<string, Schema>;
@@ -65,6 +66,13 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 /** The schema's variants: its own, or each `anyOf` member. */
 function variants(schema: Schema): Schema[] {
   return schema.anyOf ? schema.anyOf.flatMap(variants) : [schema];
+}
+
+/** The longest text the schema's string variants accept, when every one of them publishes a maxLength. */
+export function maxLengthOf(schema: Schema): number | undefined {
+  const strings = variants(schema).filter((v) => types(v).includes('string'));
+  const limits = strings.map((v) => v.maxLength).filter((n): n is number => n !== undefined);
+  return strings.length && limits.length === strings.length ? Math.max(...limits) : undefined;
 }
 
 const types = (schema: Schema): string[] => (schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type]);

@@ -6,10 +6,10 @@ import { NOTIFICATION_TYPES } from '../../models/AutomationEcard.ts';
 import { daysInMonth, parseLocalDate } from '../../services/automations/local-date.ts';
 import { canonicalTimeZone } from '../../services/campaigns/schedule-time.ts';
 import { GiftCard } from '../campaigns/schema.ts';
-import { flag, PageMeta, pageQuery, resource, sortOrder, withAliases } from '../schema-helpers.ts';
+import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, withAliases } from '../schema-helpers.ts';
 
 const positiveId = z.number().int().positive();
-const locale = z.string().regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
+const locale = z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
 const message = z.string().max(20_000);
 
 /** An array; an object is taken as the array of its values ("sent as objects or arrays"). */
@@ -46,7 +46,7 @@ const localDate = z
     }
   }, 'not a calendar date');
 
-const timeZone = z.string().min(1).transform((name, ctx) => {
+const timeZone = z.string().min(1).max(64).transform((name, ctx) => {
   try {
     return canonicalTimeZone(name);
   } catch {
@@ -102,7 +102,7 @@ const AutomationFields = z.object({
   event_type: z.enum(EVENT_TYPES).optional().describe('required on create'),
   enabled: flag.optional().describe('turning it on validates the whole configuration (422 automation_incomplete)'),
   from_name: z.string().trim().max(200).nullable().optional(),
-  from_email: z.union([z.email(), z.literal('')]).nullable().optional().describe('Reply-To of the emails; needed to enable'),
+  from_email: z.union([z.email().max(254), z.literal('')]).nullable().optional().describe('Reply-To of the emails; needed to enable'),
   locale: locale.optional().describe('render language (default en)'),
   trigger_config: TriggerConfigInput.nullable().optional().describe('by event_type (decisions.md); replaces the stored one whole (null: empty)'),
   timing_config: TimingConfigInput.nullable().optional().describe('replaces the stored one whole'),
@@ -131,7 +131,7 @@ export const ToggleAutomationBody = z.object({
 
 export const DeleteAutomationBody = z.object({ id: resource('automation', positiveId) });
 
-export const AutomationIdParams = z.object({ id: resource('automation', z.coerce.number().int().positive()) });
+export const AutomationIdParams = z.object({ id: resource('automation', numericId()) });
 
 export const ListAutomationsQuery = withAliases(
   pageQuery().extend({
@@ -245,7 +245,7 @@ export const SaveNotificationEcardsBody = withAliases(
 );
 
 export const GetNotificationEcardsQuery = withAliases(
-  z.object({ id: resource('automation', z.coerce.number().int().positive()).describe('alias: automation_id'), notification_type: z.enum(NOTIFICATION_TYPES) }),
+  z.object({ id: resource('automation', numericId()).describe('alias: automation_id'), notification_type: z.enum(NOTIFICATION_TYPES) }),
   { id: ['automation_id', 'automationId'] },
 );
 

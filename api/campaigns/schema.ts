@@ -2,12 +2,12 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../../models/Campaign.ts';
 import { CAMPAIGN_RECIPIENT_STATUSES } from '../../models/CampaignRecipient.ts';
-import { flag, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
+import { numericId, flag, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
 
-const id = resource('campaign', z.coerce.number().int().positive());
+const id = resource('campaign', numericId());
 const campaignid = resource('campaign', z.number().int().positive());
 const campaignAliases = { campaignid: ['campaignId', 'campaignID'] } as const;
-const locale = z.string().regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
+const locale = z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
 const mergeValue = z.union([z.string().max(1000), z.number(), z.boolean()]).transform(String);
 
 export const GiftCard = z.object({
@@ -19,7 +19,7 @@ export const CampaignInput = z.object({
   id: resource('campaign', z.number().int().min(0)).optional().describe('0 or absent creates a draft'),
   campaign_name: z.string().trim().min(1).max(200).optional().describe('required on create'),
   from_name: z.string().trim().max(200).nullable().optional().describe('the sender name'),
-  from_email: z.union([z.email(), z.literal('')]).nullable().optional().describe('Reply-To of the emails; needed to schedule or send'),
+  from_email: z.union([z.email().max(254), z.literal('')]).nullable().optional().describe('Reply-To of the emails; needed to schedule or send'),
   personal_message: z.string().max(20_000).nullable().optional().describe('HTML, sanitized'),
   locale: locale.optional().describe('render language (default en)'),
   gift_card_enabled: flag.optional().describe('makes scheduling or sending from draft need gc_confirmation_token'),
@@ -78,7 +78,7 @@ export const SaveCampaignEcardsBody = withAliases(
 );
 
 export const CsvRecipient = z.object({
-  email: z.email(),
+  email: z.email().max(254),
   name: z.string().max(200).optional(),
   first_name: z.string().max(200).optional(),
   last_name: z.string().max(200).optional(),
@@ -132,7 +132,7 @@ export const ScheduleBody = withAliases(
   z.object({
     campaignid,
     scheduled_at: z.string().describe('YYYY-MM-DDTHH:mm[:ss[.SSS]], wall-clock time in scheduled_timezone unless it ends in Z or ±HH:mm'),
-    scheduled_timezone: z.string().describe('IANA time zone, e.g. Asia/Kolkata'),
+    scheduled_timezone: z.string().max(64).describe('IANA time zone, e.g. Asia/Kolkata'),
     gc_confirmation_token: z.string().optional(),
   }),
   campaignAliases,

@@ -1,7 +1,7 @@
 // Contracts of the directory endpoints (/pub/team-member-actions/...) and of member-change events.
 import { z } from 'zod';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
-import { flag } from '../schema-helpers.ts';
+import { flag, fromDigits, numericId, queryInt } from '../schema-helpers.ts';
 
 const blank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -36,7 +36,7 @@ export const MEMBER_FIELDS = {
   hire_date: clearable(date).optional(),
   profile_image_url: clearable(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).max(2048)).optional(),
   manager_email: clearable(email).optional().describe('links the manager; resolved later if the manager is not in the directory yet'),
-  custom_fields: z.record(z.string(), clearable(date)).optional().describe('custom date fields by key (see /fields)'),
+  custom_fields: z.record(z.string().max(64), clearable(date)).optional().describe('custom date fields by key (see /fields)'),
 };
 
 const UPSERT_OPTIONS = {
@@ -91,8 +91,8 @@ export const Deleted = z.object({ deleted: z.array(z.number().int()) });
 
 export const ListQuery = z.object({
   status: z.enum(['active', 'deactivated', 'all']).default('active'),
-  perPage: z.coerce.number().int().min(1).max(500).default(100),
-  after_id: z.coerce.number().int().min(0).default(0).describe('the previous page\'s meta.next_after_id'),
+  perPage: z.preprocess(fromDigits, queryInt().min(1).max(500)).default(100),
+  after_id: numericId(0).default(0).describe('the previous page\'s meta.next_after_id'),
   updated_since: z.iso
     .datetime({ offset: true, error: 'expected an ISO 8601 date-time, e.g. 2026-01-31T09:00:00.000Z' })
     .transform((s) => new Date(s))

@@ -1,10 +1,14 @@
 // Contracts of the eCard endpoints.
 import { z } from 'zod';
 import { DATE_WINDOWS } from '../../services/ecards.ts';
-import { flag, PageMeta, pageQuery, queryBoolean, resource, withAliases } from '../schema-helpers.ts';
+import { numericId, flag, PageMeta, pageQuery, queryBoolean, resource, withAliases } from '../schema-helpers.ts';
 
 const id = z.number().int().positive();
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+// Each element of an id list: decimal digits or a vanity id (base62, as the service makes them), so `0x1` is refused, not read as 1.
+const LISTED_ID = /^(?:\d{1,15}|[0-9A-Za-z]{12,32})$/;
+const isIdList = (v: string) => v.split(',').every((item) => item === '' || LISTED_ID.test(item));
+// The URL's own message, except for the length, whose message names the maximum.
+const httpUrl = z.url({ protocol: /^https?$/, error: (issue) => (issue.code === 'too_big' ? undefined : 'expected an http(s) URL') }).max(2048);
 const optionalText = (max: number) => z.string().max(max).nullable().optional();
 
 /** The settable eCard fields (spec names); each is optional, as updates are partial. */
@@ -70,7 +74,7 @@ export const Ecard = z.object({
   updatedat: z.string(),
 });
 
-export const EcardIdParams = z.object({ id: resource('ecard', z.coerce.number().int().positive()) });
+export const EcardIdParams = z.object({ id: resource('ecard', numericId()) });
 
 export const DeleteEcardsBody = withAliases(
   z.object({ ecardids: resource('ecard', z.array(id).min(1)), otp_confirmation_token: z.string().optional() }),
@@ -129,10 +133,10 @@ export const Preview = z.object({ subject: z.string(), header: z.string(), html:
 export const SearchEcardsQuery = withAliases(
   pageQuery().extend({
     keyword: z.string().optional().describe('in name or details'),
-    widgetID: resource('widget', z.coerce.number().int().min(0)).default(0).describe('0 = all widgets'),
-    ecardIDs: resource('ecard', z.string())
+    widgetID: resource('widget', numericId(0)).default(0).describe('0 = all widgets'),
+    ecardIDs: resource('ecard', z.string().refine(isIdList, 'expected comma-separated decimal ids or vanity ids'))
       .optional()
-      .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []))
+      .transform((v) => (v ? v.split(',').filter(Boolean) : []))
       .describe('comma-separated numeric or vanity ids'),
     filterByDate: z.enum(DATE_WINDOWS as [string, ...string[]]).default('any-time'),
     sortBy: z.enum(['createdat', 'name', 'id', 'displayorder']).default('createdat'),

@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { ApiError } from '../../lib/errors.ts';
 import { CLAIM_STATUSES, FULFILLMENT_STATUSES, GIFT_SCOPES, PAYMENT_STATUSES, SPEND_PERIODS } from '../../models/Gift.ts';
-import { PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
+import { numericId, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
 import type { OrderQuery } from '../../services/rewards/orders-list.ts';
 
-const id = z.coerce.number().int().positive();
+const id = numericId();
 const amount = z.number();
 const isoDate = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time' }).transform((s) => new Date(s));
 

@@ -5,7 +5,7 @@ import { requestHashOf, sendEcard } from '../../services/sends/send-ecard.ts';
 import { checkAccess } from '../mount.ts';
 import { defineRoute } from '../route.ts';
 import { presentSend } from './present.ts';
-import { CancelAnswer, CancelBody, GetEcardsQuery, SendableEcardList, SendAnswer, SendBody } from './schema.ts';
+import { CancelAnswer, CancelBody, GetEcardsQuery, idempotencyKeyOf, SendableEcardList, SendAnswer, SendBody } from './schema.ts';
 
 const tags = ['sends'];
 const asList = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
@@ -36,13 +36,14 @@ export const sendRoutes = [
   defineRoute({
     method: 'post',
     path: '/pub/ecard-actions/send-ecard',
-    summary: 'Sends an eCard by email now, at `sendAt`, or as a share link (header Idempotency-Key: the same key within 24 h sends once)',
+    summary: 'Sends an eCard by email now, at `sendAt`, or as a share link (header Idempotency-Key, 1–255 characters in 0x21–0x7E: the same key within 24 h sends once)',
     tags,
     access: { area: 'sends', level: 'manage' },
     envelope: 'flat',
     body: SendBody,
     response: SendAnswer,
     async handler({ body }, { services, caller, koa }) {
+      const idempotencyKey = idempotencyKeyOf(koa);
       // A gift spends money: the key needs the gift-card area too.
       if (body.giftCard) checkAccess({ area: 'gift_cards', level: 'manage' }, caller.apiKey);
       const send = await sendEcard(services, caller.account, {
@@ -58,7 +59,7 @@ export const sendRoutes = [
         locale: body.locale,
         mergeTags: body.mergeTags,
         overrideProps: body.overrideProps,
-        idempotencyKey: koa.get('Idempotency-Key').trim() || undefined,
+        idempotencyKey,
         requestHash: await requestHashOf(body),
         gift: body.giftCard,
       });

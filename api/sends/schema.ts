@@ -1,5 +1,7 @@
 // Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send.
+import type { Context } from 'koa';
 import { z } from 'zod';
+import { ApiError } from '../../lib/errors.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { flag, resource, withAliases } from '../schema-helpers.ts';
 
@@ -20,16 +22,16 @@ export const SendableEcard = z.object({
 });
 export const SendableEcardList = z.array(SendableEcard);
 
-const oneOrMany = z.union([z.string(), z.array(z.string())]);
+const oneOrMany = (max: number) => z.union([z.string().max(max), z.array(z.string().max(max))]);
 
 export const SendBody = withAliases(
   z.object({
     // A number, or its digits as a string; absent is a missing field (422), not a bad number.
     ecardId: resource('ecard', z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.number().int().positive())),
-    senderEmail: z.string().trim().min(1).describe('must be a valid email (else reason einvalid)'),
+    senderEmail: z.string().trim().min(1).max(254).describe('must be a valid email (else reason einvalid)'),
     senderName: z.string().trim().min(1).max(200),
-    recipientName: oneOrMany.describe('one name, or an array as long as recipientEmail'),
-    recipientEmail: oneOrMany.optional().describe('one address or up to 50; required for email sends (reason tooshort), optional for share links'),
+    recipientName: oneOrMany(200).describe('one name, or an array as long as recipientEmail'),
+    recipientEmail: oneOrMany(254).optional().describe('one address or up to 50; required for email sends (reason tooshort), optional for share links'),
     sendAt: z.iso
       .datetime({ offset: true, error: 'expected an ISO 8601 date-time with Z or an offset' })
       .transform((s) => new Date(s))
@@ -39,7 +41,7 @@ export const SendBody = withAliases(
     is_sharing: flag.optional().describe('true selects share-link mode'),
     widgetId: resource('widget', z.union([z.string(), z.number()])).optional().describe('the eCard\'s widget (vanity or numeric id)'),
     personalMessage: z.string().max(20_000).optional().describe('HTML, sanitized'),
-    locale: z.string().regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/).optional(),
+    locale: z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/).optional(),
     mergeTags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
     overrideProps: z.record(z.string(), z.unknown()).optional(),
     giftCard: GiftCard.optional().describe('a gift card for each recipient (email sends only; the key also needs gift_cards: manage)'),
@@ -58,3 +60,14 @@ export const SendAnswer = z.object({
 
 export const CancelBody = z.object({ sendId: resource('send', z.string().uuid()) });
 export const CancelAnswer = z.object({ sendId: z.string(), status: z.literal('canceled') });
+
+/** 1–255 characters from `!` to `~` (printable ASCII, no spaces): the idempotency table's column holds 255. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The request's Idempotency-Key, or undefined without one; any other text is 400 invalid_idempotency_key. */
+export function idempotencyKeyOf(koa: Context): string | undefined {
+  const key = koa.req.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key === 'string' && IDEMPOTENCY_KEY.test(key)) return key;
+  throw new ApiError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces (0x21-0x7E)');
+}

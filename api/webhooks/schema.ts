@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../../models/WebhookDelivery.ts';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
 import type { DeliveryQuery } from '../../services/webhooks/deliveries.ts';
-import { flag, pageQuery, PageMeta, resource } from '../schema-helpers.ts';
+import { numericId, flag, pageQuery, PageMeta, resource } from '../schema-helpers.ts';
 
-const id = z.coerce.number().int().positive();
+const id = numericId();
 const url = z.string().trim().max(2048);
 
 export const SubscribeBody = z.object({

@@ -1,8 +1,8 @@
 // Contracts of the widget endpoints.
 import { z } from 'zod';
-import { flag, PageMeta, pageQuery, resource, sortOrder, withAliases } from '../schema-helpers.ts';
+import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, withAliases } from '../schema-helpers.ts';
 
-const id = z.coerce.number().int().positive();
+const id = numericId();
 
 /** A price of at most two decimals, ≥ 0. */
 const price = z.number().min(0).refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-9, 'a price has at most two decimals');

@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import { deleteAutomation } from '../../../services/automations/delete.ts';
 import { deleteCampaign } from '../../../services/campaigns/delete.ts';
-import { resource } from '../../schema-helpers.ts';
+import { numericId, resource } from '../../schema-helpers.ts';
 import { defineConsoleRoute } from '../route.ts';
 
-export const IdParams = z.object({ id: z.coerce.number().int().positive() });
-const CampaignIdParams = z.object({ id: resource('campaign', z.coerce.number().int().positive()) });
-const AutomationIdParams = z.object({ id: resource('automation', z.coerce.number().int().positive()) });
+export const IdParams = z.object({ id: numericId() });
+const CampaignIdParams = z.object({ id: resource('campaign', numericId()) });
+const AutomationIdParams = z.object({ id: resource('automation', numericId()) });
 const Deleted = z.object({ deleted: z.array(z.number().int()) });
 
 export const consoleDeleteRoutes = [

@@ -1,14 +1,14 @@
 // Contracts of the console's API keys: the account's keys (never the key itself), a new key shown once.
 import { z } from 'zod';
 import { AREAS } from '../../../models/ApiKey.ts';
-import { resource } from '../../schema-helpers.ts';
+import { numericId, resource } from '../../schema-helpers.ts';
 
 const level = z.enum(['none', 'view', 'manage']);
 /** A level per area; unlisted areas are none. */
 const Permissions = z.partialRecord(z.enum(AREAS), level).describe('a level per area (none, view, manage); unlisted areas are none');
 const name = z.string().trim().max(100);
 
-export const KeyIdParams = z.object({ id: resource('api_key', z.coerce.number().int().positive()) });
+export const KeyIdParams = z.object({ id: resource('api_key', numericId()) });
 
 export const CreateKeyBody = z
   .object({ name: name.optional(), full_access: z.boolean().optional(), permissions: Permissions.optional() })

@@ -1,10 +1,10 @@
 // Contracts of the sandbox outbox: the emails the sandbox account "sent" (mail_sink), listed without their bodies
 // and shown one at a time with them.
 import { z } from 'zod';
-import { pageQuery, resource } from '../../schema-helpers.ts';
+import { numericId, pageQuery, resource } from '../../schema-helpers.ts';
 
 export const OutboxQuery = pageQuery();
-export const OutboxParams = z.object({ id: resource('sandbox_email', z.coerce.number().int().positive()) });
+export const OutboxParams = z.object({ id: resource('sandbox_email', numericId()) });
 
 const head = {
   id: z.number().int(),

@@ -9,6 +9,7 @@ import { ecardSharedEndpoint, enableEndpoint, listEndpoints, listSubscriptions, 
 import { shownSecret } from '../../../services/webhooks/secrets.ts';
 import { DELIVERY_STATUSES } from '../../../models/WebhookDelivery.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
+import { fromDigits } from '../../schema-helpers.ts';
 import { parseInput } from '../../validation.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from '../../webhooks/present.ts';
 import { DeliveryListQuery, deliveryQueryOf, EcardSharedUrlBody, TestBody } from '../../webhooks/schema.ts';
@@ -81,7 +82,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
     '/test',
     signedIn(services, async (ctx, session) => {
       const form = await pageForm(services, ctx, session);
-      const body = parseInput(TestBody, form.endpoint_id ? { endpoint_id: Number(form.endpoint_id) } : {}, 'body');
+      const body = parseInput(TestBody, form.endpoint_id ? { endpoint_id: fromDigits(form.endpoint_id) } : {}, 'body');
       const { delivery } = await sendTest(services, session.account.id, body.endpoint_id);
       seeOther(ctx, `${BASE}/deliveries/${delivery.id}?done=tested`);
     }),

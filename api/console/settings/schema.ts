@@ -5,7 +5,7 @@ import { pageQuery } from '../../schema-helpers.ts';
 
 export const CustomFieldBody = z.object({
   key: z.string().min(1).max(64).describe('a lower-case identifier (a-z, 0-9, _) that no built-in field uses'),
-  label: z.string().trim().min(1).max(255),
+  label: z.string().trim().min(1).max(200),
   required: z.boolean().default(false),
 });
 export const CustomFieldParams = z.object({ key: z.string().min(1).max(64) });
