@@ -9,6 +9,10 @@ import { StringDecoder } from 'node:string_decoder';
 
 export class TargetRefusedError extends Error {
   override name = 'TargetRefusedError';
+  /** The address a name resolved to, for the operator's log only: the message never names it (it maps the network). */
+  constructor(message: string, readonly resolvedAddress?: string) {
+    super(message);
+  }
 }
 
 export interface GuardOptions {
@@ -162,12 +166,12 @@ async function resolveChecked(url: string, options: GuardOptions): Promise<Check
   // address could otherwise be steered to the private one.
   const blocked = options.allowPrivate ? undefined : addresses.find((address) => isBlockedAddress(address));
   if (blocked !== undefined) {
-    const reason = host === blocked ? `address ${blocked}` : `host ${host} resolves to ${blocked}, which`;
-    throw new TargetRefusedError(`${reason} is not allowed`);
+    if (host === blocked) throw new TargetRefusedError(`address ${blocked} is not allowed`);
+    throw new TargetRefusedError(`host ${host} resolves to a private or internal address, which is not allowed`, blocked);
   }
   const address = addresses[0] as string;
   const family = isIP(address);
-  if (family !== 4 && family !== 6) throw new TargetRefusedError(`host ${host} resolved to ${address}, which is not an IP address`);
+  if (family !== 4 && family !== 6) throw new TargetRefusedError(`host ${host} resolved to something that is not an IP address`, address);
   return { url: parsed, address, family };
 }
 

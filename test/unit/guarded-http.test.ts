@@ -127,14 +127,17 @@ describe('guarded-http', () => {
 
     it('refuses a name that resolves to a private address', async () => {
       const err = await refusal(resolveTarget('https://localhost/hook', { allowPrivate: false }));
-      expect(err.message).to.match(/^host localhost resolves to .+, which is not allowed$/);
+      expect(err.message).to.equal('host localhost resolves to a private or internal address, which is not allowed');
+      expect(err.resolvedAddress).to.match(/^(127\.0\.0\.1|::1)$/);
 
       const lookup: GuardOptions['lookup'] = async (hostname) => {
         expect(hostname).to.equal('hooks.example.com');
         return [{ address: '10.0.0.5', family: 4 }];
       };
       const named = await refusal(resolveTarget('https://hooks.example.com/hook', { allowPrivate: false, lookup }));
-      expect(named.message).to.equal('host hooks.example.com resolves to 10.0.0.5, which is not allowed');
+      // The caller learns that it is refused, not what the name resolves to inside the network.
+      expect(named.message).to.equal('host hooks.example.com resolves to a private or internal address, which is not allowed');
+      expect(named.resolvedAddress).to.equal('10.0.0.5');
       const allowed = await resolveTarget('https://hooks.example.com/hook', { allowPrivate: true, lookup });
       expect(allowed).to.deep.include({ address: '10.0.0.5', family: 4 });
     });
