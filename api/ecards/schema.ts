@@ -1,5 +1,6 @@
 // Contracts of the eCard endpoints.
 import { z } from 'zod';
+import { hasWhitespaceOrControl } from '../../lib/urls.ts';
 import { DATE_WINDOWS } from '../../services/ecards.ts';
 import { numericId, flag, PageMeta, pageQuery, queryBoolean, resource, withAliases } from '../schema-helpers.ts';
 
@@ -7,8 +8,14 @@ const id = z.number().int().positive();
 // Each element of an id list: decimal digits or a vanity id (base62, as the service makes them), so `0x1` is refused, not read as 1.
 const LISTED_ID = /^(?:\d{1,15}|[0-9A-Za-z]{12,32})$/;
 const isIdList = (v: string) => v.split(',').every((item) => item === '' || LISTED_ID.test(item));
-// The URL's own message, except for the length, whose message names the maximum.
-const httpUrl = z.url({ protocol: /^https?$/, error: (issue) => (issue.code === 'too_big' ? undefined : 'expected an http(s) URL') }).max(2048);
+// Whitespace and control characters are refused: a URL is written into the card page's styles and markup.
+// (Checked before the URL parser, which drops tabs and newlines.)
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((url) => !hasWhitespaceOrControl(url), 'a URL may not contain whitespace or control characters')
+  .pipe(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }))
+  .meta({ format: 'uri' });
 const optionalText = (max: number) => z.string().max(max).nullable().optional();
 
 /** The settable eCard fields (spec names); each is optional, as updates are partial. */

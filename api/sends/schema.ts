@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { ApiError } from '../../lib/errors.ts';
 import { GiftCard } from '../campaigns/schema.ts';
+import { httpUrl } from '../ecards/schema.ts';
 import { flag, resource, withAliases } from '../schema-helpers.ts';
 
 export const GetEcardsQuery = withAliases(z.object({ widgetId: resource('widget', z.string().trim().min(1)).describe('the widget\'s vanity id') }), {
@@ -43,7 +44,10 @@ export const SendBody = withAliases(
     personalMessage: z.string().max(20_000).optional().describe('HTML, sanitized'),
     locale: z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/).optional(),
     mergeTags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
-    overrideProps: z.record(z.string(), z.unknown()).optional(),
+    // The envelope's URLs are checked as an eCard's are (they are written into the page's styles); other keys pass.
+    overrideProps: z
+      .looseObject({ envelope_bg_image_url: httpUrl.optional(), envelope_audio_url: httpUrl.optional(), envelope_video_url: httpUrl.optional() })
+      .optional(),
     giftCard: GiftCard.optional().describe('a gift card for each recipient (email sends only; the key also needs gift_cards: manage)'),
   }),
   { ecardId: ['ecardid', 'ecardID'], widgetId: ['widgetid', 'widgetID'] },
