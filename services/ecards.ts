@@ -9,7 +9,7 @@ import { automationEcardRemoval } from './automations/ecard-removal.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import { duplicateImage, uploadImage } from './media.ts';
 import { keywordWhere } from './search.ts';
-import { assertTemplate, renderTemplate, sanitizeHtmlField, type TemplateValues } from './templates.ts';
+import { assertTemplate, renderTemplate, sanitizedTemplate, sanitizeHtmlField, type TemplateValues } from './templates.ts';
 import { ecardUsage, inUse } from './usage.ts';
 import { assertEditable, copyOfEcard, findWidget, findWidgetByVanity, newVanityId } from './widgets.ts';
 import { writeTransaction } from '../lib/db.ts';
@@ -47,16 +47,16 @@ export async function findEcard(models: Models, accountId: number, id: number, t
   return ecard;
 }
 
-/** The columns to write for the fields sent: details sanitized, templates checked. */
+/** The columns to write for the fields sent: templates checked as written, details sanitized and checked again. */
 export function ecardColumns(input: EcardInput): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(input) as Array<[EcardField, unknown]>) {
     if (value === undefined || !(field in ECARD_FIELDS)) continue;
-    columns[ECARD_FIELDS[field]] = field === 'details' && typeof value === 'string' ? sanitizeHtmlField(value) : value;
-  }
-  for (const field of TEMPLATE_FIELDS) {
-    const column = ECARD_FIELDS[field];
-    if (typeof columns[column] === 'string') assertTemplate(field, columns[column]);
+    if (typeof value === 'string' && field === 'details') columns[ECARD_FIELDS[field]] = sanitizedTemplate(field, value);
+    else if (typeof value === 'string' && (TEMPLATE_FIELDS as readonly string[]).includes(field)) {
+      assertTemplate(field, value);
+      columns[ECARD_FIELDS[field]] = value;
+    } else columns[ECARD_FIELDS[field]] = value;
   }
   return columns;
 }
@@ -219,25 +219,42 @@ export const OVERRIDABLE = ['emailSubject', 'header', 'details', 'envelope_bg_im
 /** The template texts of an eCard row. */
 export const textsOf = (ecard: Ecard) => ({ emailSubject: ecard.email_subject, header: ecard.header, details: ecard.details });
 
+type Overrides = Partial<Record<(typeof OVERRIDABLE)[number], unknown>>;
+
+// An override text as it is rendered: checked as written, then (details) sanitized and checked again.
+function overrideText(overrideProps: Overrides, field: (typeof TEMPLATE_FIELDS)[number]): string | undefined {
+  const override = overrideProps[field];
+  if (typeof override !== 'string') return undefined;
+  if (field === 'details') return sanitizedTemplate(`overrideProps.${field}`, override);
+  assertTemplate(`overrideProps.${field}`, override);
+  return override;
+}
+
 /** Renders an eCard as it would be sent; merge values cannot add markup (the result is sanitized again). */
 export function renderEcard(
   texts: { emailSubject: string | null; header: string | null; details: string | null },
-  input: { mergeTags: TemplateValues; overrideProps: Partial<Record<(typeof OVERRIDABLE)[number], unknown>>; trialMode: boolean },
+  input: { mergeTags: TemplateValues; overrideProps: Overrides; trialMode: boolean },
 ) {
-  const pick = (field: 'emailSubject' | 'header' | 'details') => {
-    const override = input.overrideProps[field];
-    if (typeof override === 'string') return field === 'details' ? sanitizeHtmlField(override) : override;
-    return texts[field];
-  };
-  for (const field of TEMPLATE_FIELDS) assertTemplate(`overrideProps.${field}`, typeof input.overrideProps[field] === 'string' ? (input.overrideProps[field]) : null);
+  const picked = Object.fromEntries(TEMPLATE_FIELDS.map((field) => [field, overrideText(input.overrideProps, field) ?? texts[field]])) as Record<
+    (typeof TEMPLATE_FIELDS)[number],
+    string | null
+  >;
   const values = { ...input.mergeTags };
   if (typeof values.recipient_name === 'string' && values.recipient_name && !values.recipient_first_name) values.recipient_first_name = values.recipient_name.split(/\s+/)[0]!;
-  const subject = renderTemplate(pick('emailSubject'), values, input.trialMode);
+  const render = (field: (typeof TEMPLATE_FIELDS)[number]) =>
+    renderTemplate(picked[field], values, input.trialMode, input.overrideProps[field] === undefined ? field : `overrideProps.${field}`);
+  const subject = render('emailSubject');
   return {
     subject: input.trialMode ? `[Preview] ${subject}` : subject,
-    header: renderTemplate(pick('header'), values, input.trialMode),
-    html: sanitizeHtmlField(renderTemplate(pick('details'), values, input.trialMode)),
+    header: render('header'),
+    html: sanitizeHtmlField(render('details')),
   };
+}
+
+/** A send's `overrideProps` texts, checked at accept: valid, allowed and within the bounds with the send's merge tags. */
+export function checkOverrideTemplates(overrideProps: Overrides | undefined, mergeTags: TemplateValues | undefined): void {
+  if (!overrideProps) return;
+  renderEcard({ emailSubject: null, header: null, details: null }, { mergeTags: mergeTags ?? {}, overrideProps, trialMode: false });
 }
 
 /** The row ids of eCards named by numeric or vanity ids; 404 naming those that are unknown or not the account's. */

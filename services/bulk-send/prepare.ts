@@ -2,6 +2,7 @@
 // recipient (its origin, its snapshot, the card rendered for it, a deterministic Message-ID) and the ecard_shared
 // events of up to 100 elements each, written before any email (`sent: false`), as the spec says.
 import type { Transaction } from 'sequelize';
+import { ApiError } from '../../lib/errors.ts';
 import { randomId } from '../../lib/ids.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Send, SendOrigin } from '../../models/Send.ts';
@@ -34,6 +35,16 @@ export interface BulkRecipient {
   ecard: Ecard;
   /** This recipient's own message (an automation's picked message), instead of the sender's. */
   personalMessage?: string | null;
+}
+
+// A template refused at render (invalid_template, template_too_large) is that recipient's failure, not the batch's.
+function renderedCard(render: () => ReturnType<typeof renderCard>): ReturnType<typeof renderCard> | { error: string } {
+  try {
+    return render();
+  } catch (err) {
+    if (err instanceof ApiError) return { error: `${err.code}: ${err.message}`.slice(0, 1000) };
+    throw err;
+  }
 }
 
 export const bulkMessageId = (send: Pick<Send, 'send_id'>) => `<${send.send_id}.1@cardsvc>`;
@@ -80,6 +91,7 @@ export async function prepareBulkSends(
   const byUuid = new Map(sends.map((s) => [s.send_id, s]));
   const ordered = rows.map((r) => byUuid.get(r.send_id)!);
 
+  const failedSends = new Map<number, string>();
   const designs = new Map<number, EcardDesign>();
   const designFor = (ecard: Ecard) => designs.get(ecard.id) ?? designs.set(ecard.id, designOf(ecard)).get(ecard.id)!;
   await models.SendSnapshot.bulkCreate(
@@ -90,21 +102,18 @@ export async function prepareBulkSends(
     ordered.map((send, i) => {
       const r = recipients[i]!;
       const recipient = { recipient_name: r.name, recipient_email: r.email } as SendRecipient;
-      const card = renderCard(send, designFor(r.ecard), recipient, pageUrl(ctx.config.publicBaseUrl, send.stat_vanity_id));
-      return {
-        send_id: send.id,
-        position: 1,
-        recipient_name: r.name.slice(0, 200),
-        recipient_email: r.email,
-        page_id: send.stat_vanity_id,
-        rendered_subject: card.subject.slice(0, 1000),
-        rendered_header: card.header.slice(0, 1000),
-        rendered_html: card.html,
-        message_id: bulkMessageId(send),
-      };
+      const row = { send_id: send.id, position: 1, recipient_name: r.name.slice(0, 200), recipient_email: r.email, page_id: send.stat_vanity_id, message_id: bulkMessageId(send) };
+      const card = renderedCard(() => renderCard(send, designFor(r.ecard), recipient, pageUrl(ctx.config.publicBaseUrl, send.stat_vanity_id)));
+      // A card over the template bounds (a long list merge tag): this recipient fails with that reason, the rest go.
+      if ('error' in card) {
+        failedSends.set(send.id, card.error);
+        return { ...row, status: 'failed' as const, error: card.error, finished_at: now };
+      }
+      return { ...row, rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html };
     }),
     { transaction },
   );
+  for (const [sendPk, error] of failedSends) await models.Send.update({ status: 'failed', error }, { where: { id: sendPk }, transaction });
   for (let i = 0; i < ordered.length; i += EVENT_ELEMENTS) {
     const part = ordered.slice(i, i + EVENT_ELEMENTS);
     await recordEvent(

@@ -5,6 +5,7 @@
 // claim without a result cannot know whether the message left, so it marks the recipient failed instead of
 // sending a second email.
 import { Op } from 'sequelize';
+import { ApiError } from '../../lib/errors.ts';
 import type { Send, SendStatus } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
@@ -110,8 +111,16 @@ export async function dispatchSend(deps: ServiceContext, sendPk: number, options
     return finish(deps, send);
   }
   for (const r of recipients) {
-    if (r.rendered_html !== null) continue;
-    const card = renderCard(send, design, r, recipientUrl(deps.config.publicBaseUrl, send, r));
+    if (r.rendered_html !== null || r.status !== 'pending') continue;
+    let card: ReturnType<typeof renderCard>;
+    try {
+      card = renderCard(send, design, r, recipientUrl(deps.config.publicBaseUrl, send, r));
+    } catch (err) {
+      // A template refused at render (invalid_template, template_too_large): this recipient fails with that reason.
+      if (!(err instanceof ApiError)) throw err;
+      await markFailed(r, `${err.code}: ${err.message}`, deps.now());
+      continue;
+    }
     await r.update({ rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html });
   }
   if (send.mode !== 'share') {

@@ -6,6 +6,7 @@ import type { Account } from '../../models/Account.ts';
 import type { Send } from '../../models/Send.ts';
 import { awaitSendResult } from '../../workflows/send-ecard/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
+import { checkOverrideTemplates } from '../ecards.ts';
 import { acceptSend, type SendRequest } from './accept.ts';
 import { startSendWorkflowOf } from './start.ts';
 
@@ -21,6 +22,8 @@ const canonical = (value: unknown): unknown =>
 export const requestHashOf = (request: unknown) => sha256Hex(JSON.stringify(canonical(request)));
 
 export async function sendEcard(ctx: ServiceContext, account: Account, request: SendRequest): Promise<Send> {
+  // overrideProps texts are checked now, not first in the worker after the send was accepted.
+  checkOverrideTemplates(request.overrideProps, request.mergeTags);
   const { send, created } = await acceptSend(ctx, account, request);
   const target = ctx.workflows;
   if (target && created) {
