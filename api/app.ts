@@ -69,7 +69,8 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
     [...new Set(publicRouters.flatMap((r) => r.match(path, 'GET').path.flatMap((layer) => layer.methods)))];
 
   // TRUST_PROXY: X-Forwarded-Proto says whether the client came over https (the console's cookie flags).
-  const app = new Koa<ApiState>({ proxy: services.config.trustProxy });
+  // The client's address behind it is the last X-Forwarded-For hop, the one the proxy wrote (the rest the client did).
+  const app = new Koa<ApiState>({ proxy: services.config.trustProxy, maxIpsCount: 1 });
   app.use(securityHeaders());
   app.use(requestId());
   app.use(requestLog(services.logger));

@@ -34,7 +34,7 @@ export async function accountCreate(args: string[], ctx: CommandContext): Promis
     ownerEmail: values['owner-email'],
     password,
     ...(values.plan === undefined ? {} : { plan: values.plan as 'free' }),
-  });
+  }, { passwordScryptLog2N: ctx.config.passwordScryptLog2N });
   ctx.out.message(`Created account ${created.accountId} (sandbox ${created.sandboxAccountId}); the keys are shown only now.`);
   ctx.out.result({ ...created });
 }

@@ -20,7 +20,7 @@ async function setOwnerPassword(args: string[], ctx: CommandContext): Promise<vo
   const email = values.email.trim().toLowerCase();
   const owner = await models.Owner.findOne({ where: { email } });
   if (!owner) throw new ApiError(404, 'owner_not_found', `No owner with the email ${email}`);
-  await setPassword(models, owner, password);
+  await setPassword(models, owner, password, ctx.config.passwordScryptLog2N);
   ctx.out.message(`Set the console password of ${email}; every session of that owner has ended.`);
   ctx.out.result({ ok: true });
 }

@@ -90,6 +90,8 @@ const EnvSchema = z.object({
   REWARDS_PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected whole seconds' }).int('expected whole seconds').min(1).max(300).default(15),
   // Behind a proxy that terminates TLS: trust X-Forwarded-Proto (the console's cookie is then __Host- and Secure).
   TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
+  // The cost of owner password hashes: scrypt N = 2^this (older hashes are re-hashed at the next sign-in).
+  PASSWORD_SCRYPT_LOG2N: z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(14).max(20).default(16),
   // Used only to find the cached Temporal CLI and a `temporal` on PATH.
   HOME: z.string().optional(),
   PATH: z.string().optional(),
@@ -163,6 +165,8 @@ export interface Config {
   };
   /** Trust X-Forwarded-Proto from a proxy in front (TRUST_PROXY). */
   trustProxy: boolean;
+  /** scrypt's N for owner passwords is 2^this. */
+  passwordScryptLog2N: number;
   bodyLimitBytes: number;
   /** Idle kept-alive connections close after this; headers must arrive within it plus a second. */
   keepAliveTimeoutMs: number;
@@ -285,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       providerTimeoutSeconds: e.REWARDS_PROVIDER_TIMEOUT_SECONDS,
     },
     trustProxy: isTrue(e.TRUST_PROXY),
+    passwordScryptLog2N: e.PASSWORD_SCRYPT_LOG2N,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     strictResponses: isTrue(e.STRICT_RESPONSES),

@@ -1,4 +1,4 @@
-// A signed-in owner's console session and the failed sign-ins its throttle counts.
+// A signed-in owner's console session and the password attempts its throttle counts.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn } from './columns.ts';
 
@@ -31,20 +31,22 @@ export function defineConsoleModels(sequelize: Sequelize) {
     { sequelize, tableName: 'console_sessions', modelName: 'ConsoleSession', timestamps: false },
   );
 
-  class SignInFailure extends Model<InferAttributes<SignInFailure>, InferCreationAttributes<SignInFailure>> {
-    declare id: CreationOptional<number>;
-    declare email: string;
-    declare failed_at: Date;
+  /** One throttle counter: the attempts at a password (sign-in, step-up, password change) within its window. */
+  class SignInSlot extends Model<InferAttributes<SignInSlot>, InferCreationAttributes<SignInSlot>> {
+    /** `pair:<client IP> <email>` or `email:<email>`. */
+    declare slot_key: string;
+    declare attempts: number;
+    declare window_start: Date;
   }
-  SignInFailure.init(
+  SignInSlot.init(
     {
-      id: idColumn(),
-      email: { type: DataTypes.STRING(254), allowNull: false },
-      failed_at: { type: DataTypes.DATE(3), allowNull: false },
+      slot_key: { type: DataTypes.STRING(320).BINARY, primaryKey: true, allowNull: false },
+      attempts: { type: DataTypes.INTEGER, allowNull: false },
+      window_start: { type: DataTypes.DATE(3), allowNull: false },
     },
-    { sequelize, tableName: 'console_sign_in_failures', modelName: 'SignInFailure', timestamps: false },
+    { sequelize, tableName: 'console_sign_in_slots', modelName: 'SignInSlot', timestamps: false },
   );
-  return { ConsoleSession, SignInFailure };
+  return { ConsoleSession, SignInSlot };
 }
 
 type ConsoleModels = ReturnType<typeof defineConsoleModels>;

@@ -61,7 +61,7 @@ export function createModels(sequelize: Sequelize) {
   const AutomationSend = defineAutomationSend(sequelize);
   const { IdempotencyKey, QuotaUsage, Suppression, SendSuspension, MailSinkMessage } = defineSendingRules(sequelize);
   const { GiftSettings, GiftRule, GiftSpend, GiftCode, GiftOrder, SimulatedProviderOrder } = defineGiftModels(sequelize);
-  const { ConsoleSession, SignInFailure } = defineConsoleModels(sequelize);
+  const { ConsoleSession, SignInSlot } = defineConsoleModels(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
   ApiKey.belongsTo(Account, { foreignKey: 'account_id' });
@@ -109,7 +109,7 @@ export function createModels(sequelize: Sequelize) {
     GiftOrder,
     SimulatedProviderOrder,
     ConsoleSession,
-    SignInFailure,
+    SignInSlot,
   };
 }
 

@@ -29,10 +29,11 @@ function ownerEmailTaken(email: string): ApiError {
   return new ApiError(409, 'owner_email_taken', `An owner with the email ${email} already exists`);
 }
 
-export async function createAccount(models: Models, rawInput: CreateAccountInput): Promise<CreatedAccount> {
+/** `passwordScryptLog2N`: the configured cost of the owner's password hash (the default otherwise). */
+export async function createAccount(models: Models, rawInput: CreateAccountInput, options: { passwordScryptLog2N?: number } = {}): Promise<CreatedAccount> {
   const input = CreateAccountInput.parse(rawInput);
   if (await models.Owner.findOne({ where: { email: input.ownerEmail } })) throw ownerEmailTaken(input.ownerEmail);
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const passwordHash = input.password ? await hashPassword(input.password, options.passwordScryptLog2N) : null;
   try {
     return await writeTransaction(models.sequelize, async (transaction) => {
       const live = await models.Account.create(

@@ -1,22 +1,21 @@
-// Console sessions: sign-in with the owner's password (scrypt as built; 5 failures for an email in 15 minutes →
-// 429; an unknown email costs the same time as a wrong password), a 256-bit session id of which only the SHA-256
+// Console sessions: sign-in with the owner's password (scrypt at PASSWORD_SCRYPT_LOG2N; throttled in
+// ./throttle.ts; an unknown email costs the same time as a wrong password), a 256-bit session id of which only the SHA-256
 // is stored, idle (30 min) and absolute (12 h) timeouts, step-up (the password again, good for 10 minutes), the
 // live/sandbox switch, and a password change that ends every session of the owner.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Op, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../../lib/passwords.ts';
 import type { Account } from '../../models/Account.ts';
 import type { ConsoleMode, ConsoleSession } from '../../models/ConsoleSession.ts';
 import type { Models } from '../../models/index.ts';
 import type { Owner } from '../../models/Owner.ts';
 import type { ServiceContext } from '../context.ts';
+import { attemptSucceeded, takeAttempt } from './throttle.ts';
 
 export const IDLE_MS = 30 * 60_000;
 export const ABSOLUTE_MS = 12 * 3_600_000;
 export const STEP_UP_MS = 10 * 60_000;
-export const THROTTLE_FAILURES = 5;
-export const THROTTLE_WINDOW_MS = 15 * 60_000;
 export const MIN_PASSWORD_LENGTH = 10;
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -30,26 +29,18 @@ export interface SignedIn {
   owner: Owner;
 }
 
-async function throttle(ctx: ServiceContext, email: string): Promise<void> {
-  const since = new Date(ctx.now().getTime() - THROTTLE_WINDOW_MS);
-  const failures = await ctx.models.SignInFailure.findAll({ attributes: ['failed_at'], where: { email, failed_at: { [Op.gt]: since } }, order: [['failed_at', 'ASC']], raw: true });
-  if (failures.length < THROTTLE_FAILURES) return;
-  const oldest = new Date(failures[failures.length - THROTTLE_FAILURES]!.failed_at).getTime();
-  const retryAfter = Math.max(1, Math.ceil((oldest + THROTTLE_WINDOW_MS - ctx.now().getTime()) / 1000));
-  throw new ApiError(429, 'sign_in_throttled', `Too many failed sign-ins for this email; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
-}
-
-export async function signIn(ctx: ServiceContext, input: { email: string; password: string }): Promise<SignedIn> {
+export async function signIn(ctx: ServiceContext, input: { email: string; password: string; clientIp: string }): Promise<SignedIn> {
   const email = input.email.trim().toLowerCase();
-  await throttle(ctx, email);
+  const attempt = await takeAttempt(ctx, email, input.clientIp);
   const owner = await ctx.models.Owner.findOne({ where: { email } });
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'), ctx.config.passwordScryptLog2N);
   const valid = await verifyPassword(input.password, owner?.password_hash ?? (await dummyHash));
-  if (!owner || !owner.password_hash || !valid) {
-    await ctx.models.SignInFailure.create({ email, failed_at: ctx.now() });
-    throw new ApiError(401, 'invalid_credentials', 'The email or the password is wrong');
+  if (!owner || !owner.password_hash || !valid) throw new ApiError(401, 'invalid_credentials', 'The email or the password is wrong');
+  await attemptSucceeded(ctx.models, attempt);
+  // A hash made at an older cost is made anew while the password is at hand.
+  if (needsRehash(owner.password_hash, ctx.config.passwordScryptLog2N)) {
+    await owner.update({ password_hash: await hashPassword(input.password, ctx.config.passwordScryptLog2N) });
   }
-  await ctx.models.SignInFailure.destroy({ where: { email } });
   return { ...(await openSession(ctx.models, owner, ctx.now())), owner };
 }
 
@@ -103,14 +94,17 @@ async function ownerOf(models: Models, session: ConsoleSession): Promise<Owner> 
 }
 
 /** The password again: sensitive actions are allowed for the next 10 minutes. */
-export async function stepUp(ctx: ServiceContext, session: ConsoleSession, password: string): Promise<ConsoleSession> {
+export async function stepUp(ctx: ServiceContext, session: ConsoleSession, password: string, clientIp: string): Promise<ConsoleSession> {
   const owner = await ownerOf(ctx.models, session);
-  await throttle(ctx, owner.email);
-  if (!(await verifyPassword(password, owner.password_hash))) {
-    await ctx.models.SignInFailure.create({ email: owner.email, failed_at: ctx.now() });
-    throw new ApiError(403, 'invalid_password', 'The password is wrong');
-  }
+  await checkPassword(ctx, owner, password, clientIp, 'The password is wrong');
   return session.update({ step_up_at: ctx.now() });
+}
+
+/** The owner's password, counted by the same throttle as sign-ins (403 when wrong, 429 when throttled). */
+async function checkPassword(ctx: ServiceContext, owner: Owner, password: string, clientIp: string, wrong: string): Promise<void> {
+  const attempt = await takeAttempt(ctx, owner.email, clientIp);
+  if (!(await verifyPassword(password, owner.password_hash))) throw new ApiError(403, 'invalid_password', wrong);
+  await attemptSucceeded(ctx.models, attempt);
 }
 
 /** Refuses (403 step_up_required) unless the password was given again in the last 10 minutes. */
@@ -121,19 +115,19 @@ export function requireStepUp(ctx: Pick<ServiceContext, 'now'>, session: Console
 }
 
 /** Sets a new password (the current one checked when given); every session of the owner ends. */
-export async function setPassword(models: Models, owner: Owner, password: string): Promise<void> {
+export async function setPassword(models: Models, owner: Owner, password: string, log2N: number): Promise<void> {
   if (password.length < MIN_PASSWORD_LENGTH) throw new ApiError(422, 'password_too_short', `A password needs at least ${MIN_PASSWORD_LENGTH} characters`);
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, log2N);
   await models.sequelize.transaction(async (transaction) => {
     await owner.update({ password_hash: hash }, { transaction });
     await models.ConsoleSession.destroy({ where: { owner_id: owner.id }, transaction });
   });
 }
 
-export async function changePassword(ctx: ServiceContext, session: ConsoleSession, input: { current: string; next: string }): Promise<void> {
+export async function changePassword(ctx: ServiceContext, session: ConsoleSession, input: { current: string; next: string; clientIp: string }): Promise<void> {
   const owner = await ownerOf(ctx.models, session);
-  if (!(await verifyPassword(input.current, owner.password_hash))) throw new ApiError(403, 'invalid_password', 'The current password is wrong');
-  await setPassword(ctx.models, owner, input.next);
+  await checkPassword(ctx, owner, input.current, input.clientIp, 'The current password is wrong');
+  await setPassword(ctx.models, owner, input.next, ctx.config.passwordScryptLog2N);
 }
 
 /** The session's CSRF token: an HMAC under its own secret (nothing more to store). */

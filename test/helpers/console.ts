@@ -1,6 +1,7 @@
 // A console client for tests: signs an owner in through the console API (the sign-in's CSRF cookie, then the
 // session cookie) and sends requests with the session's cookie, the CSRF token and a same-origin Origin.
 import { hashPassword } from '../../lib/passwords.ts';
+import { TEST_SCRYPT_LOG2N } from './env.ts';
 import type { Models } from '../../models/index.ts';
 import { call, newAccount, type TestAccount } from './api.ts';
 import { insertEcard, insertWidget } from './catalog.ts';
@@ -23,7 +24,8 @@ export interface ConsoleClient {
 /** A password for the account's owner (accounts are made without one). */
 export async function setOwnerPassword(models: Models, accountId: number, password: string): Promise<string> {
   const owner = await models.Owner.findOne({ where: { account_id: accountId }, rejectOnEmpty: true });
-  await owner.update({ password_hash: await hashPassword(password) });
+  // The tests' cost (PASSWORD_SCRYPT_LOG2N=14 in the test environment), so a sign-in does not re-hash it.
+  await owner.update({ password_hash: await hashPassword(password, TEST_SCRYPT_LOG2N) });
   return owner.email;
 }
 

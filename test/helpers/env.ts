@@ -11,7 +11,16 @@ export function tempDir(prefix = 'cardsvc-test-'): string {
 /** The suite's MySQL URL when DATABASE_URL names one; undefined runs everything on SQLite. */
 export const mysqlUrl = process.env.DATABASE_URL?.startsWith('mysql://') ? process.env.DATABASE_URL : undefined;
 
-/** A base environment for loadConfig and child processes: machine paths only, quiet logs. */
+/** Owner passwords in tests cost scrypt N = 2^14 (production 2^16; one test runs 16 and the re-hash). */
+export const TEST_SCRYPT_LOG2N = 14;
+
+/** A base environment for loadConfig and child processes: machine paths only, quiet logs, cheaper passwords. */
 export function baseEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...overrides };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PASSWORD_SCRYPT_LOG2N: String(TEST_SCRYPT_LOG2N),
+    ...overrides,
+  };
 }

@@ -26,7 +26,7 @@ export function consolePasswordPagesRouter(services: ApiServices): Router<ApiSta
       const form = await pageForm(services, ctx, page);
       const body = parseInput(PasswordBody, { current_password: form.current_password || undefined, new_password: form.new_password || undefined }, 'body');
       try {
-        await changePassword(services, page.session, { current: body.current_password, next: body.new_password });
+        await changePassword(services, page.session, { current: body.current_password, next: body.new_password, clientIp: ctx.ip });
       } catch (err) {
         // A wrong current password or a short new one: the form again, with the reason.
         if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 422)) throw err;

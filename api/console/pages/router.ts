@@ -120,7 +120,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
       const next = safeNext(form.next);
       if (!sameSecret(form._csrf, signInCsrfCookie(ctx) ?? '\u0000')) throw new ApiError(403, 'csrf_invalid', 'The sign-in form is out of date: reload it and try again');
       try {
-        const { sessionId } = await signIn(services, { email: form.email ?? '', password: form.password ?? '' });
+        const { sessionId } = await signIn(services, { email: form.email ?? '', password: form.password ?? '', clientIp: ctx.ip });
         setSessionCookie(ctx, sessionId);
         seeOther(ctx, next);
       } catch (err) {
@@ -159,7 +159,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
       const form = await pageForm(services, ctx, page);
       const next = safeNext(form.next);
       try {
-        await stepUp(services, page.session, form.password ?? '');
+        await stepUp(services, page.session, form.password ?? '', ctx.ip);
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 403) throw err;
         return renderPage(ctx, { title: 'Confirm your password', view: 'step-up', ...page, next, error: err.message }, 403);

@@ -46,7 +46,7 @@ export const consoleSessionRoutes = [
     body: SignInBody,
     response: Me,
     async handler({ body }, { services, koa }) {
-      const { sessionId, session } = await signIn(services, body);
+      const { sessionId, session } = await signIn(services, { ...body, clientIp: koa.ip });
       setSessionCookie(koa, sessionId);
       return presentMe(services.models, session);
     },
@@ -87,8 +87,8 @@ export const consoleSessionRoutes = [
     summary: 'The password again: sensitive actions are allowed for 10 minutes',
     body: StepUpBody,
     response: Me,
-    async handler({ body }, { services, session, account }) {
-      return presentMe(services.models, await stepUp(services, session, body.password), account);
+    async handler({ body }, { services, session, account, koa }) {
+      return presentMe(services.models, await stepUp(services, session, body.password, koa.ip), account);
     },
   }),
   defineConsoleRoute({
@@ -98,7 +98,7 @@ export const consoleSessionRoutes = [
     body: PasswordBody,
     response: Done,
     async handler({ body }, { services, session, koa }) {
-      await changePassword(services, session, { current: body.current_password, next: body.new_password });
+      await changePassword(services, session, { current: body.current_password, next: body.new_password, clientIp: koa.ip });
       clearSessionCookie(koa);
       return { ok: true as const };
     },
