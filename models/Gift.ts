@@ -106,6 +106,8 @@ export function defineGiftModels(sequelize: Sequelize) {
     declare code_last4: string | null;
     declare expires_on: string | null;
     declare order_id: CreationOptional<number | null>;
+    /** The send-ecard send (sends.id) that holds this code from its accept until its dispatch gives it (or it ends). */
+    declare held_send_id: CreationOptional<number | null>;
     declare assigned_at: CreationOptional<Date | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
@@ -124,6 +126,7 @@ export function defineGiftModels(sequelize: Sequelize) {
       code_last4: { type: DataTypes.STRING(4), allowNull: true },
       expires_on: { type: DataTypes.CHAR(10), allowNull: true },
       order_id: { type: DataTypes.INTEGER, allowNull: true },
+      held_send_id: { type: DataTypes.INTEGER, allowNull: true },
       assigned_at: date3(),
       ...timestamps(),
     },

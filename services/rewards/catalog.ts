@@ -43,11 +43,12 @@ export const manualProductId = (brand: string, cents: number) => `manual:${brand
 /** Today's date (UTC) as codes' expiry dates are written: a code expiring today is no longer handed out. */
 const todayOf = (ctx: Pick<ServiceContext, 'now'>) => ctx.now().toISOString().slice(0, 10);
 
-/** Codes not given to an order and not expired, of the account's pools (or one pool). */
+/** Codes not given to an order, not held for a send and not expired, of the account's pools (or one pool). */
 export function availableCodesWhere(ctx: Pick<ServiceContext, 'now'>, accountId: number, pool?: { brand: string; denomination_cents: number }) {
   return {
     account_id: accountId,
     order_id: { [Op.is]: null },
+    held_send_id: { [Op.is]: null },
     [Op.or]: [{ expires_on: { [Op.is]: null } }, { expires_on: { [Op.gt]: todayOf(ctx) } }],
     ...(pool ? { brand: pool.brand, denomination_cents: pool.denomination_cents } : {}),
   };

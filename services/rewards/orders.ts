@@ -81,7 +81,9 @@ const expiresAt = (now: Date, days: number) => new Date(now.getTime() + days * 8
 async function fulfilFromPool(ctx: ServiceContext, batch: OrderBatch, pending: GiftOrder[], transaction: Transaction): Promise<void> {
   const { models } = ctx;
   if (pending.length === 0) return;
-  const given = await assignCodes(ctx, batch.accountId, batch.gift.pool!, pending.map((o) => o.id), transaction);
+  // A send-ecard send's codes were held for it at accept: those first.
+  const heldBy = batch.holder?.table === 'sends' ? batch.holder.id : null;
+  const given = await assignCodes(ctx, batch.accountId, batch.gift.pool!, pending.map((o) => o.id), transaction, heldBy);
   if (given.length) {
     const now = ctx.now();
     // The code and its last 4 characters come from the code row that now names the order (another table, so no 1093).

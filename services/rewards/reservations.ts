@@ -3,6 +3,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { affectedRows } from '../../lib/db.ts';
 import type { Models } from '../../models/index.ts';
+import { releaseHeldCodes } from './inventory.ts';
 import { releaseSpend, reserveSpend } from './spend.ts';
 
 export type Holder = 'sends' | 'campaigns';
@@ -27,9 +28,10 @@ export async function takeFromReservation(models: Models, holder: Holder, holder
   if (cents > take) await reserveSpend(models, accountId, { cents: cents - take, day, enforce: false }, transaction);
 }
 
-/** Releases whatever the holder still reserves (it ended: sent, canceled, unscheduled). */
+/** Releases whatever the holder still reserves (it ended: sent, canceled, unscheduled): spend, and a send's held codes. */
 export async function releaseReservation(models: Models, holder: Holder, holderId: number, accountId: number, transaction?: Transaction): Promise<void> {
   const options = transaction ? { transaction } : {};
+  if (holder === 'sends') await releaseHeldCodes(models, holderId, transaction);
   const [row] = await models.sequelize.query<{ gift_reserved_cents: number | string; gift_spend_day: string | null }>(
     `SELECT gift_reserved_cents, gift_spend_day FROM ${holder} WHERE id = :holderId`,
     { replacements: { holderId }, type: QueryTypes.SELECT, ...options },

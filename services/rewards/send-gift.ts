@@ -1,6 +1,7 @@
 // A gift on a send-ecard send: checked at accept (not for share links; amount and product; manual stock for every
-// recipient, 422 insufficient_inventory), its spend reserved in the accept transaction (403 spendlimit), and at
-// dispatch each recipient's order made (and its code given) before the email, provider orders bought.
+// recipient, 422 insufficient_inventory), its spend reserved and its manual codes held in the accept transaction
+// (403 spendlimit; 422 insufficient_inventory when another accept took the stock first), and at dispatch each
+// recipient's order made (and its held code given) before the email, provider orders bought.
 import type { Transaction } from 'sequelize';
 import { writeTransaction } from '../../lib/db.ts';
 import { ApiError } from '../../lib/errors.ts';
@@ -13,6 +14,7 @@ import { amountText } from './money.ts';
 import { createOrders } from './orders.ts';
 import { dayOf } from './periods.ts';
 import { buyPendingGifts } from './provider-buys.ts';
+import { holdCodes } from './inventory.ts';
 import { failRecipients } from './settle.ts';
 import { loadSettings, type GiftSettingsView } from './settings.ts';
 import { reserveSpend } from './spend.ts';
@@ -21,6 +23,9 @@ export interface CheckedGift {
   gift: ResolvedGift;
   settings: GiftSettingsView;
 }
+
+const outOfStock = (gift: ResolvedGift, needed: number, available: number) =>
+  new ApiError(422, 'insufficient_inventory', `Only ${available} ${gift.product_id} code(s) are left; ${needed} are needed`, { extra: { needed, available } });
 
 /** Refuses what can be refused before the transaction: share links, the amount and product, manual stock. */
 export async function checkGift(ctx: ServiceContext, account: Account, requested: { product_id: string; amount: number }, input: { share: boolean; recipients: number }): Promise<CheckedGift> {
@@ -35,9 +40,18 @@ export async function checkGift(ctx: ServiceContext, account: Account, requested
 export async function checkStock(ctx: ServiceContext, accountId: number, gift: ResolvedGift, recipients: number, transaction?: Transaction): Promise<void> {
   if (gift.source !== 'manual') return;
   const available = await availableCodes(ctx, accountId, gift.pool!, transaction);
-  if (available < recipients) {
-    throw new ApiError(422, 'insufficient_inventory', `Only ${available} ${gift.product_id} code(s) are left; ${recipients} are needed`, { extra: { needed: recipients, available } });
-  }
+  if (available < recipients) throw outOfStock(gift, recipients, available);
+}
+
+/**
+ * The accept's last step: one manual code per recipient held for the send (SKIP LOCKED on MySQL), or 422
+ * insufficient_inventory, which rolls the whole accept back (no send, no reservation, no idempotency row).
+ */
+export async function holdGiftCodes(ctx: ServiceContext, accountId: number, checked: CheckedGift, sendPk: number, recipients: number, transaction: Transaction): Promise<void> {
+  const { gift } = checked;
+  if (gift.source !== 'manual' || recipients <= 0) return;
+  const held = await holdCodes(ctx, accountId, gift.pool!, sendPk, recipients, transaction);
+  if (held < recipients) throw outOfStock(gift, recipients, held);
 }
 
 /** Reserves `cents` today in the accept's transaction; 403 spendlimit (with what is needed and left) when a rule refuses. */

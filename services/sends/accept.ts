@@ -1,5 +1,5 @@
 // Accepting a send: every rule that can refuse it, then the send, its recipients, its snapshot of the design, its
-// quota reservation, its gift's spend reservation, its idempotency row and its ecard_shared event in one transaction (the workflow starts after
+// quota reservation, its gift's spend reservation and held codes, its idempotency row and its ecard_shared event in one transaction (the workflow starts after
 // the commit).
 import { Op, UniqueConstraintError } from 'sequelize';
 import { z } from 'zod';
@@ -14,7 +14,7 @@ import type { Widget } from '../../models/Widget.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
 import { dayOf } from '../rewards/periods.ts';
-import { checkGift, reserveGiftSpend } from '../rewards/send-gift.ts';
+import { checkGift, holdGiftCodes, reserveGiftSpend } from '../rewards/send-gift.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient, isSuspended } from './rules.ts';
@@ -140,7 +140,8 @@ export interface Accepted {
  * the shared lock each insert's foreign key takes), then the transaction's own new rows, then the idempotency row
  * by its primary key (a second request with the key waits on it, then fails as a duplicate and answers with the
  * first send), and last the counters, the month's quota before the gift spend, each one conditional UPDATE, held
- * only until the commit that follows.
+ * only until the commit that follows, and at the very last the gift's manual codes (SKIP LOCKED: that step never
+ * waits, so a transaction holding code rows waits for nothing else).
  */
 export async function acceptSend(deps: ServiceContext, account: Account, request: SendRequest): Promise<Accepted> {
   const { models } = deps;
@@ -219,6 +220,7 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
         throw refuse(403, 'wouldexceedlimit', `The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
       }
       if (gift) await reserveGiftSpend(deps, account.id, gift, giftCents, transaction, giftDay);
+      if (gift) await holdGiftCodes(deps, account.id, gift, send.id, recipients.length, transaction);
       return { send, created: true };
     });
   } catch (err) {
