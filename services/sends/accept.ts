@@ -18,6 +18,7 @@ import { checkGift, holdGiftCodes, reserveGiftSpend } from '../rewards/send-gift
 import { sanitizeHtmlField } from '../templates.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient, isSuspended } from './rules.ts';
+import { withPageIds } from './pages.ts';
 import { designOf, saveSnapshot } from './snapshot.ts';
 
 export const MAX_RECIPIENTS = 50;
@@ -105,14 +106,15 @@ async function keyUse(models: Models, accountId: number, request: SendRequest, n
   return { earlier: await models.Send.findByPk(row.send_id, { rejectOnEmpty: true }), expired: false };
 }
 
-export function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null }>) {
+/** One element per recipient; `vanity_id` is that recipient's own page id. */
+export function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null; pageId: string }>) {
   return recipients.map((r, i) => ({
     event_type: 'ecard_shared',
     type: send.mode === 'share' ? 'ecard_copy_link' : 'email',
     sender_request_id: `${send.send_id}.${i + 1}`,
     ecardid: ecard.id,
     widgetid: ecard.widget_id,
-    vanity_id: send.stat_vanity_id,
+    vanity_id: r.pageId,
     sender_name: send.sender_name,
     sender_email: send.sender_email,
     recipient_name: r.name,
@@ -149,7 +151,8 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
   const key = await keyUse(models, account.id, request, now);
   if (key.earlier) return { send: key.earlier, created: false };
   const { mode, sendAt } = modeOf(request, now, deps.config.sendNowWindowSeconds * 1000);
-  const recipients = checkAddresses(request, mode);
+  const statVanityId = randomId(24);
+  const recipients = withPageIds(checkAddresses(request, mode), statVanityId);
   const { ecard, widget } = await findSendable(models, account, request);
   if (await isSuspended(models, account.id)) throw refuse(403, 'spammer', 'Sending is suspended for this account');
   const blocked = await blockedRecipient(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
@@ -184,7 +187,7 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
           merge_tags: request.mergeTags ? JSON.stringify(request.mergeTags) : null,
           override_props: request.overrideProps ? JSON.stringify(request.overrideProps) : null,
           send_at: sendAt,
-          stat_vanity_id: randomId(24),
+          stat_vanity_id: statVanityId,
           quota_month: quotaCount ? month : null,
           quota_count: quotaCount,
           error: null,
@@ -193,7 +196,7 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
         { transaction },
       );
       await models.SendRecipient.bulkCreate(
-        recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email })),
+        recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId })),
         { transaction },
       );
       await saveSnapshot(models, send.id, designOf(ecard), transaction);
