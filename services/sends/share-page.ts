@@ -2,6 +2,7 @@
 // card kept with it, so it keeps working after the design is deleted. Looking at it changes nothing (mail
 // scanners and link previews fetch it by themselves); the open action marks the recipient opened.
 import { Op } from 'sequelize';
+import { ApiError } from '../../lib/errors.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
@@ -36,6 +37,16 @@ async function findPage(ctx: ServiceContext, pageId: string): Promise<CardPage |
   return { send, recipient: null };
 }
 
+// A stored template that no longer passes the template rules (refused or too large) shows an empty card, never an error.
+function renderAnonymous(...args: Parameters<typeof renderCard>): { subject: string; header: string; html: string } {
+  try {
+    return renderCard(...args);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 422) return { subject: '', header: '', html: '' };
+    throw err;
+  }
+}
+
 /** The page's HTML, or null when there is no such sent card (unknown, canceled, or not sent yet). */
 export async function sharePage(ctx: ServiceContext, pageId: string, nonce: string): Promise<string | null> {
   const page = await findPage(ctx, pageId);
@@ -47,7 +58,7 @@ export async function sharePage(ctx: ServiceContext, pageId: string, nonce: stri
   // A card nobody in particular opens: rendered again from the snapshot with no recipient's merge values.
   if (!design) return null;
   const anonymous = { recipient_name: '', recipient_email: null } as SendRecipient;
-  const card = renderCard(page.send, design, anonymous, pageUrl(ctx.config.publicBaseUrl, pageId));
+  const card = renderAnonymous(page.send, design, anonymous, pageUrl(ctx.config.publicBaseUrl, pageId));
   const shown = { ...anonymous, rendered_subject: card.subject, rendered_header: card.header, rendered_html: card.html } as SendRecipient;
   return renderPage(page.send, design, shown, nonce, { openAction: null, opened: true });
 }

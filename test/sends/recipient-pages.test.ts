@@ -79,6 +79,17 @@ describe('recipients\' own pages: private cards, and opened only when a person o
     expect((await row.reload()).opened_at).to.equal(null);
   });
 
+  it('the shared id of an old send whose stored design breaks today\'s template rules shows an empty card, not an error', async () => {
+    const { row } = await sendToTwo();
+    await stack.models.SendRecipient.update({ page_id: null }, { where: { send_id: row.id } });
+    const snapshot = (await stack.models.SendSnapshot.findByPk(row.id))!;
+    await snapshot.update({ design: JSON.stringify({ ...JSON.parse(snapshot.design), details: '<p>{{log "stored secret"}}</p>' }) });
+    const res = await fetch(`${stack.url}/e/${row.stat_vanity_id}`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^text\/html/);
+    expect(await res.text()).to.not.include('stored secret');
+  });
+
   it('a scheduled send accepted before recipients had pages gives each recipient a page of their own when it goes out', async () => {
     const [alice, bob] = [address('alice'), address('bob')];
     const res = await send({ ...base(), recipientName: ['Alice Able', 'Bob Baker'], recipientEmail: [alice, bob], sendAt: new Date(Date.now() + 3000).toISOString() });
