@@ -40,6 +40,14 @@ export function permissionsFrom(levels: Partial<Record<Area, Level>>, fullAccess
   return Object.fromEntries(AREAS.map((area) => [area, fullAccess ? 'manage' : (levels[area] ?? 'none')])) as Permissions;
 }
 
+/** Areas whose `manage` is as much power as full access: a key with it is made or widened only after step-up. */
+export const STEP_UP_AREAS = ['gift_cards', 'webhooks', 'settings', 'directory'] as const satisfies readonly Area[];
+
+/** Whether making (or rotating, or rescoping to) a key with these powers needs the owner's password again. */
+export function keyNeedsStepUp(key: { fullAccess: boolean; levels?: Partial<Record<Area, Level>> | undefined }): boolean {
+  return key.fullAccess || STEP_UP_AREAS.some((area) => key.levels?.[area] === 'manage');
+}
+
 export interface CreatedKey {
   keyId: number;
   key: string;

@@ -85,6 +85,12 @@ export async function loadRules(models: Models, accountId: number, transaction?:
 }
 
 /** Sets the period's limit; 0 removes the rule. */
+/** True when the change raises or removes an existing limit (the console asks for the password again); adding or lowering one does not. */
+export async function ruleChangeLoosens(models: Models, accountId: number, period: SpendPeriod, limitCents: number): Promise<boolean> {
+  const current = await models.GiftRule.findOne({ where: { account_id: accountId, period } });
+  return current !== null && (limitCents === 0 || limitCents > current.limit_cents);
+}
+
 export async function setRule(models: Models, accountId: number, period: SpendPeriod, limitCents: number): Promise<void> {
   if (!Number.isInteger(limitCents) || limitCents < 0) throw new ApiError(422, 'invalid_parameter', `The limit must be 0 (remove) or a positive amount (got ${limitCents / 100})`);
   if (limitCents === 0) {

@@ -77,6 +77,39 @@ describe('console: API keys', function () {
     expect(expectSuccess(await keyInfo(created.key as string))).to.deep.include({ full_access: true });
   });
 
+  for (const area of ['gift_cards', 'webhooks', 'settings', 'directory']) {
+    it(`manage on ${area} is as much power as full access: creating, rescoping to and rotating such a key need step-up`, async () => {
+      const { account, client } = await signedIn();
+      const before = await keyCount(account.accountId);
+      expectFailure(await client.call('POST', '/keys', { body: { name: 'Power', permissions: { [area]: 'manage' } } }), 403, 'step_up_required');
+      expect(await keyCount(account.accountId)).to.equal(before);
+      // Less is fine without: view on it, manage elsewhere.
+      const modest = await ok(client, 'POST', '/keys', { name: 'Modest', permissions: { [area]: 'view', ecards: 'manage', campaigns: 'manage' } });
+      const id = (modest.api_key as { id: number }).id;
+      expectFailure(await client.call('POST', `/keys/${id}`, { body: { permissions: { [area]: 'manage' } } }), 403, 'step_up_required');
+      expect((await stack.models.ApiKey.findByPk(id))!.permissions).to.deep.include({ [area]: 'view' });
+      expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
+      const raised = await ok(client, 'POST', `/keys/${id}`, { permissions: { [area]: 'manage' } });
+      expect((raised.permissions as Json)[area]).to.equal('manage');
+      expect((await ok(client, 'POST', '/keys', { name: 'Power', permissions: { [area]: 'manage' } })).api_key).to.deep.include({ full_access: false });
+    });
+  }
+
+  it('rotating a key with manage on directory needs step-up', async () => {
+    const { client } = await signedIn();
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
+    const made = await ok(client, 'POST', '/keys', { name: 'Directory sync', permissions: { directory: 'manage' } });
+    const id = (made.api_key as { id: number }).id;
+    // The same owner in a new session, not stepped up.
+    expectSuccess(await client.call('POST', '/sign-out'));
+    const again = consoleClient(stack.url);
+    const owner = await stack.models.Owner.findOne({ where: { account_id: (await stack.models.ApiKey.findByPk(id))!.account_id }, rejectOnEmpty: true });
+    expectSuccess(await again.signIn(owner.email, OWNER_PASSWORD));
+    expectFailure(await again.call('POST', `/keys/${id}/rotate`), 403, 'step_up_required');
+    expectSuccess(await again.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
+    expectSuccess(await again.call('POST', `/keys/${id}/rotate`));
+  });
+
   it('bad input is refused with nothing written; no session is 401; a POST without the CSRF token is 403', async () => {
     const { account, client } = await signedIn();
     const before = await keyCount(account.accountId);

@@ -80,6 +80,23 @@ describe('console pages: API keys, confirmation tokens, deletes', function () {
     expect((await browser.get(`/v2/console/keys/${fresh.id}`)).status).to.equal(409);
   });
 
+  it('a key with manage on webhooks (create or raise to) needs step-up, which comes back to the form', async () => {
+    const pages = await signedIn();
+    const { account, browser, csrf } = pages;
+    const asked = await browser.post('/v2/console/keys', { _csrf: csrf, name: 'Hooks', ...scoped({ webhooks: 'manage' }) });
+    expect(asked.status).to.equal(303);
+    expect(asked.headers.get('location')).to.equal(`/v2/console/step-up?next=${encodeURIComponent('/v2/console/keys/new?name=Hooks')}`);
+    expect(await stack.models.ApiKey.count({ where: { account_id: account.accountId, name: 'Hooks' } })).to.equal(0);
+    expect((await browser.post('/v2/console/keys', { _csrf: csrf, name: 'Reader', ...scoped({ webhooks: 'view' }) })).status).to.equal(200);
+    const reader = await stack.models.ApiKey.findOne({ where: { account_id: account.accountId, name: 'Reader' }, rejectOnEmpty: true });
+    const raise = await browser.post(`/v2/console/keys/${reader.id}`, { _csrf: csrf, name: 'Reader', ...scoped({ webhooks: 'manage' }) });
+    expect(raise.headers.get('location')).to.equal(`/v2/console/step-up?next=${encodeURIComponent(`/v2/console/keys/${reader.id}`)}`);
+    expect((await reader.reload()).permissions.webhooks).to.equal('view');
+    await stepUp(pages, `/v2/console/keys/${reader.id}`);
+    expect((await browser.post(`/v2/console/keys/${reader.id}`, { _csrf: csrf, name: 'Reader', ...scoped({ webhooks: 'manage' }) })).status).to.equal(303);
+    expect((await reader.reload()).permissions.webhooks).to.equal('manage');
+  });
+
   it('a full-access key (create or rotate) needs step-up, which comes back to the form', async () => {
     const pages = await signedIn();
     const { account, browser, csrf } = pages;

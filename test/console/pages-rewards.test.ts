@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { call, expectSuccess, newAccount } from '../helpers/api.ts';
-import { ownerOnPages, pageClient } from '../helpers/console.ts';
+import { OWNER_PASSWORD, ownerOnPages, pageClient } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 describe('console pages: rewards (settings, spend rules, code uploads, inventory, orders)', function () {
@@ -12,6 +12,9 @@ describe('console pages: rewards (settings, spend rules, code uploads, inventory
   });
 
   const signedIn = () => ownerOnPages(stack);
+  const stepUp = async ({ browser, csrf }: Awaited<ReturnType<typeof signedIn>>) => {
+    expect((await browser.post('/v2/console/step-up', { _csrf: csrf, next: '/v2/console/rewards', password: OWNER_PASSWORD })).status).to.equal(303);
+  };
   const keyApi = async (path: string, key: string) => expectSuccess(await call(stack.url, 'GET', `/v2/api/gift-card/${path}`, { key }));
   /** What the account holds: settings rows, rules, codes (a refused form must leave all three as they were). */
   const written = async (accountId: number) => ({
@@ -40,6 +43,13 @@ describe('console pages: rewards (settings, spend rules, code uploads, inventory
     expect(page.status).to.equal(200);
     expect(html).to.include('<label for="min_amount">Smallest card (USD)</label>').and.include('No spend rules.').and.include('No codes uploaded yet.');
     expect(html).to.include('enctype="multipart/form-data"').and.include('<a href="/v2/console/rewards" aria-current="page">Rewards</a>');
+
+    // The settings need the password again: the form goes to step-up, which comes back here; nothing is saved.
+    const asked = await browser.post('/v2/console/rewards/settings', { _csrf: csrf, provider_mode: 'provider' });
+    expect(asked.status).to.equal(303);
+    expect(asked.headers.get('location')).to.equal(`/v2/console/step-up?next=${encodeURIComponent('/v2/console/rewards')}`);
+    expect(await stack.models.GiftSettings.count({ where: { account_id: account.accountId } })).to.equal(0);
+    await stepUp({ account, browser, csrf });
 
     const saved = await browser.post('/v2/console/rewards/settings', { _csrf: csrf, provider_mode: 'provider', min_amount: '5', max_amount: '250.5', velocity_limits_enabled: 'off', claim_expiry_days: '30' });
     expect(saved.status).to.equal(303);
@@ -81,6 +91,7 @@ describe('console pages: rewards (settings, spend rules, code uploads, inventory
 
   it('bad input → a 400 or 422 page with nothing written', async () => {
     const { account, browser, csrf } = await signedIn();
+    await stepUp({ account, browser, csrf });
     const before = await written(account.accountId);
     const refused = async (res: Response, status: number, text: string) => {
       const html = await res.text();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
-import { consoleClient, ownerOnApi } from '../helpers/console.ts';
+import { consoleClient, OWNER_PASSWORD, ownerOnApi } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
@@ -14,6 +14,12 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   });
 
   const signedIn = () => ownerOnApi(stack);
+  /** Signed in and stepped up: reward settings and loosening a spend rule need the password again. */
+  const steppedUp = async () => {
+    const owner = await signedIn();
+    expectSuccess(await owner.client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
+    return owner;
+  };
 
   /** What the key API answers for the same account (the console must answer the same). */
   const keyApi = async (path: string, key: string) => expectSuccess(await call(stack.url, 'GET', `/v2/api/gift-card/${path}`, { key }));
@@ -26,8 +32,28 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
     });
   }
 
-  it('reads and changes the settings; the answer is the key API’s getSettings', async () => {
+  it('changing the settings needs step-up (403 step_up_required, nothing written)', async () => {
     const { account, client } = await signedIn();
+    expectFailure(await client.call('POST', '/rewards/settings', { body: { velocity_limits_enabled: false } }), 403, 'step_up_required');
+    expect(await stack.models.GiftSettings.count({ where: { account_id: account.accountId } })).to.equal(0);
+  });
+
+  it('raising or removing a spend rule needs step-up; adding or lowering one does not', async () => {
+    const { account, client } = await signedIn();
+    const rule = (period: string, limit: number) => client.call('POST', '/rewards/rules', { body: { period, limit } });
+    expectSuccess(await rule('week', 1000));
+    expectSuccess(await rule('week', 500));
+    expectFailure(await rule('week', 501), 403, 'step_up_required');
+    expectFailure(await rule('week', 0), 403, 'step_up_required');
+    expect((await stack.models.GiftRule.findAll({ where: { account_id: account.accountId } })).map((r) => [r.period, r.limit_cents])).to.deep.equal([['week', 50000]]);
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
+    expectSuccess(await rule('week', 2000));
+    expectSuccess(await rule('week', 0));
+    expect(await stack.models.GiftRule.count({ where: { account_id: account.accountId } })).to.equal(0);
+  });
+
+  it('reads and changes the settings; the answer is the key API’s getSettings', async () => {
+    const { account, client } = await steppedUp();
     expect(expectSuccess(await client.call('GET', '/rewards/settings'))).to.deep.equal(await keyApi('getSettings', account.liveKey));
     const changed = expectSuccess(
       await client.call('POST', '/rewards/settings', { body: { provider_mode: 'provider', min_amount: 5, max_amount: 250.5, velocity_limits_enabled: false, claim_expiry_days: 30 } }),
@@ -39,7 +65,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   });
 
   it('refuses bad settings with nothing written', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await steppedUp();
     const before = await keyApi('getSettings', account.liveKey);
     expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 600 } }), 422, 'invalid_parameter');
     expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 0 } }), 422, 'invalid_parameter');
@@ -52,7 +78,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   });
 
   it('sets and removes spend rules; the answer is the key API’s getRules', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await steppedUp();
     expect(expectSuccess(await client.call('GET', '/rewards/rules'))).to.deep.equal({ enforced: true, currency: 'USD', rules: [] });
     const set = expectSuccess(await client.call('POST', '/rewards/rules', { body: { period: 'week', limit: 1000 } })) as Json;
     expect((set.rules as Json[]).map((r) => [r.period, r.limit, r.used, r.remaining])).to.deep.equal([['week', 1000, 0, 1000]]);

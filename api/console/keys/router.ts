@@ -1,11 +1,15 @@
 // The console's API keys, on the account the session works on (live, or the sandbox in sandbox mode): list (never
 // the key), create and rotate (the key shown once), rename and rescope, revoke. The same services as `cardsvc key`.
-// A full-access key (created, or a new one from rotating one) needs step-up.
-import { createApiKey, findAccountKey, keyMode, listAccountKeys, revokeKey, rotateKey, updateKey } from '../../../services/api-keys.ts';
+// A key as powerful as full access (full access, or manage on gift_cards, webhooks, settings or directory) needs
+// step-up to be created, rotated, or rescoped to.
+import { createApiKey, findAccountKey, keyMode, keyNeedsStepUp, listAccountKeys, revokeKey, rotateKey, STEP_UP_AREAS, updateKey } from '../../../services/api-keys.ts';
 import { requireStepUp } from '../../../services/console/sessions.ts';
 import { defineConsoleRoute } from '../route.ts';
 import { presentConsoleKey as present } from './present.ts';
 import { CreatedKey, CreateKeyBody, KeyIdParams, KeyList, Key, RotateKeyBody, RotatedKey, UpdateKeyBody } from './schema.ts';
+
+/** The step-up message of an action on a key as powerful as full access. */
+export const POWERFUL_KEY = (action: string) => `${action} a key with full access or manage on ${STEP_UP_AREAS.join(', ')}`;
 
 export const consoleKeyRoutes = [
   defineConsoleRoute({
@@ -26,7 +30,7 @@ export const consoleKeyRoutes = [
     response: CreatedKey,
     async handler({ body }, { services, session, account }) {
       const fullAccess = body.full_access === true;
-      if (fullAccess) requireStepUp(services, session, 'Creating a full-access key');
+      if (keyNeedsStepUp({ fullAccess, levels: body.permissions })) requireStepUp(services, session, POWERFUL_KEY('Creating'));
       const created = await createApiKey(services.models, { accountId: account.id, mode: keyMode(account), name: body.name ?? '', fullAccess, levels: body.permissions ?? {} });
       const key = await findAccountKey(services.models, account.id, created.keyId);
       return { key: created.key, api_key: present(key, account, services.now()) };
@@ -39,7 +43,8 @@ export const consoleKeyRoutes = [
     params: KeyIdParams,
     body: UpdateKeyBody,
     response: Key,
-    async handler({ params, body }, { services, account }) {
+    async handler({ params, body }, { services, session, account }) {
+      if (keyNeedsStepUp({ fullAccess: false, levels: body.permissions })) requireStepUp(services, session, POWERFUL_KEY('Giving'));
       const key = await updateKey(services.models, account.id, params.id, { name: body.name, levels: body.permissions }, services.now());
       return present(key, account, services.now());
     },
@@ -53,7 +58,7 @@ export const consoleKeyRoutes = [
     response: RotatedKey,
     async handler({ params, body }, { services, session, account }) {
       const old = await findAccountKey(services.models, account.id, params.id);
-      if (old.full_access) requireStepUp(services, session, 'Rotating a full-access key');
+      if (keyNeedsStepUp({ fullAccess: old.full_access, levels: old.permissions })) requireStepUp(services, session, POWERFUL_KEY('Rotating'));
       const now = services.now();
       const created = await rotateKey(services.models, params.id, body?.grace_seconds ?? 0, now, account.id);
       const [key, replaced] = await Promise.all([findAccountKey(services.models, account.id, created.keyId), findAccountKey(services.models, account.id, params.id)]);

@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import { ApiError } from '../../../lib/errors.ts';
 import { AREAS, type Area, type Level } from '../../../models/ApiKey.ts';
-import { createApiKey, findAccountKey, keyMode, listAccountKeys, revokeKey, rotateKey, updateKey } from '../../../services/api-keys.ts';
+import { createApiKey, findAccountKey, keyMode, keyNeedsStepUp, listAccountKeys, revokeKey, rotateKey, updateKey } from '../../../services/api-keys.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
 import { parseInput } from '../../validation.ts';
 import { presentConsoleKey } from '../keys/present.ts';
@@ -60,7 +60,8 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
       const fullAccess = form.access === 'full';
       const body = parseInput(CreateKeyBody, { name: form.name ?? '', ...(fullAccess ? { full_access: true } : { permissions: levelsOf(form) }) }, 'body');
       // Step-up comes back to the form (access full, the name kept): the owner submits it again.
-      if (fullAccess && !pageStepUp(services, ctx, page, `${KEYS}/new?access=full&name=${encodeURIComponent(body.name ?? '')}`)) return;
+      const back = fullAccess ? `${KEYS}/new?access=full&name=${encodeURIComponent(body.name ?? '')}` : `${KEYS}/new?name=${encodeURIComponent(body.name ?? '')}`;
+      if (keyNeedsStepUp({ fullAccess, levels: body.permissions }) && !pageStepUp(services, ctx, page, back)) return;
       const created = await createApiKey(services.models, { accountId: page.account.id, mode: keyMode(page.account), name: body.name ?? '', fullAccess, levels: body.permissions ?? {} });
       const key = presentConsoleKey(await findAccountKey(services.models, page.account.id, created.keyId), page.account, services.now());
       renderPage(ctx, { title: 'Your new API key', view: 'keys-secret', ...page, secret: created.key, key, rotated: false });
@@ -85,6 +86,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
       const body = parseInput(UpdateKeyBody, { name: form.name ?? '', ...(keep ? {} : { permissions: levelsOf(form) }) }, 'body');
       const old = await findAccountKey(services.models, page.account.id, id);
       if (keep && !old.full_access) throw new ApiError(422, 'invalid_parameter', 'A scoped key cannot become full access: create a new full-access key');
+      if (keyNeedsStepUp({ fullAccess: false, levels: body.permissions }) && !pageStepUp(services, ctx, page, `${KEYS}/${id}`)) return;
       await updateKey(services.models, page.account.id, id, { name: body.name, levels: body.permissions }, services.now());
       seeOther(ctx, `${KEYS}?done=updated`);
     }),
@@ -97,7 +99,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
       const grace = /^\d{1,7}$/.test(form.grace_seconds ?? '') ? Number(form.grace_seconds) : form.grace_seconds;
       const body = parseInput(RotateKeyBody, { grace_seconds: grace ?? 0 }, 'body');
       const old = await findAccountKey(services.models, page.account.id, id);
-      if (old.full_access && !pageStepUp(services, ctx, page, `${KEYS}/${id}`)) return;
+      if (keyNeedsStepUp({ fullAccess: old.full_access, levels: old.permissions }) && !pageStepUp(services, ctx, page, `${KEYS}/${id}`)) return;
       const now = services.now();
       const created = await rotateKey(services.models, id, body?.grace_seconds ?? 0, now, page.account.id);
       const [key, replaced] = await Promise.all([findAccountKey(services.models, page.account.id, created.keyId), findAccountKey(services.models, page.account.id, id)]);

@@ -8,7 +8,7 @@ import { rewardInventory } from '../../../services/rewards/inventory-view.ts';
 import { toCents } from '../../../services/rewards/money.ts';
 import { listOrders } from '../../../services/rewards/orders-list.ts';
 import { rulesView } from '../../../services/rewards/rules-view.ts';
-import { loadSettings, setRule, updateSettings } from '../../../services/rewards/settings.ts';
+import { loadSettings, ruleChangeLoosens, setRule, updateSettings } from '../../../services/rewards/settings.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
 import { ListOrdersQuery, orderQueryOf } from '../../gift-cards/schema.ts';
@@ -18,7 +18,7 @@ import { settingsChangeOf } from '../rewards/settings-change.ts';
 import { codesOfUpload, readCodesUpload } from '../rewards/upload.ts';
 import { checkOrigin } from '../session-cookie.ts';
 import { paging, renderPage } from './render.ts';
-import { checkFormCsrf, CONSOLE_PREFIX, filledQuery, pageForm, type PageSession, seeOther, signedIn } from './router.ts';
+import { checkFormCsrf, CONSOLE_PREFIX, filledQuery, pageForm, type PageSession, pageStepUp, seeOther, signedIn } from './router.ts';
 
 const REWARDS = `${CONSOLE_PREFIX}/rewards`;
 
@@ -89,6 +89,8 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
         },
         'body',
       );
+      // Step-up comes back to the page: the owner submits the form again.
+      if (!pageStepUp(services, ctx, page, REWARDS)) return;
       await updateSettings(services, page.account.id, settingsChangeOf(body));
       seeOther(ctx, `${REWARDS}?done=settings`);
     }),
@@ -99,6 +101,7 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
       const form = await pageForm(services, ctx, page);
       const body = parseInput(RuleBody, { period: form.period || undefined, limit: numberField(form.limit) }, 'body');
       const cents = toCents(body.limit);
+      if ((await ruleChangeLoosens(services.models, page.account.id, body.period, cents)) && !pageStepUp(services, ctx, page, REWARDS)) return;
       await setRule(services.models, page.account.id, body.period, cents);
       seeOther(ctx, `${REWARDS}?done=${cents === 0 ? 'rule-removed' : 'rule'}`);
     }),

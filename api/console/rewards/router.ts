@@ -5,7 +5,8 @@ import { rewardInventory } from '../../../services/rewards/inventory-view.ts';
 import { toCents } from '../../../services/rewards/money.ts';
 import { listOrders } from '../../../services/rewards/orders-list.ts';
 import { rulesView } from '../../../services/rewards/rules-view.ts';
-import { loadSettings, setRule, updateSettings } from '../../../services/rewards/settings.ts';
+import { requireStepUp } from '../../../services/console/sessions.ts';
+import { loadSettings, ruleChangeLoosens, setRule, updateSettings } from '../../../services/rewards/settings.ts';
 import { readJsonBody } from '../../body.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
 import { GiftSettings, InventoryList, ListOrdersQuery, orderQueryOf, OrderList, PageMeta, Rules } from '../../gift-cards/schema.ts';
@@ -31,7 +32,8 @@ export const consoleRewardRoutes = [
     summary: 'Changes the reward settings (each field optional); min ≤ max',
     body: SettingsBody,
     response: GiftSettings,
-    async handler({ body }, { services, account }) {
+    async handler({ body }, { services, session, account }) {
+      requireStepUp(services, session, 'Changing the reward settings');
       return presentSettings(await updateSettings(services, account.id, settingsChangeOf(body)));
     },
   }),
@@ -50,7 +52,8 @@ export const consoleRewardRoutes = [
     summary: 'Sets the spend limit of a period (day, week, month); 0 removes the rule',
     body: RuleBody,
     response: Rules,
-    async handler({ body }, { services, account }) {
+    async handler({ body }, { services, session, account }) {
+      if (await ruleChangeLoosens(services.models, account.id, body.period, toCents(body.limit))) requireStepUp(services, session, 'Raising or removing a spend limit');
       await setRule(services.models, account.id, body.period, toCents(body.limit));
       return presentRules(await rulesView(services, account.id));
     },
