@@ -5,9 +5,9 @@ import { ApiError, requireFields } from '../../lib/errors.ts';
 import { findAutomation, listAutomations, saveAutomation, toggleAutomation } from '../../services/automations/automations.ts';
 import { deleteNotificationEcards, getNotificationEcards, saveNotificationEcards } from '../../services/automations/notification-ecards.ts';
 import { previewTrigger } from '../../services/automations/preview.ts';
-import type { Caller } from '../context.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
+import { seesDirectory } from '../scopes.ts';
 import { presentAutomation, presentAutomations } from './present.ts';
 import {
   Automation,
@@ -30,12 +30,6 @@ import {
 const tags = ['automations'];
 const view = { area: 'automations', level: 'view' } as const;
 const manage = { area: 'automations', level: 'manage' } as const;
-
-/** Members' names and emails appear in firings only for a key that may read the directory. */
-function seesDirectory({ apiKey }: Caller): boolean {
-  const level = apiKey.permissions.directory;
-  return apiKey.full_access || level === 'view' || level === 'manage';
-}
 
 export const automationRoutes = [
   defineRoute({

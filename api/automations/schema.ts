@@ -121,7 +121,7 @@ export const AutomationInput = z.preprocess(liftMilestoneRules, AutomationFields
 
 export const SaveAutomationBody = z.object({
   automation: AutomationInput,
-  gc_confirmation_token: z.string().optional().describe('a gc_automation_enable token: for a create with gift cards (no resource) or enabling a gift-card automation (its id)'),
+  gc_confirmation_token: z.string().optional().describe('a gc_automation_enable token: for a create with gift cards (no resource), enabling a gift-card automation, or changing gift_card, event_type, trigger_config, selected_member_ids, selected_department_ids or milestone_rules of an enabled one (its id)'),
 });
 
 export const ToggleAutomationBody = z.object({

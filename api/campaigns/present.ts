@@ -73,13 +73,15 @@ export async function presentCampaign(models: Models, campaign: Campaign) {
   return (await presentCampaigns(models, [campaign]))[0]!;
 }
 
-export function presentRecipient(r: CampaignRecipient, opened: boolean): z.input<typeof Recipient> {
+/** A directory recipient's email and name are a member's: null for a key without `directory: view` (CSV rows keep theirs). */
+export function presentRecipient(r: CampaignRecipient, opened: boolean, seesDirectory: boolean): z.input<typeof Recipient> {
+  const hidden = r.source === 'directory' && !seesDirectory;
   return {
     id: r.id,
     source: r.source,
     member_id: r.member_id,
-    email: r.email,
-    name: r.name,
+    email: hidden ? null : r.email,
+    name: hidden ? null : r.name,
     merge_fields: r.merge_fields ? (JSON.parse(r.merge_fields) as Record<string, string>) : {},
     status: r.status,
     reason: r.reason,

@@ -10,6 +10,7 @@ import { listRecipients, saveRecipients } from '../../services/campaigns/recipie
 import { canonicalTimeZone, parseScheduledAt } from '../../services/campaigns/schedule-time.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
+import { seesDirectory } from '../scopes.ts';
 import { presentCampaign, presentCampaigns, presentRecipient } from './present.ts';
 import {
   Campaign,
@@ -130,7 +131,8 @@ export const campaignRoutes = [
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
       const { rows, count } = await listRecipients(services.models, caller.account.id, query.campaignid, query);
-      return { data: rows.map((r) => presentRecipient(r.recipient, r.opened)), meta: pageMeta(query.page, query.perPage, count) };
+      const seesMembers = seesDirectory(caller);
+      return { data: rows.map((r) => presentRecipient(r.recipient, r.opened, seesMembers)), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineRoute({

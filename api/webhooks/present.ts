@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { WebhookAttempt } from '../../models/WebhookAttempt.ts';
 import type { WebhookDelivery } from '../../models/WebhookDelivery.ts';
 import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
-import type { DeliveryDetail as Detail } from '../../services/webhooks/deliveries.ts';
+import { memberMask, type DeliveryDetail as Detail, type MemberMask } from '../../services/webhooks/deliveries.ts';
 import type { Attempt, Delivery, DeliveryDetail, Endpoint } from './schema.ts';
 
 export function presentEndpoint(e: WebhookEndpoint): z.input<typeof Endpoint> {
@@ -37,13 +37,13 @@ export function presentDelivery(d: WebhookDelivery, url: string): z.input<typeof
   };
 }
 
-function presentAttempt(a: WebhookAttempt): z.input<typeof Attempt> {
+function presentAttempt(a: WebhookAttempt, mask: MemberMask | null): z.input<typeof Attempt> {
   return {
     id: a.id,
     trigger: a.trigger,
     request_headers: JSON.parse(a.request_headers) as Record<string, string>,
     response_status: a.response_status,
-    response_body: a.response_body,
+    response_body: mask ? mask.text(a.response_body) : a.response_body,
     error: a.error,
     outcome: a.outcome,
     duration_ms: a.duration_ms,
@@ -51,6 +51,16 @@ function presentAttempt(a: WebhookAttempt): z.input<typeof Attempt> {
   };
 }
 
-export function presentDeliveryDetail(d: Detail): z.input<typeof DeliveryDetail> {
-  return { ...presentDelivery(d.delivery, d.endpoint.url), body: d.body, redacted: d.redacted, attempt_log: d.attempts.map(presentAttempt) };
+/**
+ * A member-change event's member (body, and its values echoed in responses) is masked for a key without
+ * `directory: view`; the console (an owner's session) sees it whole.
+ */
+export function presentDeliveryDetail(d: Detail, seesDirectory = true): z.input<typeof DeliveryDetail> {
+  const mask = seesDirectory ? null : memberMask(d.delivery.event_type, d.body);
+  return {
+    ...presentDelivery(d.delivery, d.endpoint.url),
+    body: mask ? mask.body : d.body,
+    redacted: d.redacted,
+    attempt_log: d.attempts.map((a) => presentAttempt(a, mask)),
+  };
 }

@@ -3,6 +3,7 @@ import { enableEndpoint, listEndpoints, setEcardSharedUrl, subscribe, unsubscrib
 import { findDelivery, listDeliveries, replayDelivery, sendTest, type LoggedDelivery } from '../../services/webhooks/deliveries.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
+import { seesDirectory } from '../scopes.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from './present.ts';
 import {
   Delivery,
@@ -110,13 +111,13 @@ export const webhookRoutes = [
   defineRoute({
     method: 'get',
     path: '/webhook/deliveries/findOne/id/:id',
-    summary: 'One delivery with the exact body and every attempt (headers, response, error, duration)',
+    summary: 'One delivery with the exact body and every attempt (headers, response, error, duration); a member-change event’s member is masked for a key without directory: view',
     tags,
     access: view,
     params: DeliveryIdParams,
     response: DeliveryDetail,
     async handler({ params }, { services, caller }) {
-      return presentDeliveryDetail(await findDelivery(services.models, caller.account.id, params.id));
+      return presentDeliveryDetail(await findDelivery(services.models, caller.account.id, params.id), seesDirectory(caller));
     },
   }),
   defineRoute({

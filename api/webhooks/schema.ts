@@ -73,7 +73,7 @@ export const Attempt = z.object({
   trigger: z.enum(['auto', 'replay', 'test']),
   request_headers: z.record(z.string(), z.string()),
   response_status: z.number().int().nullable(),
-  response_body: z.string().nullable().describe('at most 8 KB'),
+  response_body: z.string().nullable().describe('at most 8 KB; for a member-change event and a key without directory: view, the member’s values in it read [masked]'),
   error: z.string().nullable(),
   outcome: z.enum(['delivered', 'failed', 'gone', 'stopped']),
   duration_ms: z.number().int(),
@@ -81,7 +81,7 @@ export const Attempt = z.object({
 });
 
 export const DeliveryDetail = Delivery.extend({
-  body: z.string().describe('the exact bytes sent on every attempt'),
+  body: z.string().describe('the exact bytes sent on every attempt; for a member-change event and a key without directory: view, the body with member reduced to its id'),
   redacted: z.boolean().describe('the personal data of an erased member was removed; such a delivery cannot be replayed'),
   attempt_log: z.array(Attempt),
 });

@@ -198,6 +198,41 @@ function stateAfter(accountId: number, existing: AutomationConfig | null, input:
   };
 }
 
+/** JSON with object keys sorted and undefined dropped: equal values give equal text whatever the key order. */
+function canonical(value: unknown): string {
+  const sorted = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sorted);
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+    }
+    return v;
+  };
+  return JSON.stringify(sorted(value) ?? null);
+}
+
+const idSet = (ids: readonly number[] | null | undefined) => canonical([...new Set(ids ?? [])].sort((a, b) => a - b));
+
+/**
+ * The gift, audience and trigger fields this save changes in an existing automation (decisions.md, "Console
+ * privilege"): sending the values it already has changes nothing. Member and department ids compare as sets;
+ * milestone rules as stored (offsets, sanitized messages, their eCards in order).
+ */
+function giftGatedChanges(existing: AutomationConfig, input: AutomationInput, eventType: AutomationEventType, trigger: TriggerFields): string[] {
+  const changed: string[] = [];
+  if (eventType !== existing.row.event_type) changed.push('event_type');
+  if (canonical(trigger) !== canonical(triggerFor(existing.row.event_type, existing.trigger_config))) changed.push('trigger_config');
+  if (input.selected_member_ids !== undefined && idSet(input.selected_member_ids) !== idSet(existing.selected_member_ids)) changed.push('selected_member_ids');
+  if (input.selected_department_ids !== undefined && idSet(input.selected_department_ids) !== idSet(existing.selected_department_ids)) {
+    changed.push('selected_department_ids');
+  }
+  if (input.milestone_rules !== undefined) {
+    const next = ruleColumn(input.milestone_rules ?? []).map((rule, i) => ({ ...rule, ecard_ids: [...new Set(input.milestone_rules![i]!.ecard_ids ?? [])] }));
+    if (canonical(next) !== canonical(existing.milestone_rules)) changed.push('milestone_rules');
+  }
+  if (input.gift_card !== undefined && canonical(input.gift_card) !== canonical(existing.gift_card)) changed.push('gift_card');
+  return changed;
+}
+
 /**
  * Creates (no id) or updates the automation with the fields sent. Enabling, or saving an enabled automation,
  * validates the whole configuration; turning it on sets the watermark to the last date whose send_time has
@@ -227,20 +262,24 @@ export async function saveAutomation(
     const state = stateAfter(accountId, existing, input, trigger, eventType);
     if (enabled) await assertEnableable(models, state, now, transaction);
 
-    // Gift cards: a create needs a token without resource; enabling, or turning gifts on while enabled, one for it.
-    const giftNeedsToken = existing
+    // Gift cards: a create needs a token without resource; enabling, or turning gifts on while enabled, one for it;
+    // so does changing the gift, audience or trigger of an enabled gift-card automation that stays so.
+    const giftTurnsOn = existing
       ? state.gift_card_enabled && enabled && (!wasEnabled || !existing.row.gift_card_enabled)
       : state.gift_card_enabled;
-    if (giftNeedsToken) {
+    const gatedChanges = existing && !giftTurnsOn && state.gift_card_enabled && enabled ? giftGatedChanges(existing, input, eventType, trigger) : [];
+    if (giftTurnsOn || gatedChanges.length) {
       await spendToken(models, {
         accountId,
         purpose: 'gc_automation_enable',
         resourceId: existing ? String(existing.row.id) : null,
         token,
         now,
-        message: existing
-          ? `Enabling the gift-card automation ${existing.row.id} needs a gc_confirmation_token issued for it`
-          : 'Creating a gift-card automation needs a gc_confirmation_token (gc_automation_enable, issued without an automation)',
+        message: !existing
+          ? 'Creating a gift-card automation needs a gc_confirmation_token (gc_automation_enable, issued without an automation)'
+          : gatedChanges.length
+            ? `Changing ${gatedChanges.join(', ')} of the enabled gift-card automation ${existing.row.id} needs a gc_confirmation_token issued for it`
+            : `Enabling the gift-card automation ${existing.row.id} needs a gc_confirmation_token issued for it`,
       }, transaction);
     }
 

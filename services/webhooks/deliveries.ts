@@ -7,10 +7,11 @@ import type { DeliveryStatus, WebhookDelivery } from '../../models/WebhookDelive
 import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
 import type { WorkflowTarget } from '../../workflows/shared/start.ts';
 import { replayWorkflowId, startDeliveryWorkflow, testWorkflowId } from '../../workflows/webhook-delivery/lifecycle.ts';
+import { MEMBER_EVENT_TYPES } from '../directory/events.ts';
 import { sampleMemberEvent } from '../directory/sample.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
-import { recordEvent } from '../outbox.ts';
+import { recordEvent, redactedPayload } from '../outbox.ts';
 import { attemptTimeoutSeconds } from './attempts.ts';
 import { ecardSharedEndpoint, findEndpoint } from './endpoints.ts';
 import { sampleEcardShared } from './samples.ts';
@@ -69,6 +70,32 @@ export async function findDelivery(models: Models, accountId: number, id: number
   const event = await models.OutboxEvent.findByPk(delivery.outbox_id, { rejectOnEmpty: true });
   const attempts = await models.WebhookAttempt.findAll({ where: { delivery_id: delivery.id }, order: [['id', 'ASC']] });
   return { delivery, endpoint, body: event.payload, redacted: event.redacted_at !== null, attempts };
+}
+
+/** How a delivery of a member-change event is shown to a key without `directory: view`. */
+export interface MemberMask {
+  /** The body with the member as its id only (as an erasure leaves it). */
+  body: string;
+  /** A text (a receiver's response) with the member's values in it replaced by `[masked]`. */
+  text(value: string | null): string | null;
+}
+
+const MASKED = '[masked]';
+
+/** The mask of a member-change event's delivery (decisions.md, "Scopes across areas"); null for other events. */
+export function memberMask(eventType: string, payload: string): MemberMask | null {
+  if (!(MEMBER_EVENT_TYPES as readonly string[]).includes(eventType)) return null;
+  const member = (JSON.parse(payload) as { member?: Record<string, unknown> }).member ?? {};
+  const values = Object.entries(member)
+    .filter(([key]) => key !== 'id' && key !== 'disabled' && key !== 'updatedat')
+    .flatMap(([, value]): unknown[] => (Array.isArray(value) ? (value as unknown[]) : [value]))
+    .filter((value): value is string => typeof value === 'string' && value.length >= 3)
+    .flatMap((value) => [value, JSON.stringify(value).slice(1, -1)])
+    .sort((a, b) => b.length - a.length);
+  return {
+    body: redactedPayload(payload),
+    text: (value) => (value === null ? null : values.reduce((text, personal) => text.split(personal).join(MASKED), value)),
+  };
 }
 
 function target(deps: ServiceContext): WorkflowTarget {
