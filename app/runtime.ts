@@ -9,6 +9,7 @@ import { probeConnection } from '../lib/temporal.ts';
 import { createWorker, workerIdentity } from '../lib/worker.ts';
 import { createModels, type Models } from '../models/index.ts';
 import { migrateUp, pendingMigrations } from '../models/migrator.ts';
+import { encryptPlaintextSecrets } from '../services/webhooks/secrets.ts';
 import type { Services } from './services.ts';
 
 /** `npm run api` and `npm run worker` run against an external Temporal server; only `npm start` embeds one. */
@@ -58,6 +59,12 @@ function temporalAddressOf(services: Services, part: string): string {
   return services.temporalAddress;
 }
 
+/** Seals webhook signing secrets still stored as plaintext (not a migration: the migrate job holds no key). */
+async function sealPlaintextSecrets(services: Services): Promise<void> {
+  const sealed = await encryptPlaintextSecrets(services);
+  if (sealed > 0) services.logger.info({ sealed }, 'webhook signing secrets encrypted at rest');
+}
+
 export interface RunningApi extends RunningServer {
   stop(): Promise<void>;
 }
@@ -67,6 +74,7 @@ export interface ApiOptions extends Omit<AppOptions, 'readinessProbe'> {
 }
 
 export async function startApi(services: Services, options: ApiOptions = {}): Promise<RunningApi> {
+  await sealPlaintextSecrets(services);
   const probe = probeConnection(temporalAddressOf(services, 'API'));
   const { host, ...appOptions } = options;
   const app = createApp(services, { ...appOptions, readinessProbe: probe });
@@ -91,6 +99,7 @@ export interface RunningWorker {
  * BULK_CONCURRENCY at once) and, unless told otherwise (a test's extra worker), the process's background passes.
  */
 export async function startWorker(services: Services, options: { background?: boolean } = {}): Promise<RunningWorker> {
+  await sealPlaintextSecrets(services);
   const activities = createActivities(services, workerIdentity);
   const common = { address: temporalAddressOf(services, 'worker'), namespace: services.config.temporal.namespace, activities, logger: services.logger };
   const main = await createWorker({ ...common, taskQueue: services.config.temporal.taskQueue });

@@ -19,6 +19,7 @@ import { campaignsUsageCheck } from '../services/campaigns/usage.ts';
 import { sendsUsageCheck } from '../services/sends/usage.ts';
 import type { UsageCheck } from '../services/usage.ts';
 import { drainOutbox } from '../services/webhooks/drain.ts';
+import { pruneExpired } from '../services/housekeeping/prune.ts';
 import { ensureGiftExpirySchedule } from '../workflows/gift-expiry/lifecycle.ts';
 
 // What makes a widget or an eCard "in use": one check per area that can use them (sends, campaigns, automations).
@@ -56,6 +57,18 @@ function backgroundPasses(services: ServiceContext): BackgroundPass[] {
         },
       },
       services.config.automations.reconcileSeconds * 1000,
+    ),
+    // Expired console sessions, old sign-in slots and idempotency keys: daily (PRUNE_INTERVAL_SECONDS), and at the start.
+    periodicPass(
+      {
+        name: 'prune',
+        run: async () => {
+          const pruned = await pruneExpired(services);
+          if (pruned.sessions + pruned.signInSlots + pruned.idempotencyKeys > 0) services.logger.info({ pruned }, 'expired rows pruned');
+          return false;
+        },
+      },
+      services.config.pruneIntervalSeconds * 1000,
     ),
   ];
 }

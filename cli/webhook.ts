@@ -43,7 +43,7 @@ async function enable(args: string[], ctx: CommandContext) {
 async function secret(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { ...accountOptions, rotate: { type: 'boolean', default: false } } });
   const { account, deps } = await context(ctx, values);
-  const signing = await shownSecret(deps.models, account.id, new Date(), values.rotate);
+  const signing = await shownSecret(deps, account.id, new Date(), values.rotate);
   if (values.rotate) ctx.out.message(`Rotated the signing secret of account ${account.id}; the previous one also signs for 24 hours.`);
   ctx.out.result(signing);
 }

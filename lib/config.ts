@@ -88,6 +88,14 @@ const EnvSchema = z.object({
   REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE: nonEmpty.optional(),
   REWARDS_PROVIDER: z.enum(['simulated'], { error: 'expected simulated (the only provider built in)' }).optional(),
   REWARDS_PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected whole seconds' }).int('expected whole seconds').min(1).max(300).default(15),
+  // Data at rest (gift codes, webhook signing secrets): the key's name since wave 3; REWARDS_ENCRYPTION_KEY* (above)
+  // name the same key and are still read (both names set to different values refuse to start).
+  DATA_ENCRYPTION_KEY: nonEmpty.optional(),
+  DATA_ENCRYPTION_KEY_PREVIOUS: nonEmpty.optional(),
+  DATA_ENCRYPTION_KEY_FILE: nonEmpty.optional(),
+  DATA_ENCRYPTION_KEY_PREVIOUS_FILE: nonEmpty.optional(),
+  // How often a worker prunes expired console sessions, old sign-in slots and idempotency rows (daily; at its start too).
+  PRUNE_INTERVAL_SECONDS: z.coerce.number({ error: 'expected seconds' }).int().min(1).max(7 * 86_400).default(86_400),
   // Behind a proxy that terminates TLS: trust X-Forwarded-Proto (the console's cookie is then __Host- and Secure).
   TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // The cost of owner password hashes: scrypt N = 2^this (older hashes are re-hashed at the next sign-in).
@@ -159,6 +167,8 @@ export interface Config {
     encryptionKeyFile: string | undefined;
     previousKey: string | undefined;
     previousKeyFile: string | undefined;
+    /** The variables' prefix the key came from (DATA_ENCRYPTION_KEY unless only the old REWARDS_ names are set), for messages. */
+    keyVariable: 'DATA_ENCRYPTION_KEY' | 'REWARDS_ENCRYPTION_KEY';
     /** The provider live accounts in provider mode use; undefined: none (the sandbox always uses the simulated one). */
     provider: 'simulated' | undefined;
     providerTimeoutSeconds: number;
@@ -171,6 +181,8 @@ export interface Config {
   /** Idle kept-alive connections close after this; headers must arrive within it plus a second. */
   keepAliveTimeoutMs: number;
   strictResponses: boolean;
+  /** Seconds between a worker's prune passes (expired sessions, sign-in slots, idempotency rows). */
+  pruneIntervalSeconds: number;
 }
 
 export interface RateLimit {
@@ -237,8 +249,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.MAIL_TRANSPORT === 'smtp' && !e.SMTP_URL) throw new ConfigError('Invalid configuration: MAIL_TRANSPORT=smtp needs SMTP_URL');
   const seats = parsePlanMap(e.PLAN_SEATS, Number);
   if (typeof seats === 'string') throw new ConfigError(`Invalid configuration: PLAN_SEATS: ${seats} (got ${JSON.stringify(e.PLAN_SEATS)})`);
-  for (const name of ['REWARDS_ENCRYPTION_KEY', 'REWARDS_ENCRYPTION_KEY_PREVIOUS'] as const) {
-    if (e[name] !== undefined && e[`${name}_FILE`] !== undefined) throw new ConfigError(`Invalid configuration: ${name}_FILE: set ${name} or ${name}_FILE, not both`);
+  // One key under two names: DATA_ENCRYPTION_KEY* first, the older REWARDS_ENCRYPTION_KEY* alike; never two different keys.
+  const keyVariable = (['', '_PREVIOUS', '_FILE', '_PREVIOUS_FILE'] as const).some((suffix) => e[`DATA_ENCRYPTION_KEY${suffix}`] !== undefined) ? 'DATA_ENCRYPTION_KEY' : 'REWARDS_ENCRYPTION_KEY';
+  const encryption: Partial<Record<'key' | 'previous' | 'file' | 'previousFile', string>> = {};
+  for (const [field, suffix] of [['key', ''], ['previous', '_PREVIOUS'], ['file', '_FILE'], ['previousFile', '_PREVIOUS_FILE']] as const) {
+    const [data, rewards] = [e[`DATA_ENCRYPTION_KEY${suffix}`], e[`REWARDS_ENCRYPTION_KEY${suffix}`]];
+    if (data !== undefined && rewards !== undefined && data !== rewards) {
+      throw new ConfigError(`Invalid configuration: DATA_ENCRYPTION_KEY${suffix} and REWARDS_ENCRYPTION_KEY${suffix} name the same key but differ: set one of them`);
+    }
+    encryption[field] = data ?? rewards;
+  }
+  for (const [key, file, name] of [[encryption.key, encryption.file, keyVariable], [encryption.previous, encryption.previousFile, `${keyVariable}_PREVIOUS`]] as const) {
+    if (key !== undefined && file !== undefined) throw new ConfigError(`Invalid configuration: ${name}_FILE: set ${name} or ${name}_FILE, not both`);
   }
   const dataDir = fromPackageRoot(e.DATA_DIR);
   return {
@@ -281,10 +303,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     automations: { reconcileSeconds: e.AUTOMATION_RECONCILE_SECONDS },
     rewards: {
-      encryptionKey: e.REWARDS_ENCRYPTION_KEY,
-      encryptionKeyFile: e.REWARDS_ENCRYPTION_KEY_FILE === undefined ? undefined : fromPackageRoot(e.REWARDS_ENCRYPTION_KEY_FILE),
-      previousKey: e.REWARDS_ENCRYPTION_KEY_PREVIOUS,
-      previousKeyFile: e.REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE === undefined ? undefined : fromPackageRoot(e.REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE),
+      encryptionKey: encryption.key,
+      encryptionKeyFile: encryption.file === undefined ? undefined : fromPackageRoot(encryption.file),
+      previousKey: encryption.previous,
+      previousKeyFile: encryption.previousFile === undefined ? undefined : fromPackageRoot(encryption.previousFile),
+      keyVariable,
       provider: e.REWARDS_PROVIDER,
       providerTimeoutSeconds: e.REWARDS_PROVIDER_TIMEOUT_SECONDS,
     },
@@ -293,6 +316,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     strictResponses: isTrue(e.STRICT_RESPONSES),
+    pruneIntervalSeconds: e.PRUNE_INTERVAL_SECONDS,
   };
 }
 

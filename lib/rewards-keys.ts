@@ -1,6 +1,6 @@
-// The key that encrypts gift codes at rest: REWARDS_ENCRYPTION_KEY (or the file REWARDS_ENCRYPTION_KEY_FILE names,
-// a Docker secret), else the file DATA_DIR/secrets/rewards.key (which `npm start` creates, 0600, when none of them
-// exists), and REWARDS_ENCRYPTION_KEY_PREVIOUS (or its _FILE) while rotating.
+// The key that encrypts data at rest (gift codes, webhook signing secrets): DATA_ENCRYPTION_KEY, or its older name
+// REWARDS_ENCRYPTION_KEY (or the file *_FILE names, a Docker secret), else the file DATA_DIR/secrets/rewards.key
+// (which `npm start` creates, 0600, when none of them exists), and *_PREVIOUS (or its _FILE) while rotating.
 // A key is 32 bytes written as base64 or 64 hex digits; its id (8 hex digits of its SHA-256) is stored with
 // each ciphertext, so a rotation can still read what the previous key wrote.
 import { createHash, randomBytes } from 'node:crypto';
@@ -50,15 +50,15 @@ function keyFromNamedFile(variable: string, file: string): RewardsKey {
 
 /** The process's keys, or undefined when neither the variables nor the key file give one. */
 export function loadRewardsKeys(config: Config): RewardsKeys | undefined {
-  const { encryptionKey, encryptionKeyFile, previousKey, previousKeyFile } = config.rewards;
+  const { encryptionKey, encryptionKeyFile, previousKey, previousKeyFile, keyVariable } = config.rewards;
   const file = rewardsKeyFile(config.dataDir);
   let current: RewardsKey;
   let source: string;
   if (encryptionKey !== undefined) {
-    current = parseKey(encryptionKey, 'REWARDS_ENCRYPTION_KEY');
-    source = 'REWARDS_ENCRYPTION_KEY';
+    current = parseKey(encryptionKey, keyVariable);
+    source = keyVariable;
   } else if (encryptionKeyFile !== undefined) {
-    current = keyFromNamedFile('REWARDS_ENCRYPTION_KEY_FILE', encryptionKeyFile);
+    current = keyFromNamedFile(`${keyVariable}_FILE`, encryptionKeyFile);
     source = encryptionKeyFile;
   } else if (existsSync(file)) {
     current = parseKey(readFileSync(file, 'utf8'), file);
@@ -67,8 +67,8 @@ export function loadRewardsKeys(config: Config): RewardsKeys | undefined {
     return undefined;
   }
   const previous =
-    previousKey !== undefined ? parseKey(previousKey, 'REWARDS_ENCRYPTION_KEY_PREVIOUS')
-    : previousKeyFile !== undefined ? keyFromNamedFile('REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE', previousKeyFile)
+    previousKey !== undefined ? parseKey(previousKey, `${keyVariable}_PREVIOUS`)
+    : previousKeyFile !== undefined ? keyFromNamedFile(`${keyVariable}_PREVIOUS_FILE`, previousKeyFile)
     : undefined;
   return {
     current,
@@ -83,7 +83,7 @@ export function requireRewardsKeys(config: Config, part: string): RewardsKeys {
   const keys = loadRewardsKeys(config);
   if (!keys) {
     throw new RewardsKeyError(
-      `${part} needs the rewards encryption key: set REWARDS_ENCRYPTION_KEY (32 bytes, base64: openssl rand -base64 32) or put it in ${rewardsKeyFile(config.dataDir)}`,
+      `${part} needs the data encryption key: set DATA_ENCRYPTION_KEY (32 bytes, base64: openssl rand -base64 32) or put it in ${rewardsKeyFile(config.dataDir)}`,
     );
   }
   return keys;

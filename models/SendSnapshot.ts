@@ -1,5 +1,5 @@
-// What a send showed when it was accepted (the eCard's texts, artwork and envelope), so its email and share page
-// keep working, unchanged, after the design is edited or deleted.
+// A send's design in the form from before designs were stored once per content (models/SendDesign.ts): still read
+// for sends the migration has not moved (and restored by its `down`).
 import { DataTypes, Model, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
 export function defineSendSnapshot(sequelize: Sequelize) {

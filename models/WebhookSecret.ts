@@ -1,4 +1,5 @@
-// An account's webhook signing secret, and the previous one during the 24 hours after a rotation.
+// An account's webhook signing secret, and the previous one during the 24 hours after a rotation, each sealed
+// (services/webhooks/secrets.ts; plaintext only in rows from before encryption at rest, until the next start).
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { timestamps } from './columns.ts';
 
@@ -14,8 +15,8 @@ export function defineWebhookSecret(sequelize: Sequelize) {
   WebhookSecret.init(
     {
       account_id: { type: DataTypes.INTEGER, allowNull: false, primaryKey: true },
-      secret: { type: DataTypes.STRING(100).BINARY, allowNull: false },
-      previous_secret: { type: DataTypes.STRING(100).BINARY, allowNull: true },
+      secret: { type: DataTypes.STRING(255).BINARY, allowNull: false },
+      previous_secret: { type: DataTypes.STRING(255).BINARY, allowNull: true },
       rotated_at: { type: DataTypes.DATE(3), allowNull: true },
       ...timestamps(),
     },

@@ -23,6 +23,7 @@ import { defineSend } from './Send.ts';
 import { defineSendingRules } from './SendingRules.ts';
 import { defineSendRecipient } from './SendRecipient.ts';
 import { defineSendSnapshot } from './SendSnapshot.ts';
+import { defineSendDesigns } from './SendDesign.ts';
 import { defineTeamMember } from './TeamMember.ts';
 import { defineWebhookAttempt } from './WebhookAttempt.ts';
 import { defineWebhookDelivery } from './WebhookDelivery.ts';
@@ -53,6 +54,7 @@ export function createModels(sequelize: Sequelize) {
   const Send = defineSend(sequelize);
   const SendRecipient = defineSendRecipient(sequelize);
   const SendSnapshot = defineSendSnapshot(sequelize);
+  const { SendDesign, SendDesignRef } = defineSendDesigns(sequelize);
   const Campaign = defineCampaign(sequelize);
   const CampaignRecipient = defineCampaignRecipient(sequelize);
   const UnsubscribeLink = defineUnsubscribeLink(sequelize);
@@ -91,6 +93,8 @@ export function createModels(sequelize: Sequelize) {
     Send,
     SendRecipient,
     SendSnapshot,
+    SendDesign,
+    SendDesignRef,
     Campaign,
     CampaignRecipient,
     UnsubscribeLink,

@@ -3,11 +3,13 @@ import type { Sequelize } from 'sequelize';
 import type { DatabaseConfig } from '../lib/config.ts';
 import { loadConfig } from '../lib/config.ts';
 import { connectDatabase } from '../lib/db.ts';
+import { createModels } from '../models/index.ts';
+import { loadSnapshot } from '../services/sends/snapshot.ts';
 import { createMigrator, migrateDownAll, migrateUp, pendingMigrations } from '../models/migrator.ts';
 import { freshSqliteUrl, scratchMysqlDatabase } from './helpers/database.ts';
 import { mysqlUrl } from './helpers/env.ts';
 
-const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions', 'send_snapshots', 'campaigns', 'campaign_recipients', 'unsubscribe_links', 'automations', 'automation_ecards', 'automation_sends'];
+const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions', 'send_snapshots', 'campaigns', 'campaign_recipients', 'unsubscribe_links', 'automations', 'automation_ecards', 'automation_sends', 'send_designs', 'send_design_refs'];
 
 async function tables(sequelize: Sequelize): Promise<string[]> {
   const names = (await sequelize.getQueryInterface().showAllTables()) as Array<string | { tableName: string }>;
@@ -77,13 +79,59 @@ function migrationSuite(dialect: string, makeUrl: () => Promise<{ url: string; d
         sender_name: 'S', sender_email: 's@example.com', send_at: now, stat_vanity_id: `snapvanity${n}abcdefghijkl`, ...stamp,
       });
       await qi.bulkInsert('sends', [send(1, ecardId), send(2, ecardId + 1000)]);
-      await migrateUp(sequelize, db);
+      // Up to the migration that moves snapshots to send_designs (tested below).
+      await createMigrator(sequelize).up({ to: '20261129300000-webhook-secrets-sealed' });
       const [rows] = (await sequelize.query('SELECT s.send_id, n.design FROM send_snapshots n JOIN sends s ON s.id = n.send_id')) as [Array<{ send_id: string; design: string }>, unknown];
       expect(rows.map((r) => r.send_id)).to.deep.equal(['00000000-0000-4000-8000-000000000001']);
       expect(JSON.parse(rows[0]!.design)).to.deep.include({
         ecard_id: ecardId, widget_id: widgetId, name: 'Kept', emailSubject: 'S', header: 'H', details: '<p>D</p>', self_hosted_url: 'https://cdn.example.com/a.png',
         envelope_color_settings: '{"background":"#010203"}', envelope_auto_open: true, envelope_confetti: false, url_redirect_after_send: null,
       });
+    });
+
+    it('moves snapshots to one row per distinct design (readable by loadSnapshot), and back on down', async () => {
+      await migrateDownAll(sequelize, db);
+      await createMigrator(sequelize).up({ to: '20261129300000-webhook-secrets-sealed' });
+      const qi = sequelize.getQueryInterface();
+      const now = new Date();
+      const stamp = { created_at: now, updated_at: now };
+      await qi.bulkInsert('accounts', [{ name: 'designs', plan: 'free', mode: 'live', ...stamp }]);
+      const accountId = ((await sequelize.query('SELECT MAX(id) AS id FROM accounts', { plain: true })) as { id: number }).id;
+      await qi.bulkInsert('widgets', [{ account_id: accountId, vanity_id: 'designwidget', name: 'W', wconfig: '{}', ...stamp }]);
+      const widgetId = ((await sequelize.query('SELECT MAX(id) AS id FROM widgets', { plain: true })) as { id: number }).id;
+      await qi.bulkInsert('ecards', [{ account_id: accountId, widget_id: widgetId, vanity_id: 'designecard1', name: 'E', ...stamp }]);
+      const ecardId = ((await sequelize.query('SELECT MAX(id) AS id FROM ecards', { plain: true })) as { id: number }).id;
+      // 1,203 sends (more than two batches of 500) of 2 designs.
+      const count = 1203;
+      const sends = Array.from({ length: count }, (_, n) => ({
+        send_id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, account_id: accountId, ecard_id: ecardId, widget_id: widgetId, mode: 'email', status: 'sent',
+        sender_name: 'S', sender_email: 's@example.com', send_at: now, stat_vanity_id: `designvanity${String(n).padStart(12, '0')}`, ...stamp,
+      }));
+      for (let i = 0; i < count; i += 500) await qi.bulkInsert('sends', sends.slice(i, i + 500));
+      const [sendRows] = (await sequelize.query('SELECT id FROM sends WHERE account_id = :accountId ORDER BY id', { replacements: { accountId } })) as [Array<{ id: number }>, unknown];
+      const design = (header: string) => ({
+        ecard_id: ecardId, widget_id: widgetId, name: 'E', emailSubject: 'S', header, details: '<p>D</p>', self_hosted_url: null, ecardLink: null,
+        url_redirect_after_send: null, envelope_bg_image_url: null, envelope_audio_url: null, envelope_video_url: null, envelope_color_settings: null,
+        envelope_auto_open: false, envelope_confetti: false,
+      });
+      const designOf = (i: number) => design(i % 3 === 0 ? 'Third' : 'Other');
+      const snapshots = sendRows.map((r, i) => ({ send_id: r.id, design: JSON.stringify(designOf(i)) }));
+      for (let i = 0; i < count; i += 500) await qi.bulkInsert('send_snapshots', snapshots.slice(i, i + 500));
+
+      await migrateUp(sequelize, db);
+      const counted = async (sql: string) => Number(((await sequelize.query(sql, { plain: true })) as { n: number }).n);
+      expect(await counted('SELECT COUNT(*) AS n FROM send_designs')).to.equal(2);
+      expect(await counted('SELECT COUNT(*) AS n FROM send_design_refs')).to.equal(count);
+      expect(await counted('SELECT COUNT(*) AS n FROM send_snapshots')).to.equal(0);
+      const models = createModels(sequelize);
+      for (const i of [0, 1, 500, 1202]) expect(await loadSnapshot(models, sendRows[i]!.id)).to.deep.equal(designOf(i));
+
+      await createMigrator(sequelize).down({ to: '20261129310000-send-designs' });
+      expect(await tables(sequelize)).not.to.include.members(['send_designs', 'send_design_refs']);
+      const [restored] = (await sequelize.query('SELECT send_id, design FROM send_snapshots ORDER BY send_id')) as [Array<{ send_id: number; design: string }>, unknown];
+      expect(restored).to.have.length(count);
+      for (const [i, row] of restored.entries()) expect(JSON.parse(row.design), `send ${row.send_id}`).to.deep.equal(designOf(i));
+      await migrateUp(sequelize, db);
     });
 
     it('keeps API key hashes case-sensitive and unique', async () => {

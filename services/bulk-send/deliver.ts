@@ -10,7 +10,7 @@ import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
 import { giftEmailsFor } from '../rewards/hand-off.ts';
 import { recipientUrl } from '../sends/pages.ts';
 import { renderEmail } from '../sends/render.ts';
-import { EcardDesign } from '../sends/snapshot.ts';
+import { loadSnapshots } from '../sends/snapshot.ts';
 
 // Callers read the outcomes back from the sends (also after a try that threw).
 type BulkOutcome = 'sent' | 'failed' | 'unknown';
@@ -63,9 +63,7 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
     await models.SendRecipient.update({ claim_token: token, claimed_at: ctx.now() }, { where: { id: ids, status: 'pending', claimed_at: { [Op.is]: null } } });
     const claimed = await models.SendRecipient.findAll({ where: { claim_token: token } });
     const sends = new Map((await models.Send.findAll({ where: { id: claimed.map((r) => r.send_id) } })).map((s) => [s.id, s]));
-    const designs = new Map(
-      (await models.SendSnapshot.findAll({ where: { send_id: claimed.map((r) => r.send_id) } })).map((s) => [s.send_id, EcardDesign.parse(JSON.parse(s.design))]),
-    );
+    const designs = await loadSnapshots(models, [...new Set(claimed.map((r) => r.send_id))]);
     const gifts = options.gifts ? await giftEmailsFor(ctx, claimed.map((r) => r.id)) : undefined;
     const mails = claimed.map((r) => {
       const send = sends.get(r.send_id)!;

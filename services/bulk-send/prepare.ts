@@ -12,7 +12,7 @@ import { recordEvent } from '../outbox.ts';
 import { sharedEvent } from '../sends/accept.ts';
 import { pageUrl } from '../sends/pages.ts';
 import { renderCard } from '../sends/render.ts';
-import { designOf, type EcardDesign } from '../sends/snapshot.ts';
+import { designOf, saveSnapshots, type EcardDesign } from '../sends/snapshot.ts';
 import { sanitizeHtmlField, type TemplateValues } from '../templates.ts';
 
 export const EVENT_ELEMENTS = 100;
@@ -94,10 +94,7 @@ export async function prepareBulkSends(
   const failedSends = new Map<number, string>();
   const designs = new Map<number, EcardDesign>();
   const designFor = (ecard: Ecard) => designs.get(ecard.id) ?? designs.set(ecard.id, designOf(ecard)).get(ecard.id)!;
-  await models.SendSnapshot.bulkCreate(
-    ordered.map((send, i) => ({ send_id: send.id, design: JSON.stringify(designFor(recipients[i]!.ecard)) })),
-    { transaction },
-  );
+  await saveSnapshots(models, ordered.map((send, i) => ({ sendPk: send.id, design: designFor(recipients[i]!.ecard) })), transaction);
   await models.SendRecipient.bulkCreate(
     ordered.map((send, i) => {
       const r = recipients[i]!;

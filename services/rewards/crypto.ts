@@ -39,7 +39,8 @@ export function open(keys: RewardsKeys, aad: string, sealed: Sealed): string {
   const key = keys.byId(sealed.keyId);
   if (!key) throw new Error(`The rewards key ${sealed.keyId} that encrypted this code is not configured (REWARDS_ENCRYPTION_KEY_PREVIOUS?)`);
   const raw = Buffer.from(sealed.ciphertext, 'base64');
-  const decipher = createDecipheriv('aes-256-gcm', key.bytes, raw.subarray(0, NONCE_BYTES));
+  // The tag's length pinned: a shortened tag would otherwise be accepted (and be easier to forge).
+  const decipher = createDecipheriv('aes-256-gcm', key.bytes, raw.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES });
   decipher.setAAD(Buffer.from(aad, 'utf8'));
   decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
   return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');

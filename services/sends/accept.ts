@@ -23,7 +23,7 @@ import { designOf, saveSnapshot } from './snapshot.ts';
 
 export const MAX_RECIPIENTS = 50;
 const MAX_AHEAD_MS = 366 * 24 * 3600 * 1000;
-const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 export interface SendRequest {
   ecardId: number;

@@ -1,6 +1,9 @@
 // A send's snapshot: the eCard's design as it was when the send was accepted (texts, artwork, envelope). Render,
 // dispatch and the share page read only this, so a sent or scheduled card is unaffected by later edits and
 // deletes of its design ("Sent cards keep working"). Campaigns and automations will take theirs the same way.
+// Each distinct design is stored once (send_designs, keyed by the SHA-256 of its JSON text) and a send refers to it
+// (send_design_refs); sends from before may still hold their own copy in send_snapshots, which reads the same.
+import { createHash } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Ecard } from '../../models/Ecard.ts';
@@ -50,13 +53,45 @@ export function designOf(ecard: Ecard): EcardDesign {
   };
 }
 
-/** Kept in the send's own transaction, so there is no accepted send without its snapshot. */
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * The sends' snapshots, in their own transaction (so there is no accepted send without one): the distinct designs
+ * are written where missing and read back with one statement each, whatever the number of sends (bulk prepare).
+ */
+export async function saveSnapshots(models: Models, snapshots: ReadonlyArray<{ sendPk: number; design: EcardDesign }>, transaction: Transaction): Promise<void> {
+  if (snapshots.length === 0) return;
+  const texts = snapshots.map((s) => JSON.stringify(s.design));
+  const hashes = texts.map(sha256);
+  const distinct = new Map(hashes.map((hash, i) => [hash, texts[i]!]));
+  await models.SendDesign.bulkCreate([...distinct].map(([hash, design]) => ({ sha256: hash, design })), { ignoreDuplicates: true, transaction });
+  // A locking read sees a row another transaction committed after this one's snapshot (its insert was ignored here).
+  const rows = await models.SendDesign.findAll({ attributes: ['id', 'sha256'], where: { sha256: [...distinct.keys()] }, lock: transaction.LOCK.SHARE, transaction });
+  const ids = new Map(rows.map((r) => [r.sha256, r.id]));
+  await models.SendDesignRef.bulkCreate(snapshots.map((s, i) => ({ send_id: s.sendPk, design_id: ids.get(hashes[i]!)! })), { transaction });
+}
+
 export async function saveSnapshot(models: Models, sendPk: number, design: EcardDesign, transaction: Transaction): Promise<void> {
-  await models.SendSnapshot.create({ send_id: sendPk, design: JSON.stringify(design) }, { transaction });
+  await saveSnapshots(models, [{ sendPk, design }], transaction);
+}
+
+/** The sends' snapshots by send row id (a send without one is absent: see loadSnapshot). */
+export async function loadSnapshots(models: Models, sendPks: readonly number[]): Promise<Map<number, EcardDesign>> {
+  const found = new Map<number, EcardDesign>();
+  if (sendPks.length === 0) return found;
+  const refs = await models.SendDesignRef.findAll({ where: { send_id: [...sendPks] } });
+  const designs = new Map(
+    (await models.SendDesign.findAll({ where: { id: [...new Set(refs.map((r) => r.design_id))] } })).map((d) => [d.id, EcardDesign.parse(JSON.parse(d.design))]),
+  );
+  for (const ref of refs) found.set(ref.send_id, designs.get(ref.design_id)!);
+  const older = sendPks.filter((pk) => !found.has(pk));
+  if (older.length > 0) {
+    for (const row of await models.SendSnapshot.findAll({ where: { send_id: older } })) found.set(row.send_id, EcardDesign.parse(JSON.parse(row.design)));
+  }
+  return found;
 }
 
 /** The send's snapshot; null only for a send accepted before snapshots existed whose eCard was already gone. */
 export async function loadSnapshot(models: Models, sendPk: number): Promise<EcardDesign | null> {
-  const row = await models.SendSnapshot.findByPk(sendPk);
-  return row ? EcardDesign.parse(JSON.parse(row.design)) : null;
+  return (await loadSnapshots(models, [sendPk])).get(sendPk) ?? null;
 }

@@ -58,7 +58,7 @@ export async function attemptDelivery(deps: ServiceContext, input: { deliveryId:
   const event = await models.OutboxEvent.findByPk(delivery.outbox_id, { rejectOnEmpty: true });
 
   const startedAt = deps.now();
-  const secrets = await signingSecrets(models, delivery.account_id, startedAt);
+  const secrets = await signingSecrets(deps, delivery.account_id, startedAt);
   const headers = {
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,

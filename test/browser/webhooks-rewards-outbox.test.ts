@@ -144,7 +144,7 @@ describe('console in a browser: webhooks, rewards, the sandbox outbox', function
     expect(requests).to.have.length(failedRequests + 1);
     const replayed = requests.at(-1)!;
     expect(replayed.headers['x-svc-delivery-id']).to.equal(deliveryId);
-    const secret = (await accountSecret(stack.models, account.accountId)).secret;
+    const secret = (await accountSecret(stack.services, account.accountId)).secret;
     expect(verifySignature(replayed.headers['x-svc-signature'] as string, replayed.body, [secret])).to.equal(true);
     expect(await page.locator('main > pre').last().innerText()).to.equal(replayed.body);
     const shownHeaders = await page.locator('h3:has-text("Attempt 4") + p + ul li').allInnerTexts();

@@ -228,7 +228,7 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     expect(mails.every((m) => /<http[^>]+\/u\/[0-9A-Za-z]+>/.test(m.headers['list-unsubscribe'] ?? ''))).to.equal(true);
 
     // ecard_shared: every recipient once, in signed requests of at most 100 elements.
-    const secret = (await accountSecret(stack.models, account.accountId)).secret;
+    const secret = (await accountSecret(stack.services, account.accountId)).secret;
     const requests = await eventually(
       async () => receiver.at(path),
       (r) => r.reduce((n, req) => n + (JSON.parse(req.body) as unknown[]).length, 0) >= 2000,

@@ -59,14 +59,14 @@ describe('console pages: webhooks', function () {
 
   it('the signing secret: a step-up first, then shown once (no-store); rotation needs the CSRF token and a step-up', async () => {
     const { browser, csrf } = await signedIn();
-    const original = (await accountSecret(ctx.stack.models, ctx.account.accountId)).secret;
+    const original = (await accountSecret(ctx.stack.services, ctx.account.accountId)).secret;
     const gate = await browser.get('/v2/console/webhooks/secret');
     expect(gate.status).to.equal(303);
     expect(gate.headers.get('location')).to.equal('/v2/console/step-up?next=%2Fv2%2Fconsole%2Fwebhooks%2Fsecret');
     const rotateEarly = await browser.post('/v2/console/webhooks/secret/rotate', { _csrf: csrf });
     expect(rotateEarly.status).to.equal(303);
     expect(rotateEarly.headers.get('location')).to.match(/^\/v2\/console\/step-up\?next=/);
-    expect((await accountSecret(ctx.stack.models, ctx.account.accountId)).secret).to.equal(original);
+    expect((await accountSecret(ctx.stack.services, ctx.account.accountId)).secret).to.equal(original);
 
     const stepped = await browser.post('/v2/console/step-up', { _csrf: csrf, next: '/v2/console/webhooks/secret', password });
     expect(stepped.headers.get('location')).to.equal('/v2/console/webhooks/secret');
@@ -77,11 +77,11 @@ describe('console pages: webhooks', function () {
     expect(html).to.include(original).and.not.include('Previous secret');
 
     expect((await browser.post('/v2/console/webhooks/secret/rotate', {})).status).to.equal(403);
-    expect((await accountSecret(ctx.stack.models, ctx.account.accountId)).secret).to.equal(original);
+    expect((await accountSecret(ctx.stack.services, ctx.account.accountId)).secret).to.equal(original);
     const rotated = await browser.post('/v2/console/webhooks/secret/rotate', { _csrf: csrf });
     expect(rotated.status).to.equal(200);
     expect(rotated.headers.get('cache-control')).to.equal('no-store');
-    const now = (await accountSecret(ctx.stack.models, ctx.account.accountId)).secret;
+    const now = (await accountSecret(ctx.stack.services, ctx.account.accountId)).secret;
     expect(now).to.match(/^whsec_/).and.not.equal(original);
     expect(await rotated.text()).to.include(now).and.include(original).and.include('Previous secret');
   });

@@ -71,19 +71,19 @@ describe('console: webhooks', function () {
   it('shows and rotates the signing secret only after a step-up (403 step_up_required before, nothing rotated)', async () => {
     const client = await signedIn(ctx.account);
     expectFailure(await client.call('GET', '/secret'), 403, 'step_up_required');
-    const original = (await accountSecret(ctx.stack.models, ctx.account.accountId)).secret;
+    const original = (await accountSecret(ctx.stack.services, ctx.account.accountId)).secret;
     expectFailure(await client.call('POST', '/secret/rotate'), 403, 'step_up_required');
-    expect((await accountSecret(ctx.stack.models, ctx.account.accountId)).secret).to.equal(original);
+    expect((await accountSecret(ctx.stack.services, ctx.account.accountId)).secret).to.equal(original);
 
     expectSuccess(await client.call('POST', '/step-up', { body: { password } }));
     expect(expectSuccess(await client.call('GET', '/secret'))).to.deep.equal({ secret: original, previous: null });
     expectFailure(await client.call('POST', '/secret/rotate', { csrf: null }), 403, 'csrf_invalid');
-    expect((await accountSecret(ctx.stack.models, ctx.account.accountId)).secret).to.equal(original);
+    expect((await accountSecret(ctx.stack.services, ctx.account.accountId)).secret).to.equal(original);
     const rotated = expectSuccess(await client.call('POST', '/secret/rotate')) as { secret: string; previous: string | null };
     expect(rotated.secret).to.match(/^whsec_/).and.not.equal(original);
     expect(rotated.previous).to.equal(original);
     expect(expectSuccess(await client.call('GET', '/secret'))).to.deep.equal(rotated);
-    expect((await accountSecret(ctx.stack.models, ctx.account.accountId)).secret).to.equal(rotated.secret);
+    expect((await accountSecret(ctx.stack.services, ctx.account.accountId)).secret).to.equal(rotated.secret);
   });
 
   it('step-up expires after 10 minutes (clock injected)', async () => {
@@ -172,7 +172,7 @@ describe('console: webhooks', function () {
     await ctx.stack.models.WebhookEndpoint.update({ paused_at: new Date(), consecutive_failures: 3 }, { where: { id: bEndpointId } });
     const bDelivery = await insertDelivery(ctx.stack.models, b.accountId, bEndpointId, { workflowStarted: true });
     await bDelivery.update({ status: 'Delivered', finished_at: new Date() });
-    const bSecret = (await accountSecret(ctx.stack.models, b.accountId)).secret;
+    const bSecret = (await accountSecret(ctx.stack.services, b.accountId)).secret;
     const snapshot = async () => ({
       endpoints: await endpointsOf(b.accountId),
       deliveries: await ctx.stack.models.WebhookDelivery.findAll({ where: { account_id: b.accountId }, raw: true }),
@@ -195,7 +195,7 @@ describe('console: webhooks', function () {
     expectSuccess(await client.call('POST', '/secret/rotate'));
 
     expect(await snapshot()).to.deep.equal(before);
-    expect((await accountSecret(ctx.stack.models, b.accountId)).secret).to.equal(bSecret);
+    expect((await accountSecret(ctx.stack.services, b.accountId)).secret).to.equal(bSecret);
   });
 
   it('without a session every webhook endpoint is 401', async () => {

@@ -84,6 +84,7 @@ export async function snapshot(models: Models, accountIds: number[]): Promise<Re
   const deliveryIds = (out.WebhookDelivery ?? []).map((d) => (d as { id: number }).id);
   const children: Array<[string, string, number[]]> = [
     ['SendSnapshot', 'send_id', sendIds],
+    ['SendDesignRef', 'send_id', sendIds],
     ['SendRecipient', 'send_id', sendIds],
     ['MemberDepartment', 'member_id', memberIds],
     ['MemberCustomValue', 'member_id', memberIds],

@@ -23,13 +23,13 @@ describe('rewards encryption key', function () {
 
   describe('entry points', () => {
     for (const [name, part] of [['api', 'the API'], ['worker', 'the worker']] as const) {
-      it(`npm run ${name} refuses to start without a key, naming REWARDS_ENCRYPTION_KEY and the key file, and makes none`, async () => {
+      it(`npm run ${name} refuses to start without a key, naming DATA_ENCRYPTION_KEY and the key file, and makes none`, async () => {
         const dataDir = tempDir();
         // A Temporal address so the check before it passes; nothing is reached before the key check stops it.
         const result = await entryPoint(name, baseEnv({ DATABASE_URL: freshSqliteUrl(), DATA_DIR: dataDir, TEMPORAL_ADDRESS: '127.0.0.1:1' }));
         expect(result.code).to.equal(1);
         expect(result.stderr.trim().split('\n')).to.deep.equal([
-          `npm run ${name}: ${part} needs the rewards encryption key: set REWARDS_ENCRYPTION_KEY (32 bytes, base64: openssl rand -base64 32) or put it in ${rewardsKeyFile(dataDir)}`,
+          `npm run ${name}: ${part} needs the data encryption key: set DATA_ENCRYPTION_KEY (32 bytes, base64: openssl rand -base64 32) or put it in ${rewardsKeyFile(dataDir)}`,
         ]);
         expect(existsSync(join(dataDir, 'secrets'))).to.equal(false);
       });
@@ -76,7 +76,7 @@ describe('rewards encryption key', function () {
     it('ensureRewardsKeys writes a 0600 key file when there is none, and a second call reads it back', () => {
       const config = loadConfig(baseEnv({ DATA_DIR: tempDir() }));
       expect(loadRewardsKeys(config)).to.equal(undefined);
-      expect(() => requireRewardsKeys(config, 'the API')).to.throw(RewardsKeyError, /REWARDS_ENCRYPTION_KEY/);
+      expect(() => requireRewardsKeys(config, 'the API')).to.throw(RewardsKeyError, /DATA_ENCRYPTION_KEY/);
       const first = ensureRewardsKeys(config);
       const file = rewardsKeyFile(config.dataDir);
       expect(first.generated).to.equal(file);

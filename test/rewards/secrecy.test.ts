@@ -217,8 +217,12 @@ describe('rewards: codes, PINs and claim links never leak', function () {
     const sendPks = sends.map((s) => s.id);
     found.push(...leaks('sends', JSON.stringify(sends.map((s) => s.get({ plain: true }))), everything));
     found.push(...leaks('send_recipients', JSON.stringify(await models.SendRecipient.findAll({ where: { send_id: sendPks }, raw: true })), everything));
-    const snapshots = await models.SendSnapshot.findAll({ where: { send_id: sendPks }, raw: true });
-    expect(snapshots.length).to.be.at.least(1);
+    const refs = await models.SendDesignRef.findAll({ where: { send_id: sendPks }, raw: true });
+    expect(refs.length).to.be.at.least(1);
+    const snapshots = [
+      ...(await models.SendSnapshot.findAll({ where: { send_id: sendPks }, raw: true })),
+      ...(await models.SendDesign.findAll({ where: { id: refs.map((r) => r.design_id) }, raw: true })),
+    ];
     found.push(...leaks('send_snapshots', JSON.stringify(snapshots), everything));
     for (const s of sends) {
       const page = await fetch(`${url}/e/${s.stat_vanity_id}`);

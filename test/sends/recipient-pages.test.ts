@@ -82,8 +82,9 @@ describe('recipients\' own pages: private cards, and opened only when a person o
   it('the shared id of an old send whose stored design breaks today\'s template rules shows an empty card, not an error', async () => {
     const { row } = await sendToTwo();
     await stack.models.SendRecipient.update({ page_id: null }, { where: { send_id: row.id } });
-    const snapshot = (await stack.models.SendSnapshot.findByPk(row.id))!;
-    await snapshot.update({ design: JSON.stringify({ ...JSON.parse(snapshot.design), details: '<p>{{log "stored secret"}}</p>' }) });
+    const ref = (await stack.models.SendDesignRef.findByPk(row.id))!;
+    const stored = (await stack.models.SendDesign.findByPk(ref.design_id))!;
+    await stored.update({ design: JSON.stringify({ ...JSON.parse(stored.design), details: '<p>{{log "stored secret"}}</p>' }) });
     const res = await fetch(`${stack.url}/e/${row.stat_vanity_id}`);
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/html/);

@@ -210,7 +210,7 @@ describe('send-ecard: email now, scheduled, share link', function () {
     const emailed = await send(body);
     const shared = await send({ ...base(), type: 'ecard_copy_link' });
     const requests = await eventually(async () => receiver.at(path), (r) => r.length === 2, 10_000);
-    const secret = (await accountSecret(stack.models, account.accountId)).secret;
+    const secret = (await accountSecret(stack.services, account.accountId)).secret;
     const bodies = requests.map((r) => {
       expect(verifySignature(r.headers['x-svc-signature'] as string, r.body, [secret])).to.equal(true);
       expect(r.headers['user-agent']).to.equal('CardsvcHook');

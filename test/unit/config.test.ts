@@ -106,6 +106,48 @@ describe('loadConfig', () => {
     }
   });
 
+  describe('DATA_ENCRYPTION_KEY and its older name REWARDS_ENCRYPTION_KEY', () => {
+    const [key, other] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
+
+    it('reads DATA_ENCRYPTION_KEY and _PREVIOUS, naming them in messages', () => {
+      const keys = loadRewardsKeys(loadConfig({ DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: key, DATA_ENCRYPTION_KEY_PREVIOUS: other }))!;
+      expect(keys.current.bytes.toString('base64')).to.equal(key);
+      expect(keys.previous?.bytes.toString('base64')).to.equal(other);
+      expect(keys.source).to.equal('DATA_ENCRYPTION_KEY');
+      expect(() => loadRewardsKeys(loadConfig({ DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: 'short' }))).to.throw(RewardsKeyError, /^DATA_ENCRYPTION_KEY: expected 32 bytes/);
+    });
+
+    it('reads DATA_ENCRYPTION_KEY_FILE and _PREVIOUS_FILE', () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'k'), key);
+      writeFileSync(join(dir, 'p'), other);
+      const keys = loadRewardsKeys(loadConfig({ DATA_DIR: dir, DATA_ENCRYPTION_KEY_FILE: join(dir, 'k'), DATA_ENCRYPTION_KEY_PREVIOUS_FILE: join(dir, 'p') }))!;
+      expect([keys.current.bytes.toString('base64'), keys.previous?.bytes.toString('base64')]).to.deep.equal([key, other]);
+    });
+
+    it('accepts both names set to the same key', () => {
+      const keys = loadRewardsKeys(loadConfig({ DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: key, REWARDS_ENCRYPTION_KEY: key }))!;
+      expect(keys.current.bytes.toString('base64')).to.equal(key);
+    });
+
+    for (const suffix of ['', '_PREVIOUS', '_FILE', '_PREVIOUS_FILE']) {
+      it(`refuses DATA_ENCRYPTION_KEY${suffix} and REWARDS_ENCRYPTION_KEY${suffix} set to different values, in one line`, () => {
+        const [a, b] = suffix.endsWith('FILE') ? ['/run/secrets/a', '/run/secrets/b'] : [key, other];
+        expect(() => loadConfig({ [`DATA_ENCRYPTION_KEY${suffix}`]: a, [`REWARDS_ENCRYPTION_KEY${suffix}`]: b })).to.throw(
+          ConfigError,
+          `Invalid configuration: DATA_ENCRYPTION_KEY${suffix} and REWARDS_ENCRYPTION_KEY${suffix} name the same key but differ: set one of them`,
+        );
+      });
+    }
+
+    it('refuses a key under one name and a key file under the other', () => {
+      expect(() => loadConfig({ DATA_ENCRYPTION_KEY: key, REWARDS_ENCRYPTION_KEY_FILE: '/run/secrets/k' })).to.throw(
+        ConfigError,
+        'Invalid configuration: DATA_ENCRYPTION_KEY_FILE: set DATA_ENCRYPTION_KEY or DATA_ENCRYPTION_KEY_FILE, not both',
+      );
+    });
+  });
+
   it('hides a database password when printing the URL', () => {
     expect(redactDatabaseUrl('mysql://root:s3cret@db:3306/cards')).to.equal('mysql://root:***@db:3306/cards');
     expect(redactDatabaseUrl('sqlite:/tmp/x.sqlite')).to.equal('sqlite:/tmp/x.sqlite');

@@ -23,7 +23,7 @@ describe('webhooks: delivery of member-change events', function () {
     expect(body.member).to.deep.include({ id: member.id, email: 'first@example.com' });
     expect(request!.headers['user-agent']).to.equal('CardsvcHook');
     expect(request!.headers['content-type']).to.equal('application/json');
-    const secret = (await accountSecret(ctx.stack.models, ctx.account.accountId)).secret;
+    const secret = (await accountSecret(ctx.stack.services, ctx.account.accountId)).secret;
     expect(verifySignature(request!.headers['x-svc-signature'] as string, request!.body, [secret])).to.equal(true);
     expect(verifySignature(request!.headers['x-svc-signature'] as string, `${request!.body} `, [secret])).to.equal(false);
 

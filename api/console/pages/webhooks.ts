@@ -93,7 +93,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
     '/secret',
     signedIn(services, async (ctx, session) => {
       if (!pageStepUp(services, ctx, session, `${BASE}/secret`)) return;
-      const secret = await shownSecret(models, session.account.id, services.now(), false);
+      const secret = await shownSecret(services, session.account.id, services.now(), false);
       renderPage(ctx, { title: 'Signing secret', view: 'webhook-secret', ...session, secret });
     }),
   );
@@ -102,7 +102,7 @@ export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiStat
     signedIn(services, async (ctx, session) => {
       await pageForm(services, ctx, session);
       if (!pageStepUp(services, ctx, session, `${BASE}/secret`)) return;
-      const secret = await shownSecret(models, session.account.id, services.now(), true);
+      const secret = await shownSecret(services, session.account.id, services.now(), true);
       renderPage(ctx, { title: 'Signing secret', view: 'webhook-secret', ...session, secret, notice: 'A new signing secret: the previous one also signs for 24 hours.' });
     }),
   );

@@ -55,7 +55,7 @@ export const consoleWebhookRoutes = [
     response: SigningSecret,
     async handler(_input, { services, session, account }) {
       requireStepUp(services, session, 'Revealing the signing secret');
-      return shownSecret(services.models, account.id, services.now(), false);
+      return shownSecret(services, account.id, services.now(), false);
     },
   }),
   defineConsoleRoute({
@@ -65,7 +65,7 @@ export const consoleWebhookRoutes = [
     response: SigningSecret,
     async handler(_input, { services, session, account }) {
       requireStepUp(services, session, 'Rotating the signing secret');
-      return shownSecret(services.models, account.id, services.now(), true);
+      return shownSecret(services, account.id, services.now(), true);
     },
   }),
   defineConsoleRoute({

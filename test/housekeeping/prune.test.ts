@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { pruneExpired } from '../../services/housekeeping/prune.ts';
+import { newAccount } from '../helpers/api.ts';
+import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
+import { testModels } from '../helpers/stack.ts';
+
+describe('the daily prune pass', function () {
+  this.timeout(60_000);
+  const MIN = 60_000;
+  const HOUR = 60 * MIN;
+  const now = new Date();
+
+  it('deletes exactly the expired sessions, the sign-in slots whose window ended over a day ago, and idempotency keys past 24 h', async () => {
+    const models = await testModels();
+    const account = await newAccount(models);
+    const owner = (await models.Owner.findOne({ where: { account_id: account.accountId } }))!;
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const session = (createdAgo: number, seenAgo: number) =>
+      models.ConsoleSession.create({
+        id_hash: randomBytes(32).toString('hex'), owner_id: owner.id, account_id: account.accountId, csrf_secret: randomBytes(32).toString('hex'),
+        created_at: ago(createdAgo), last_seen_at: ago(seenAgo),
+      });
+    const sessions = {
+      fresh: await session(HOUR, MIN),
+      nearlyIdle: await session(HOUR, 29 * MIN),
+      idle: await session(HOUR, 31 * MIN),
+      nearlyOld: await session(11 * HOUR, MIN),
+      old: await session(13 * HOUR, MIN),
+    };
+
+    const slot = async (name: string, startedAgo: number) => {
+      const slot_key = `pair:prune-test ${process.pid}-${name}-${account.accountId}`;
+      await models.SignInSlot.create({ slot_key, attempts: 5, window_start: ago(startedAgo) });
+      return slot_key;
+    };
+    // The longest window is an hour: a slot is pruned when its window ended more than a day ago.
+    const slots = { current: await slot('current', 10 * MIN), endedToday: await slot('today', 20 * HOUR), endedLongAgo: await slot('long-ago', 26 * HOUR) };
+
+    const widget = await insertWidget(models, account.accountId);
+    const ecard = await insertEcard(models, account.accountId, widget.id);
+    const key = async (name: string, madeAgo: number) => {
+      const send = await insertSend(models, ecard, `${name}@example.com`, { workflowStarted: true });
+      await models.IdempotencyKey.create({ account_id: account.accountId, idem_key: name, request_hash: 'a'.repeat(64), send_id: send.id, created_at: ago(madeAgo) });
+      return name;
+    };
+    const keys = { recent: await key('recent', 23 * HOUR), expired: await key('expired', 25 * HOUR) };
+
+    const pruned = await pruneExpired({ models, now: () => now });
+    expect(pruned.sessions).to.be.at.least(2);
+    expect(pruned.signInSlots).to.be.at.least(1);
+    expect(pruned.idempotencyKeys).to.be.at.least(1);
+
+    const leftSessions = (await models.ConsoleSession.findAll({ where: { account_id: account.accountId } })).map((s) => s.id).sort();
+    expect(leftSessions).to.deep.equal([sessions.fresh.id, sessions.nearlyIdle.id, sessions.nearlyOld.id].sort());
+    const leftSlots = (await models.SignInSlot.findAll({ where: { slot_key: Object.values(slots) } })).map((s) => s.slot_key).sort();
+    expect(leftSlots).to.deep.equal([slots.current, slots.endedToday].sort());
+    const leftKeys = (await models.IdempotencyKey.findAll({ where: { account_id: account.accountId } })).map((k) => k.idem_key);
+    expect(leftKeys).to.deep.equal([keys.recent]);
+  });
+});
