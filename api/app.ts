@@ -20,6 +20,7 @@ import { authenticate } from './middleware/auth.ts';
 import { errorRenderer } from './middleware/errors.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
+import { publicPageLimit } from './middleware/public-limit.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { API_PREFIX, mountRoutes } from './mount.ts';
@@ -75,6 +76,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
   app.use(requestId());
   app.use(requestLog(services.logger));
   app.use(errorRenderer(services.logger, (method, path) => api.routeFor(method, path)?.envelope ?? 'standard'));
+  app.use(publicPageLimit(services.config.publicRateLimit, () => services.now().getTime()));
   for (const router of publicRouters) app.use(router.routes());
   // The console: its session, never a key (before the key authentication, which covers /v2/api only).
   app.use(onlyUnder('/v2/console', [consoleApi.router.routes(), ...consolePageRouters(services).map((router) => router.routes())]));

@@ -100,6 +100,17 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // The cost of owner password hashes: scrypt N = 2^this (older hashes are re-hashed at the next sign-in).
   PASSWORD_SCRYPT_LOG2N: z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(14).max(20).default(16),
+  // Caps per tenant: growth past one is a 422 limit_exceeded (data already over a cap stays). MEDIA_QUOTA_MB is per
+  // plan, in MiB (fractions allowed, so tests can shrink it); a sandbox has its own quota of its plan's size.
+  LIMIT_ECARDS_PER_WIDGET: z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(1).default(500),
+  LIMIT_WEBHOOKS_PER_ACCOUNT: z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(1).default(25),
+  MEDIA_QUOTA_MB: z
+    .string()
+    .regex(/^\s*\w+=\d+(\.\d+)?\s*(,\s*\w+=\d+(\.\d+)?\s*)*$/, 'expected plan=megabytes,... e.g. free=200')
+    .default('free=200,pro=2000,enterprise=20000'),
+  // Public pages (/e/, /g/, /u/, /media/): requests per minute per (client IP, page kind), GETs and POSTs apart.
+  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(1).default(300),
+  PUBLIC_RATE_LIMIT_POSTS_PER_MINUTE: z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(1).default(30),
   // Used only to find the cached Temporal CLI and a `temporal` on PATH.
   HOME: z.string().optional(),
   PATH: z.string().optional(),
@@ -183,6 +194,10 @@ export interface Config {
   strictResponses: boolean;
   /** Seconds between a worker's prune passes (expired sessions, sign-in slots, idempotency rows). */
   pruneIntervalSeconds: number;
+  /** Caps per tenant (LIMIT_*, MEDIA_QUOTA_MB). */
+  limits: { ecardsPerWidget: number; webhooksPerAccount: number; mediaQuotaMb: Record<Plan, number> };
+  /** Public pages' requests per minute per (client IP, page kind). */
+  publicRateLimit: { pagesPerMinute: number; postsPerMinute: number };
 }
 
 export interface RateLimit {
@@ -262,6 +277,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const [key, file, name] of [[encryption.key, encryption.file, keyVariable], [encryption.previous, encryption.previousFile, `${keyVariable}_PREVIOUS`]] as const) {
     if (key !== undefined && file !== undefined) throw new ConfigError(`Invalid configuration: ${name}_FILE: set ${name} or ${name}_FILE, not both`);
   }
+  const mediaQuotaMb = parsePlanMap(e.MEDIA_QUOTA_MB, Number);
+  if (typeof mediaQuotaMb === 'string') throw new ConfigError(`Invalid configuration: MEDIA_QUOTA_MB: ${mediaQuotaMb} (got ${JSON.stringify(e.MEDIA_QUOTA_MB)})`);
   const dataDir = fromPackageRoot(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -317,6 +334,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     strictResponses: isTrue(e.STRICT_RESPONSES),
     pruneIntervalSeconds: e.PRUNE_INTERVAL_SECONDS,
+    limits: { ecardsPerWidget: e.LIMIT_ECARDS_PER_WIDGET, webhooksPerAccount: e.LIMIT_WEBHOOKS_PER_ACCOUNT, mediaQuotaMb },
+    publicRateLimit: { pagesPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE, postsPerMinute: e.PUBLIC_RATE_LIMIT_POSTS_PER_MINUTE },
   };
 }
 

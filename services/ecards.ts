@@ -8,6 +8,7 @@ import type { ServiceContext } from './context.ts';
 import { automationEcardRemoval } from './automations/ecard-removal.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import { duplicateImage, uploadImage } from './media.ts';
+import { assertEcardRoom } from './limits.ts';
 import { keywordWhere } from './search.ts';
 import { assertTemplate, renderTemplate, sanitizedTemplate, sanitizeHtmlField, type TemplateValues } from './templates.ts';
 import { ecardUsage, inUse } from './usage.ts';
@@ -88,9 +89,13 @@ export async function saveEcard(
   if (existing) assertEditable(await findWidget(models, accountId, existing.widget_id));
   const targetWidgetId = input.widgetid ?? existing!.widget_id;
   await editableWidget(models, accountId, targetWidgetId);
+  // A new eCard, or one moved in, grows the target widget: checked before the image is stored, and again below.
+  const grows = !existing || targetWidgetId !== existing.widget_id;
+  if (grows) await assertEcardRoom(deps, targetWidgetId, 1);
   if (input.image !== undefined) columns.self_hosted_url = await uploadImage(deps, accountId, input.image, 'ecardimg');
 
   return writeTransaction(models.sequelize, async (transaction) => {
+    if (grows) await assertEcardRoom(deps, targetWidgetId, 1, transaction);
     if (!existing) {
       const created = await models.Ecard.create(
         {
@@ -119,22 +124,27 @@ export async function copyEcard(deps: ServiceContext, accountId: number, ecardId
   const { models } = deps;
   const source = await findEcard(models, accountId, ecardId);
   const target = await editableWidget(models, accountId, widgetId ?? source.widget_id);
+  await assertEcardRoom(deps, target.id, 1);
   const image = await duplicateImage(deps, accountId, source.self_hosted_url);
-  return writeTransaction(models.sequelize, async (transaction) =>
-    models.Ecard.create(
+  return writeTransaction(models.sequelize, async (transaction) => {
+    await assertEcardRoom(deps, target.id, 1, transaction);
+    return models.Ecard.create(
       {
         ...copyOfEcard(source, { widgetId: target.id, image, displayOrder: await nextDisplayOrder(models, target.id, transaction) }),
         price: target.id === source.widget_id ? source.price : null,
       },
       { transaction },
-    ).then((copy) => copy.reload({ transaction })),
-  );
+    ).then((copy) => copy.reload({ transaction }));
+  });
 }
 
-/** What a sender picks from: the enabled eCards of a widget (by its vanity id), in display order. */
+/** At most this many eCards answer get-ecards (the first in display order). */
+export const SENDABLE_ECARDS_MAX = 500;
+
+/** What a sender picks from: the enabled eCards of a widget (by its vanity id), the first SENDABLE_ECARDS_MAX in display order. */
 export async function sendableEcards(models: Models, accountId: number, widgetVanityId: string): Promise<Ecard[]> {
   const widget = await findWidgetByVanity(models, accountId, widgetVanityId);
-  return models.Ecard.findAll({ where: { widget_id: widget.id, disabled: false }, order: [['display_order', 'ASC'], ['id', 'ASC']] });
+  return models.Ecard.findAll({ where: { widget_id: widget.id, disabled: false }, order: [['display_order', 'ASC'], ['id', 'ASC']], limit: SENDABLE_ECARDS_MAX });
 }
 
 /** The eCards of the account with these ids, all or a 404 naming the missing ones. */

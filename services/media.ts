@@ -1,6 +1,8 @@
 // Images: decoding base64 uploads, sniffing the real type from the bytes, storing under generated names.
 import { ApiError } from '../lib/errors.ts';
+import { accountTransaction } from './account-lock.ts';
 import type { ServiceContext } from './context.ts';
+import { assertMediaRoom } from './limits.ts';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -50,13 +52,23 @@ function newFileName(ext: ImageExtension): string {
   return `${Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url')}.${ext}`;
 }
 
-/** Stores image bytes for an account; returns the hosted URL. */
+/** Stores image bytes for an account within its plan's media quota (422 limit_exceeded past it); returns the hosted URL. */
 export async function storeImage(deps: ServiceContext, accountId: number, bytes: Uint8Array, field: string): Promise<string> {
   const ext = sniffImage(bytes);
   if (!ext) throw new ApiError(400, 'unsupported_image_type', `${field} must be a PNG, JPEG, GIF or WebP image`);
   const fileName = newFileName(ext);
-  await deps.mediaStore.put(fileName, bytes);
-  await deps.models.MediaFile.create({ account_id: accountId, file_name: fileName, content_type: IMAGE_TYPES[ext], size_bytes: bytes.length });
+  // The quota check and the row are one step under the account's lock, so parallel uploads cannot all fit; the
+  // file is written after, and its row taken back if the write fails.
+  const row = await accountTransaction(deps.models, accountId, async (transaction, account) => {
+    await assertMediaRoom(deps, account, bytes.length, transaction);
+    return deps.models.MediaFile.create({ account_id: accountId, file_name: fileName, content_type: IMAGE_TYPES[ext], size_bytes: bytes.length }, { transaction });
+  });
+  try {
+    await deps.mediaStore.put(fileName, bytes);
+  } catch (err) {
+    await row.destroy();
+    throw err;
+  }
   return mediaUrl(deps.config.publicBaseUrl, fileName);
 }
 
@@ -77,4 +89,21 @@ export async function duplicateImage(deps: ServiceContext, accountId: number, ur
   if (!fileName) return url;
   const bytes = await deps.mediaStore.get(fileName);
   return bytes ? storeImage(deps, accountId, bytes, 'image') : url;
+}
+
+/**
+ * Each URL duplicated as duplicateImage does, one after the other (a copy of hundreds of images never holds them all
+ * in memory), after checking that all of them fit the media quota, so a copy refused half-way leaves few orphans.
+ */
+export async function duplicateImages(deps: ServiceContext, accountId: number, urls: ReadonlyArray<string | null>): Promise<Array<string | null>> {
+  const own = urls.map((url) => ownMediaFile(deps.config.publicBaseUrl, url)).filter((name): name is string => name !== null);
+  if (own.length) {
+    const files = await deps.models.MediaFile.findAll({ where: { file_name: [...new Set(own)] }, attributes: ['file_name', 'size_bytes'] });
+    const sizes = new Map(files.map((f) => [f.file_name, f.size_bytes]));
+    const account = await deps.models.Account.findByPk(accountId);
+    if (account) await assertMediaRoom(deps, account, own.reduce((sum, name) => sum + (sizes.get(name) ?? 0), 0));
+  }
+  const copies: Array<string | null> = [];
+  for (const url of urls) copies.push(await duplicateImage(deps, accountId, url));
+  return copies;
 }

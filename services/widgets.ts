@@ -9,7 +9,8 @@ import { spendToken } from './confirmation-tokens.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import type { ServiceContext } from './context.ts';
 import { automationEcardRemoval } from './automations/ecard-removal.ts';
-import { duplicateImage } from './media.ts';
+import { duplicateImages } from './media.ts';
+import { assertEcardsFit } from './limits.ts';
 import { keywordWhere } from './search.ts';
 import { inUse, widgetUsage, type WidgetImpact } from './usage.ts';
 import { writeTransaction } from '../lib/db.ts';
@@ -151,8 +152,10 @@ export async function copyWidget(deps: ServiceContext, accountId: number, widget
     order: [['display_order', 'ASC'], ['id', 'ASC']],
     ...(limit === undefined ? {} : { limit }),
   });
-  // Images first (files, outside the transaction); an unused copy is harmless, a shared file is not.
-  const images = await Promise.all(ecards.map((e) => duplicateImage(deps, accountId, e.self_hosted_url)));
+  // The copy is a new widget: its eCards must fit the cap (a source already over it copies only with a limit).
+  assertEcardsFit(deps, ecards.length);
+  // Images first (files, outside the transaction, one at a time); an unused copy is harmless, a shared file is not.
+  const images = await duplicateImages(deps, accountId, ecards.map((e) => e.self_hosted_url));
   return writeTransaction(models.sequelize, async (transaction) => {
     const copy = await models.Widget.create(
       {

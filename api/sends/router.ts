@@ -14,7 +14,7 @@ export const sendRoutes = [
   defineRoute({
     method: 'get',
     path: '/pub/ecard-actions/get-ecards',
-    summary: 'The enabled eCards of a widget (by vanity id), as a sender picks one',
+    summary: 'The enabled eCards of a widget (by vanity id), as a sender picks one: the first 500 in display order',
     tags,
     access: { area: 'ecards', level: 'view' },
     query: GetEcardsQuery,

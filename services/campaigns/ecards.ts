@@ -7,7 +7,8 @@ import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
-import { duplicateImage } from '../media.ts';
+import { assertEcardsFit } from '../limits.ts';
+import { duplicateImages } from '../media.ts';
 import { copyOfEcard } from '../widgets.ts';
 import { findCampaign, findDraft } from './campaigns.ts';
 
@@ -36,8 +37,10 @@ export async function saveCampaignEcards(deps: ServiceContext, accountId: number
   if (disabled.length) throw new ApiError(422, 'ecard_disabled', `eCard ${disabled.join(', ')} is disabled and cannot be sent`);
   // Checked before any file is copied; checked again under the lock.
   await findCampaign(models, accountId, campaignId);
+  // The copies replace the draft's eCards, so the draft's widget then holds exactly these.
+  assertEcardsFit(deps, unique.length);
   const ordered = unique.map((id) => sources.find((e) => e.id === id)!);
-  const images = await Promise.all(ordered.map((e) => duplicateImage(deps, accountId, e.self_hosted_url)));
+  const images = await duplicateImages(deps, accountId, ordered.map((e) => e.self_hosted_url));
   return accountTransaction(models, accountId, async (transaction) => {
     const campaign = await findDraft(models, accountId, campaignId, transaction);
     // By primary key: a range delete on MySQL locks the gap where another account's draft inserts too (a deadlock).

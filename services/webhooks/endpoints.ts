@@ -6,6 +6,7 @@ import type { Models } from '../../models/index.ts';
 import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
+import { assertWebhookRoom } from '../limits.ts';
 
 /** Integration platforms whose hooks are never paused (a 410 removes them instead); subdomains count, substrings do not. */
 export const INTEGRATION_HOSTS = ['zapier.com', 'make.com', 'n8n.cloud'] as const;
@@ -36,6 +37,7 @@ export async function subscribe(deps: ServiceContext, accountId: number, input: 
       transaction,
     });
     if (existing) return existing;
+    await assertWebhookRoom(deps, accountId, transaction);
     return deps.models.WebhookEndpoint.create(
       { account_id: accountId, kind: 'member_change', event_type: input.eventType, url, integration: input.integration || isIntegrationHost(url) },
       { transaction },
@@ -69,6 +71,8 @@ export async function setEcardSharedUrl(deps: ServiceContext, accountId: number,
     if (current && current.url === url) return current;
     if (current) await removeEndpoint(deps.models, current.id, deps.now(), transaction);
     if (url === null) return null;
+    // After the old URL's removal: replacing the URL never grows the count.
+    await assertWebhookRoom(deps, accountId, transaction);
     return deps.models.WebhookEndpoint.create({ account_id: accountId, kind: 'ecard_shared', event_type: null, url, integration: false }, { transaction });
   });
 }
