@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { generateKey, hashKey, KEY_PATTERN, permissionsFrom } from '../../services/api-keys.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../../lib/passwords.ts';
 
 describe('API key format and hashing', () => {
   it('makes csk_live_ and csk_test_ keys of 43+ base62 characters, never the same twice', () => {
@@ -28,9 +28,12 @@ describe('API key format and hashing', () => {
 });
 
 describe('owner passwords', () => {
-  it('stores scrypt hashes that verify only the right password', async () => {
-    const hash = await hashPassword('correct horse');
+  it('stores scrypt hashes that verify only the right password, at N = 2^16 unless told another cost', async () => {
+    expect(await hashPassword('correct horse')).to.match(/^scrypt\$65536\$8\$1\$/);
+    const hash = await hashPassword('correct horse', 14);
     expect(hash).to.match(/^scrypt\$16384\$8\$1\$/);
+    expect(needsRehash(hash, 14)).to.equal(false);
+    expect(needsRehash(hash, 16)).to.equal(true);
     expect(hash).not.to.include('correct horse');
     expect(await verifyPassword('correct horse', hash)).to.be.true;
     expect(await verifyPassword('wrong', hash)).to.be.false;
