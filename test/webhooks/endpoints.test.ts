@@ -4,7 +4,7 @@ import { cardsvc } from '../helpers/cli.ts';
 import { suiteDatabaseUrl } from '../helpers/database.ts';
 import { baseEnv, tempDir } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { extraApp } from '../helpers/stack.ts';
+import { extraApp, TEST_REWARDS_KEY } from '../helpers/stack.ts';
 import { hookPath, webhookApi, webhookContext } from '../helpers/webhooks.ts';
 import { verifySignature } from '../../lib/signing.ts';
 import { recordEvent } from '../../services/outbox.ts';
@@ -14,7 +14,8 @@ import { sampleEcardShared } from '../../services/webhooks/samples.ts';
 describe('webhooks: subscriptions, the ecard_shared URL, redaction, cardsvc webhook', function () {
   this.timeout(60_000);
   const ctx = webhookContext();
-  const env = (extra: Record<string, string> = {}) => baseEnv({ DATABASE_URL: suiteDatabaseUrl, DATA_DIR: tempDir(), ...extra });
+  // The CLI reads and writes sealed signing secrets: it needs the data key, as the API and the worker do.
+  const env = (extra: Record<string, string> = {}) => baseEnv({ DATABASE_URL: suiteDatabaseUrl, DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: TEST_REWARDS_KEY, ...extra });
 
   describe('subscribe and unsubscribe', () => {
     it('the same (event_type, hookUrl) returns the same id; unsubscribe removes it; bad input is refused', async () => {
