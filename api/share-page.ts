@@ -11,6 +11,8 @@ const NOT_FOUND = 'This eCard does not exist, or it has not been sent.';
 
 function notFound(ctx: Context): void {
   ctx.status = 404;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Referrer-Policy', 'no-referrer');
   ctx.type = 'text/plain';
   ctx.body = NOT_FOUND;
 }

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { loggedPath } from '../../api/middleware/request-log.ts';
 import { call, newAccount } from '../helpers/api.ts';
+import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { shareCard } from '../helpers/sends.ts';
 import { extraApp, testStack, type TestStack } from '../helpers/stack.ts';
 
 describe('headers every response carries', function () {
@@ -21,6 +23,21 @@ describe('headers every response carries', function () {
     ];
     for (const res of answers) expect(res.headers.get('x-content-type-options'), res.url).to.equal('nosniff');
     expect(answers.map((r) => r.status)).to.deep.equal([200, 401, 200, 404, 404, 200]);
+  });
+
+  it('personal pages (/e/, /u/, /g/), found or not, are never cached and send no referrer; their HTML may not be framed', async () => {
+    const account = await newAccount(stack.models);
+    const widget = await insertWidget(stack.models, account.accountId);
+    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
+    const { shareUrl } = await shareCard(stack.url, account.liveKey, ecard.id);
+    const pages = [shareUrl, `${stack.url}/e/NoSuchPageIdAtAll123456`, `${stack.url}/u/NoSuchUnsubscribeToken12345`, `${stack.url}/g/NoSuchClaimToken1234567890`];
+    for (const url of pages) {
+      const res = await fetch(url);
+      expect(res.headers.get('cache-control'), url).to.equal('no-store');
+      expect(res.headers.get('referrer-policy'), url).to.equal('no-referrer');
+      if (res.headers.get('content-type')?.startsWith('text/html')) expect(res.headers.get('content-security-policy'), url).to.include("frame-ancestors 'none'");
+    }
+    expect((await fetch(shareUrl)).headers.get('content-type')).to.match(/^text\/html/);
   });
 
   it('the docs page may not be framed and sends no referrer', async () => {
