@@ -4,7 +4,7 @@ import { createActivities } from '../activities/index.ts';
 import { createApp, type AppOptions } from '../api/app.ts';
 import { listen, type RunningServer } from '../api/server.ts';
 import type { Config } from '../lib/config.ts';
-import { connectDatabase, withoutStatementTimeout } from '../lib/db.ts';
+import { connectDatabase, isDatabaseUnreachable, withoutStatementTimeout } from '../lib/db.ts';
 import { probeConnection } from '../lib/temporal.ts';
 import { createWorker, workerIdentity } from '../lib/worker.ts';
 import { createModels, type Models } from '../models/index.ts';
@@ -59,10 +59,19 @@ function temporalAddressOf(services: Services, part: string): string {
   return services.temporalAddress;
 }
 
-/** Seals webhook signing secrets still stored as plaintext (not a migration: the migrate job holds no key). */
+/**
+ * Seals webhook signing secrets still stored as plaintext (not a migration: the migrate job holds no key). An API
+ * whose database is unreachable still starts (it answers 503 until the database is back): the secrets are read in
+ * either form, and the next start of an API or a worker seals them.
+ */
 async function sealPlaintextSecrets(services: Services): Promise<void> {
-  const sealed = await encryptPlaintextSecrets(services);
-  if (sealed > 0) services.logger.info({ sealed }, 'webhook signing secrets encrypted at rest');
+  try {
+    const sealed = await encryptPlaintextSecrets(services);
+    if (sealed > 0) services.logger.info({ sealed }, 'webhook signing secrets encrypted at rest');
+  } catch (err) {
+    if (!isDatabaseUnreachable(err)) throw err;
+    services.logger.warn({ err }, 'webhook signing secrets not sealed at start: the database is unreachable');
+  }
 }
 
 export interface RunningApi extends RunningServer {
