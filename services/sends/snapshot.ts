@@ -56,6 +56,24 @@ export function designOf(ecard: Ecard): EcardDesign {
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
+ * The ids of these designs (SHA-256 → JSON text), stored where missing. Most are stored already: a plain read finds
+ * them and takes no lock, so accepts never wait on one another here (the INSERT IGNORE and locking read did, on
+ * MySQL, even with nothing to insert). Only the missing ones are inserted, then read with a lock, which sees a row
+ * another transaction committed after this one's snapshot (its insert was ignored here).
+ */
+async function designIds(models: Models, distinct: Map<string, string>, transaction: Transaction): Promise<Map<string, number>> {
+  const hashes = [...distinct.keys()];
+  const found = await models.SendDesign.findAll({ attributes: ['id', 'sha256'], where: { sha256: hashes }, transaction });
+  const ids = new Map(found.map((r) => [r.sha256, r.id]));
+  const missing = hashes.filter((hash) => !ids.has(hash));
+  if (missing.length === 0) return ids;
+  await models.SendDesign.bulkCreate(missing.map((hash) => ({ sha256: hash, design: distinct.get(hash)! })), { ignoreDuplicates: true, transaction });
+  const made = await models.SendDesign.findAll({ attributes: ['id', 'sha256'], where: { sha256: missing }, lock: transaction.LOCK.SHARE, transaction });
+  for (const r of made) ids.set(r.sha256, r.id);
+  return ids;
+}
+
+/**
  * The sends' snapshots, in their own transaction (so there is no accepted send without one): the distinct designs
  * are written where missing and read back with one statement each, whatever the number of sends (bulk prepare).
  */
@@ -64,10 +82,7 @@ export async function saveSnapshots(models: Models, snapshots: ReadonlyArray<{ s
   const texts = snapshots.map((s) => JSON.stringify(s.design));
   const hashes = texts.map(sha256);
   const distinct = new Map(hashes.map((hash, i) => [hash, texts[i]!]));
-  await models.SendDesign.bulkCreate([...distinct].map(([hash, design]) => ({ sha256: hash, design })), { ignoreDuplicates: true, transaction });
-  // A locking read sees a row another transaction committed after this one's snapshot (its insert was ignored here).
-  const rows = await models.SendDesign.findAll({ attributes: ['id', 'sha256'], where: { sha256: [...distinct.keys()] }, lock: transaction.LOCK.SHARE, transaction });
-  const ids = new Map(rows.map((r) => [r.sha256, r.id]));
+  const ids = await designIds(models, distinct, transaction);
   await models.SendDesignRef.bulkCreate(snapshots.map((s, i) => ({ send_id: s.sendPk, design_id: ids.get(hashes[i]!)! })), { transaction });
 }
 
