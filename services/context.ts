@@ -6,8 +6,9 @@ import type { RewardsKeys } from '../lib/rewards-keys.ts';
 import type { MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
 import type { WorkflowTarget } from '../workflows/shared/start.ts';
+import type { Hooks } from './hooks.ts';
 import type { MailTransport } from './mail/transport.ts';
-import type { UsageCheck } from './usage.ts';
+import type { GiftProviders } from './rewards/provider.ts';
 
 export interface ServiceContext {
   config: Config;
@@ -21,8 +22,10 @@ export interface ServiceContext {
   mail: MailTransport;
   /** Where use cases start workflows; undefined where no Temporal server is reachable (`cardsvc`). */
   workflows: WorkflowTarget | undefined;
-  /** What makes widgets and eCards "in use": each area that can use them registers its check. */
-  usageChecks: readonly UsageCheck[];
+  /** What the areas do when another changes something ("in use" checks, eCards removed, a member erased): services/hooks.ts. */
+  hooks: Hooks;
+  /** The gift providers by name (REWARDS_PROVIDER, an order's `source`), built by the composition root. */
+  giftProviders: GiftProviders;
   /** The key(s) that encrypt gift codes; undefined when none is configured (gift work then refuses). */
   rewardsKeys: RewardsKeys | undefined;
   /** Tells this process's background passes that something was committed for them (an event, a send). */

@@ -8,7 +8,6 @@ import type { Widget } from '../models/Widget.ts';
 import { spendToken } from './confirmation-tokens.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import type { ServiceContext } from './context.ts';
-import { automationEcardRemoval } from './automations/ecard-removal.ts';
 import { duplicateImages } from './media.ts';
 import { assertEcardsFit } from './limits.ts';
 import { keywordWhere } from './search.ts';
@@ -192,21 +191,21 @@ export async function deleteWidgets(deps: ServiceContext, accountId: number, ids
   if (missing.length) throw new ApiError(404, 'not_found', `No widget with id ${missing.join(', ')}`);
   widgets.forEach(assertEditable);
 
-  const usage = await widgetUsage(deps.usageChecks, models, accountId, unique);
+  const usage = await widgetUsage(deps.hooks.usage, models, accountId, unique);
   const counts = await models.Ecard.count({ where: { widget_id: unique }, group: ['widget_id'] });
   const ecardCount = new Map(counts.map((c) => [Number(c.widget_id), Number(c.count)]));
   const impact: WidgetImpact[] = unique
     .filter((id) => inUse(usage.get(id)!))
     .map((id) => ({ id, ecards: ecardCount.get(id) ?? 0, ...usage.get(id)! }));
-  const automations = automationEcardRemoval(deps, accountId);
+  const removal = deps.hooks.ecardsRemoved(accountId);
   await deleteGatedByToken(
     { models, accountId, now: deps.now(), noun: 'widget', purpose: 'widget_delete', impact, token },
     async (transaction) => {
-      await automations.remove({ widgetIds: unique }, transaction);
+      await removal.inTransaction({ widgetIds: unique }, transaction);
       await models.Ecard.destroy({ where: { widget_id: unique, account_id: accountId }, transaction });
       await models.Widget.destroy({ where: { id: unique, account_id: accountId }, transaction });
     },
   );
-  await automations.afterCommit();
+  await removal.afterCommit();
   return unique;
 }
