@@ -7,6 +7,8 @@ import { AREAS, type ApiKey, type Area, type Level, type Permissions } from '../
 import type { Models } from '../models/index.ts';
 import { writeTransaction } from '../lib/db.ts';
 
+export type { Account, ApiKey };
+
 /** How long an API process trusts a looked-up key: a revocation takes effect everywhere within this time. */
 export const KEY_CACHE_MS = 4000;
 const LAST_USED_INTERVAL_MS = 60_000;

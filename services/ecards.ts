@@ -14,6 +14,9 @@ import { ecardUsage, inUse } from './usage.ts';
 import { assertEditable, copyOfEcard, findWidget, findWidgetByVanity, newVanityId } from './widgets.ts';
 import { writeTransaction } from '../lib/db.ts';
 
+export type { Ecard };
+export { priceOf } from '../models/Ecard.ts';
+
 /** The spec's eCard field names and the columns that hold them. */
 export const ECARD_FIELDS = {
   name: 'name',

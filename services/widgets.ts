@@ -49,6 +49,24 @@ export async function pricesOf(models: Models, widgetIds: number[]): Promise<Map
   return prices;
 }
 
+export type { Widget };
+
+/** A widget as the surfaces show it: its row and its eCards' prices. */
+export interface WidgetView {
+  widget: Widget;
+  prices: Record<string, number>;
+}
+
+/** Widgets with their prices, read in one query. */
+export async function widgetViews(models: Models, widgets: Widget[]): Promise<WidgetView[]> {
+  const prices = await pricesOf(models, widgets.map((w) => w.id));
+  return widgets.map((widget) => ({ widget, prices: prices.get(widget.id)! }));
+}
+
+export async function widgetView(models: Models, widget: Widget): Promise<WidgetView> {
+  return (await widgetViews(models, [widget]))[0]!;
+}
+
 export interface WidgetInput {
   name?: string | undefined;
   wconfig?: Record<string, unknown> | undefined;

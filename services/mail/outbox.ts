@@ -2,6 +2,8 @@
 // (sandbox emails never reach SMTP). Read by the console; always scoped by the account.
 import type { Models } from '../../models/index.ts';
 
+export type MailSinkMessage = InstanceType<Models['MailSinkMessage']>;
+
 export async function listOutbox(models: Models, accountId: number, page: { page: number; perPage: number }) {
   return models.MailSinkMessage.findAndCountAll({
     where: { account_id: accountId },
