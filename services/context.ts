@@ -1,5 +1,5 @@
 // What every use case is given: one object, built once per process by the composition root (app/services.ts),
-// so the API's handlers, the worker's activities, `cardsvc` and later the console share each area's wiring.
+// so the key API's handlers, the console, the worker's activities and `cardsvc` share each area's wiring.
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { RewardsKeys } from '../lib/rewards-keys.ts';
