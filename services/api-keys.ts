@@ -65,7 +65,7 @@ export async function createApiKey(
     {
       account_id: input.accountId,
       name: input.name ?? '',
-      key_hash: await hashKey(key),
+      key_hash: hashKey(key),
       last4: key.slice(-4),
       full_access: input.fullAccess,
       permissions: permissionsFrom(input.levels ?? {}, input.fullAccess),
@@ -124,7 +124,7 @@ export function createKeyAuthenticator(models: Models, now: () => Date, onError:
   return {
     async authenticate(rawKey) {
       if (!KEY_PATTERN.test(rawKey)) return 'malformed';
-      const hash = await hashKey(rawKey);
+      const hash = hashKey(rawKey);
       const at = now();
       let found = cache.get(hash);
       if (!found || found.expires <= Date.now()) {
