@@ -30,7 +30,7 @@ export function unsubscribePageRouter(services: ServiceContext): Router<ApiState
   });
   router.post('/u/:token', async (ctx) => {
     headers(ctx);
-    if (!(await unsubscribe(services.models, ctx.params.token ?? ''))) return unknown(ctx);
+    if (!(await unsubscribe(services, ctx.params.token ?? ''))) return unknown(ctx);
     ctx.body = page('<p>You are unsubscribed. You will get no more of these eCards at this address.</p>');
   });
   return router;

@@ -1,77 +1,30 @@
-// The composition root: builds every area once for a process (the API, the worker, `cardsvc`, later the console)
-// and registers what each area brings: its usage check, its background pass, where its workflows start.
+// The composition root: builds every area once for a process (the API and its console, the worker, `cardsvc`)
+// and registers what each area brings (services/<area>/hooks.ts: usage checks, reactions to other areas'
+// changes, background passes), where workflows start, and the gift providers.
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { backgroundScheduler, periodicPass, type BackgroundPass, type BackgroundScheduler } from '../lib/background.ts';
+import { backgroundScheduler, type BackgroundScheduler } from '../lib/background.ts';
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
 import { loadRewardsKeys, type RewardsKeys } from '../lib/rewards-keys.ts';
 import { localDiskStore, type MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { reconcileAutomationSchedules } from '../services/automations/reconcile.ts';
-import { automationsUsageCheck } from '../services/automations/usage.ts';
-import { drainMailQueue } from '../services/mail/queue.ts';
+import { backgroundPassesOf, composeHooks, type AreaHooks, type Hooks } from '../services/hooks.ts';
+import { automationsHooks } from '../services/automations/hooks.ts';
+import { campaignsHooks } from '../services/campaigns/hooks.ts';
+import { housekeepingHooks } from '../services/housekeeping/hooks.ts';
+import { mailHooks } from '../services/mail/hooks.ts';
 import { createMailTransport, type MailTransport } from '../services/mail/transport.ts';
-import { startUnstartedSends } from '../services/sends/start.ts';
-import { wakeUnstartedCampaigns } from '../services/campaigns/run.ts';
-import { campaignsUsageCheck } from '../services/campaigns/usage.ts';
-import { sendsUsageCheck } from '../services/sends/usage.ts';
-import type { UsageCheck } from '../services/usage.ts';
-import { drainOutbox } from '../services/webhooks/drain.ts';
-import { pruneExpired } from '../services/housekeeping/prune.ts';
-import { ensureGiftExpirySchedule } from '../workflows/gift-expiry/lifecycle.ts';
+import { rewardsHooks } from '../services/rewards/hooks.ts';
+import { simulatedProvider } from '../services/rewards/simulated-provider.ts';
+import { sendsHooks } from '../services/sends/hooks.ts';
+import { webhooksHooks } from '../services/webhooks/hooks.ts';
 
-// What makes a widget or an eCard "in use": one check per area that can use them (sends, campaigns, automations).
-const USAGE_CHECKS: readonly UsageCheck[] = [sendsUsageCheck, campaignsUsageCheck, automationsUsageCheck];
-
-// Each area's background pass: a batch of conditional claims, so any number of workers can run them at once.
-function backgroundPasses(services: ServiceContext): BackgroundPass[] {
-  return [
-    // Webhooks: committed events become deliveries, and their workflows start.
-    { name: 'webhook outbox', run: () => drainOutbox(services) },
-    // Sends: workflows of committed sends whose start never happened.
-    { name: 'send starts', run: () => startUnstartedSends(services) },
-    // Campaigns: scheduled or sending campaigns whose workflow wake never arrived.
-    { name: 'campaign wakes', run: () => wakeUnstartedCampaigns(services) },
-    // The service's own emails (owner notices).
-    { name: 'mail queue', run: () => drainMailQueue(services) },
-    // Automations: their Temporal Schedules made to match the database, at the worker's start and then now and again.
-    periodicPass(
-      {
-        name: 'automation schedules',
-        run: async () => {
-          await reconcileAutomationSchedules(services);
-          return false;
-        },
-      },
-      services.config.automations.reconcileSeconds * 1000,
-    ),
-    // Rewards: the service's one daily gift-expiry Schedule, made at the worker's start (and checked again now and then).
-    periodicPass(
-      {
-        name: 'gift expiry schedule',
-        run: async () => {
-          if (services.workflows) await ensureGiftExpirySchedule(services.workflows);
-          return false;
-        },
-      },
-      services.config.automations.reconcileSeconds * 1000,
-    ),
-    // Expired console sessions, old sign-in slots and idempotency keys: daily (PRUNE_INTERVAL_SECONDS), and at the start.
-    periodicPass(
-      {
-        name: 'prune',
-        run: async () => {
-          const pruned = await pruneExpired(services);
-          if (pruned.sessions + pruned.signInSlots + pruned.idempotencyKeys > 0) services.logger.info({ pruned }, 'expired rows pruned');
-          return false;
-        },
-      },
-      services.config.pruneIntervalSeconds * 1000,
-    ),
-  ];
-}
+// Every area that reacts to others or runs in the background, listed once. The order is the order their hooks
+// run in: usage checks (sends, campaigns, automations), a member's erasure in its transaction (campaigns, then
+// rewards, then automations, before the member row goes) and the background passes of one sweep.
+const AREAS: ReadonlyArray<(ctx: ServiceContext) => AreaHooks> = [webhooksHooks, sendsHooks, campaignsHooks, mailHooks, rewardsHooks, automationsHooks, housekeepingHooks];
 
 export interface Services extends ServiceContext {
   /** host:port of the Temporal server, when there is one (the worker and the API's readiness probe dial it). */
@@ -102,6 +55,11 @@ export function createServices(input: ServicesInput): Services {
   const mail = input.mail ?? createMailTransport(models, config.mail);
   // Dials on first use, so a process starts (and commits its work) while Temporal is down; sweeps start it later.
   const connection = input.temporalAddress === undefined ? undefined : Connection.lazy({ address: input.temporalAddress });
+  const rewardsKeys = 'rewardsKeys' in input ? input.rewardsKeys : loadRewardsKeys(config);
+  // Built on first use, once: the areas' hooks read the finished context when they run.
+  let areas: AreaHooks[] | undefined;
+  const areaHooks = () => (areas ??= AREAS.map((area) => area(services)));
+  let hooks: Hooks | undefined;
   let background: BackgroundScheduler | undefined;
   const services: Services = {
     config,
@@ -111,12 +69,16 @@ export function createServices(input: ServicesInput): Services {
     mediaStore: input.mediaStore ?? localDiskStore(join(config.dataDir, 'media')),
     mail,
     workflows: connection && { client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue },
-    usageChecks: USAGE_CHECKS,
-    rewardsKeys: 'rewardsKeys' in input ? input.rewardsKeys : loadRewardsKeys(config),
+    get hooks(): Hooks {
+      hooks ??= composeHooks(areaHooks());
+      return hooks;
+    },
+    rewardsKeys,
+    giftProviders: { simulated: simulatedProvider({ models, config, rewardsKeys }) },
     nudge: () => background?.nudge(),
     temporalAddress: input.temporalAddress,
     get background(): BackgroundScheduler {
-      background ??= backgroundScheduler(backgroundPasses(services), { intervalMs: config.webhooks.outboxSweepMs, logger });
+      background ??= backgroundScheduler(backgroundPassesOf(areaHooks()), { intervalMs: config.webhooks.outboxSweepMs, logger });
       return background;
     },
     async close() {

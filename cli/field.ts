@@ -1,4 +1,4 @@
-// `cardsvc field add | list | remove`: an account's custom date fields for members, until the console exists.
+// `cardsvc field add | list | remove`: an account's custom date fields for members, from an operator's shell (the console's settings do the same).
 import { parseArgs } from 'node:util';
 import type { CustomField } from '../models/CustomField.ts';
 import { resolveAccount } from '../services/api-keys.ts';

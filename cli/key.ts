@@ -1,4 +1,4 @@
-// `cardsvc key create | revoke | rotate | list`: API keys for operators until the console exists.
+// `cardsvc key create | revoke | rotate | list`: API keys from an operator's shell, beside the console's keys page.
 import { parseArgs } from 'node:util';
 import { AREAS, type Area, type Level } from '../models/ApiKey.ts';
 import { createApiKey, listKeys, resolveAccount, revokeKey, rotateKey } from '../services/api-keys.ts';

@@ -1,4 +1,4 @@
-// `cardsvc otp issue`: a one-time confirmation token, until the console issues them.
+// `cardsvc otp issue`: a one-time confirmation token from an operator's shell (the console issues them too).
 import { parseArgs } from 'node:util';
 import { TOKEN_PURPOSES, type TokenPurpose } from '../models/ConfirmationToken.ts';
 import { resolveAccount } from '../services/api-keys.ts';

@@ -1,5 +1,5 @@
 // `cardsvc rewards settings | set-rule | add-codes`: an account's reward settings, spend rules and manual code
-// inventory. Keys have no endpoint that writes them (decisions, Rewards): operators use these until the console.
+// inventory. The key API has no endpoint that writes them (decisions, Rewards): operators use these commands or the console.
 import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { oneLine } from '../lib/main.ts';

@@ -1,5 +1,5 @@
 // `cardsvc suppression add|remove` and `cardsvc account suspend-sends|resume-sends`: an account's anti-spam
-// rules, until the console exists.
+// rules from an operator's shell (the console's settings manage suppressions too; suspending sends is here only).
 import { parseArgs } from 'node:util';
 import { resolveAccount } from '../services/api-keys.ts';
 import { addSuppression, removeSuppression, setSuspended, validSuppressionValue, type SuppressionKind } from '../services/sends/rules.ts';
@@ -18,18 +18,20 @@ async function suppression(args: string[], ctx: CommandContext, add: boolean) {
   if ((values.email === undefined) === (values.domain === undefined)) throw new UsageError('give exactly one of --email or --domain');
   const kind: SuppressionKind = values.email !== undefined ? 'email' : 'domain';
   const value = validSuppressionValue(kind, (values.email ?? values.domain)!);
-  const { models } = await ctx.services();
+  const services = await ctx.services();
+  const { models } = services;
   const account = await resolveAccount(models, accountId, values.sandbox);
-  const changed = add ? await addSuppression(models, account.id, kind, value) : await removeSuppression(models, account.id, kind, value);
+  const changed = add ? await addSuppression(services, account.id, kind, value) : await removeSuppression(models, account.id, kind, value);
   ctx.out.message(`${kind} ${value} ${add ? (changed ? 'is now blocked' : 'was already blocked') : changed ? 'is no longer blocked' : 'was not blocked'} for account ${account.id}.`);
   ctx.out.result({ account: account.id, kind, value, blocked: add, changed });
 }
 
 async function suspension(args: string[], ctx: CommandContext, suspended: boolean) {
   const { values } = parseArgs({ args, options: accountOptions });
-  const { models } = await ctx.services();
+  const services = await ctx.services();
+  const { models } = services;
   const account = await resolveAccount(models, positiveId(values.account, '--account'), values.sandbox);
-  await setSuspended(models, account.id, suspended);
+  await setSuspended(services, account.id, suspended);
   ctx.out.message(suspended ? `Sending is suspended for account ${account.id}: every send is refused (spammer).` : `Sending is allowed again for account ${account.id}.`);
   ctx.out.result({ account: account.id, sends_suspended: suspended });
 }

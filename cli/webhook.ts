@@ -1,4 +1,4 @@
-// `cardsvc webhook set-url | enable | secret`: an account's webhooks, until the console exists.
+// `cardsvc webhook set-url | enable | secret`: an account's webhooks from an operator's shell, beside the console's webhook pages.
 import { parseArgs } from 'node:util';
 import { resolveAccount } from '../services/api-keys.ts';
 import { enableEndpoint, setEcardSharedUrl } from '../services/webhooks/endpoints.ts';

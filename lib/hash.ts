@@ -3,6 +3,6 @@
 // API's promise and buffer copies cost about a tenth of an authenticated read (bench/read.ts profile).
 import { createHash } from 'node:crypto';
 
-export function sha256Hex(text: string): Promise<string> {
-  return Promise.resolve(createHash('sha256').update(text, 'utf8').digest('hex'));
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }

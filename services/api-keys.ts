@@ -7,6 +7,8 @@ import { AREAS, type ApiKey, type Area, type Level, type Permissions } from '../
 import type { Models } from '../models/index.ts';
 import { writeTransaction } from '../lib/db.ts';
 
+export type { Account, ApiKey };
+
 /** How long an API process trusts a looked-up key: a revocation takes effect everywhere within this time. */
 export const KEY_CACHE_MS = 4000;
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -63,7 +65,7 @@ export async function createApiKey(
     {
       account_id: input.accountId,
       name: input.name ?? '',
-      key_hash: await hashKey(key),
+      key_hash: hashKey(key),
       last4: key.slice(-4),
       full_access: input.fullAccess,
       permissions: permissionsFrom(input.levels ?? {}, input.fullAccess),
@@ -122,7 +124,7 @@ export function createKeyAuthenticator(models: Models, now: () => Date, onError:
   return {
     async authenticate(rawKey) {
       if (!KEY_PATTERN.test(rawKey)) return 'malformed';
-      const hash = await hashKey(rawKey);
+      const hash = hashKey(rawKey);
       const at = now();
       let found = cache.get(hash);
       if (!found || found.expires <= Date.now()) {

@@ -18,7 +18,7 @@ export async function issueToken(
     account_id: input.accountId,
     purpose: input.purpose,
     resource_id: input.resourceId,
-    token_hash: await sha256Hex(token),
+    token_hash: sha256Hex(token),
     expires_at: expiresAt,
     used_at: null,
     created_at: input.now,
@@ -74,7 +74,7 @@ export async function spendToken(
     { used_at: input.now },
     {
       where: {
-        token_hash: await sha256Hex(input.token),
+        token_hash: sha256Hex(input.token),
         account_id: input.accountId,
         purpose: input.purpose,
         resource_id: input.resourceId,

@@ -1,13 +1,14 @@
 // What every use case is given: one object, built once per process by the composition root (app/services.ts),
-// so the API's handlers, the worker's activities, `cardsvc` and later the console share each area's wiring.
+// so the key API's handlers, the console, the worker's activities and `cardsvc` share each area's wiring.
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { RewardsKeys } from '../lib/rewards-keys.ts';
 import type { MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
 import type { WorkflowTarget } from '../workflows/shared/start.ts';
+import type { Hooks } from './hooks.ts';
 import type { MailTransport } from './mail/transport.ts';
-import type { UsageCheck } from './usage.ts';
+import type { GiftProviders } from './rewards/provider.ts';
 
 export interface ServiceContext {
   config: Config;
@@ -21,8 +22,10 @@ export interface ServiceContext {
   mail: MailTransport;
   /** Where use cases start workflows; undefined where no Temporal server is reachable (`cardsvc`). */
   workflows: WorkflowTarget | undefined;
-  /** What makes widgets and eCards "in use": each area that can use them registers its check. */
-  usageChecks: readonly UsageCheck[];
+  /** What the areas do when another changes something ("in use" checks, eCards removed, a member erased): services/hooks.ts. */
+  hooks: Hooks;
+  /** The gift providers by name (REWARDS_PROVIDER, an order's `source`), built by the composition root. */
+  giftProviders: GiftProviders;
   /** The key(s) that encrypt gift codes; undefined when none is configured (gift work then refuses). */
   rewardsKeys: RewardsKeys | undefined;
   /** Tells this process's background passes that something was committed for them (an event, a send). */

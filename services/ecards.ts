@@ -5,7 +5,6 @@ import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import type { Widget } from '../models/Widget.ts';
 import type { ServiceContext } from './context.ts';
-import { automationEcardRemoval } from './automations/ecard-removal.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import { duplicateImage, uploadImage } from './media.ts';
 import { assertEcardRoom } from './limits.ts';
@@ -14,6 +13,9 @@ import { assertTemplate, renderTemplate, sanitizedTemplate, sanitizeHtmlField, t
 import { ecardUsage, inUse } from './usage.ts';
 import { assertEditable, copyOfEcard, findWidget, findWidgetByVanity, newVanityId } from './widgets.ts';
 import { writeTransaction } from '../lib/db.ts';
+
+export type { Ecard };
+export { priceOf } from '../models/Ecard.ts';
 
 /** The spec's eCard field names and the columns that hold them. */
 export const ECARD_FIELDS = {
@@ -209,17 +211,17 @@ export async function deleteEcards(deps: ServiceContext, accountId: number, ids:
   const ecards = await ownEcards(models, accountId, ids);
   await assertWidgetsEditable(models, accountId, ecards.map((e) => e.widget_id));
   const unique = ecards.map((e) => e.id);
-  const usage = await ecardUsage(deps.usageChecks, models, accountId, unique);
+  const usage = await ecardUsage(deps.hooks.usage, models, accountId, unique);
   const impact = unique.filter((id) => inUse(usage.get(id)!)).map((id) => ({ id, ...usage.get(id)! }));
-  const automations = automationEcardRemoval(deps, accountId);
+  const removal = deps.hooks.ecardsRemoved(accountId);
   await deleteGatedByToken(
     { models, accountId, now: deps.now(), noun: 'eCard', purpose: 'ecard_delete_in_use', impact, token },
     async (transaction) => {
-      await automations.remove({ ecardIds: unique }, transaction);
+      await removal.inTransaction({ ecardIds: unique }, transaction);
       await models.Ecard.destroy({ where: { id: unique, account_id: accountId }, transaction });
     },
   );
-  await automations.afterCommit();
+  await removal.afterCommit();
   return unique;
 }
 

@@ -1,6 +1,7 @@
 // "In use" (decisions.md): an eCard is in use when a send used it or a campaign or automation refers to it; a
 // widget when any of its eCards is, or a campaign or automation refers to it. Each area that can use them
-// (sends, campaigns, automations) registers a check here; deleting something in use needs a token.
+// (sends, campaigns, automations) registers its check in its hooks (services/hooks.ts); deleting something in use
+// needs a token.
 import type { Models } from '../models/index.ts';
 
 export const USAGE_KINDS = ['campaigns', 'automations', 'sends'] as const;

@@ -8,7 +8,6 @@ import type { Widget } from '../models/Widget.ts';
 import { spendToken } from './confirmation-tokens.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import type { ServiceContext } from './context.ts';
-import { automationEcardRemoval } from './automations/ecard-removal.ts';
 import { duplicateImages } from './media.ts';
 import { assertEcardsFit } from './limits.ts';
 import { keywordWhere } from './search.ts';
@@ -48,6 +47,24 @@ export async function pricesOf(models: Models, widgetIds: number[]): Promise<Map
   const priced = await models.Ecard.findAll({ where: { widget_id: widgetIds, price: { [Op.ne]: null } }, order: [['id', 'ASC']] });
   for (const e of priced) prices.get(e.widget_id)![String(e.id)] = priceOf(e)!;
   return prices;
+}
+
+export type { Widget };
+
+/** A widget as the surfaces show it: its row and its eCards' prices. */
+export interface WidgetView {
+  widget: Widget;
+  prices: Record<string, number>;
+}
+
+/** Widgets with their prices, read in one query. */
+export async function widgetViews(models: Models, widgets: Widget[]): Promise<WidgetView[]> {
+  const prices = await pricesOf(models, widgets.map((w) => w.id));
+  return widgets.map((widget) => ({ widget, prices: prices.get(widget.id)! }));
+}
+
+export async function widgetView(models: Models, widget: Widget): Promise<WidgetView> {
+  return (await widgetViews(models, [widget]))[0]!;
 }
 
 export interface WidgetInput {
@@ -192,21 +209,21 @@ export async function deleteWidgets(deps: ServiceContext, accountId: number, ids
   if (missing.length) throw new ApiError(404, 'not_found', `No widget with id ${missing.join(', ')}`);
   widgets.forEach(assertEditable);
 
-  const usage = await widgetUsage(deps.usageChecks, models, accountId, unique);
+  const usage = await widgetUsage(deps.hooks.usage, models, accountId, unique);
   const counts = await models.Ecard.count({ where: { widget_id: unique }, group: ['widget_id'] });
   const ecardCount = new Map(counts.map((c) => [Number(c.widget_id), Number(c.count)]));
   const impact: WidgetImpact[] = unique
     .filter((id) => inUse(usage.get(id)!))
     .map((id) => ({ id, ecards: ecardCount.get(id) ?? 0, ...usage.get(id)! }));
-  const automations = automationEcardRemoval(deps, accountId);
+  const removal = deps.hooks.ecardsRemoved(accountId);
   await deleteGatedByToken(
     { models, accountId, now: deps.now(), noun: 'widget', purpose: 'widget_delete', impact, token },
     async (transaction) => {
-      await automations.remove({ widgetIds: unique }, transaction);
+      await removal.inTransaction({ widgetIds: unique }, transaction);
       await models.Ecard.destroy({ where: { widget_id: unique, account_id: accountId }, transaction });
       await models.Widget.destroy({ where: { id: unique, account_id: accountId }, transaction });
     },
   );
-  await automations.afterCommit();
+  await removal.afterCommit();
   return unique;
 }

@@ -8,10 +8,11 @@ import { saveCampaignEcards } from '../../services/campaigns/ecards.ts';
 import { cancelCampaign, scheduleCampaign, sendCampaign, unscheduleCampaign } from '../../services/campaigns/moves.ts';
 import { listRecipients, saveRecipients } from '../../services/campaigns/recipients.ts';
 import { canonicalTimeZone, parseScheduledAt } from '../../services/campaigns/schedule-time.ts';
+import { campaignView, campaignViews } from '../../services/campaigns/view.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';
-import { presentCampaign, presentCampaigns, presentRecipient } from './present.ts';
+import { presentCampaign, presentRecipient } from './present.ts';
 import {
   Campaign,
   CampaignIdBody,
@@ -49,7 +50,7 @@ export const campaignRoutes = [
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
       const { rows, count } = await listCampaigns(services.models, caller.account.id, query);
-      return { data: await presentCampaigns(services.models, rows), meta: pageMeta(query.page, query.perPage, count) };
+      return { data: (await campaignViews(services.models, rows)).map(presentCampaign), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineRoute({
@@ -61,7 +62,7 @@ export const campaignRoutes = [
     params: CampaignIdParams,
     response: Campaign,
     async handler({ params }, { services, caller }) {
-      return presentCampaign(services.models, await findCampaign(services.models, caller.account.id, params.id));
+      return presentCampaign(await campaignView(services.models, await findCampaign(services.models, caller.account.id, params.id)));
     },
   }),
   defineRoute({
@@ -74,7 +75,7 @@ export const campaignRoutes = [
     response: Campaign,
     async handler({ body }, { services, caller }) {
       const { id, ...input } = body.campaign;
-      return presentCampaign(services.models, await saveCampaign(services, caller.account.id, id, input));
+      return presentCampaign(await campaignView(services.models, await saveCampaign(services, caller.account.id, id, input)));
     },
   }),
   defineRoute({
@@ -86,7 +87,7 @@ export const campaignRoutes = [
     body: SaveCampaignEcardsBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(services.models, await saveCampaignEcards(services, caller.account.id, body.campaignid, body.ecardIds));
+      return presentCampaign(await campaignView(services.models, await saveCampaignEcards(services, caller.account.id, body.campaignid, body.ecardIds)));
     },
   }),
   defineRoute({
@@ -104,7 +105,7 @@ export const campaignRoutes = [
         csvRecipients: body.csvRecipients,
         append: body.append,
       });
-      return presentCampaign(services.models, saved);
+      return presentCampaign(await campaignView(services.models, saved));
     },
   }),
   defineRoute({
@@ -147,7 +148,7 @@ export const campaignRoutes = [
       const timeZone = canonicalTimeZone(body.scheduled_timezone);
       const at = parseScheduledAt(body.scheduled_at, timeZone);
       const campaign = await scheduleCampaign(services, caller.account.id, body.campaignid, { at, timeZone, token: body.gc_confirmation_token });
-      return presentCampaign(services.models, campaign);
+      return presentCampaign(await campaignView(services.models, campaign));
     },
   }),
   defineRoute({
@@ -159,7 +160,7 @@ export const campaignRoutes = [
     body: SendBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(services.models, await sendCampaign(services, caller.account.id, body.campaignid, body.gc_confirmation_token));
+      return presentCampaign(await campaignView(services.models, await sendCampaign(services, caller.account.id, body.campaignid, body.gc_confirmation_token)));
     },
   }),
   defineRoute({
@@ -171,7 +172,7 @@ export const campaignRoutes = [
     body: CampaignIdBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(services.models, await unscheduleCampaign(services, caller.account.id, body.campaignid));
+      return presentCampaign(await campaignView(services.models, await unscheduleCampaign(services, caller.account.id, body.campaignid)));
     },
   }),
   defineRoute({
@@ -183,7 +184,7 @@ export const campaignRoutes = [
     body: CampaignIdBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(services.models, await cancelCampaign(services, caller.account.id, body.campaignid));
+      return presentCampaign(await campaignView(services.models, await cancelCampaign(services, caller.account.id, body.campaignid)));
     },
   }),
   defineRoute({
@@ -195,7 +196,7 @@ export const campaignRoutes = [
     body: UpdateLocaleBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(services.models, await updateLocale(services, caller.account.id, body.campaignid, body.locale));
+      return presentCampaign(await campaignView(services.models, await updateLocale(services, caller.account.id, body.campaignid, body.locale)));
     },
   }),
   defineRoute({

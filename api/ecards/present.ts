@@ -1,6 +1,6 @@
 // How an eCard is shown: the spec's field names.
 import type { z } from 'zod';
-import { priceOf, type Ecard as EcardRow } from '../../models/Ecard.ts';
+import { priceOf, type Ecard as EcardRow } from '../../services/ecards.ts';
 import type { Ecard } from './schema.ts';
 
 export function presentEcard(e: EcardRow): z.input<typeof Ecard> {

@@ -1,7 +1,7 @@
 // What send-ecard answers for a send, by mode and state (the flat fields beside `success` and `messages`).
 import { ApiError } from '../../lib/errors.ts';
-import type { Send } from '../../models/Send.ts';
 import { pageUrl } from '../../services/sends/pages.ts';
+import type { Send } from '../../services/sends/send-ecard.ts';
 
 export type SendAnswer = Record<string, unknown> & { sendId: string };
 

@@ -60,7 +60,7 @@ export const sendRoutes = [
         mergeTags: body.mergeTags,
         overrideProps: body.overrideProps,
         idempotencyKey,
-        requestHash: await requestHashOf(body),
+        requestHash: requestHashOf(body),
         gift: body.giftCard,
       });
       return presentSend(send, services.config.publicBaseUrl);

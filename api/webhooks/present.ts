@@ -1,9 +1,7 @@
 // How endpoints, deliveries and attempts are shown.
 import type { z } from 'zod';
-import type { WebhookAttempt } from '../../models/WebhookAttempt.ts';
-import type { WebhookDelivery } from '../../models/WebhookDelivery.ts';
-import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
-import { memberMask, type DeliveryDetail as Detail, type MemberMask } from '../../services/webhooks/deliveries.ts';
+import { memberMask, type DeliveryDetail as Detail, type MemberMask, type WebhookAttempt, type WebhookDelivery } from '../../services/webhooks/deliveries.ts';
+import type { WebhookEndpoint } from '../../services/webhooks/endpoints.ts';
 import type { Attempt, Delivery, DeliveryDetail, Endpoint } from './schema.ts';
 
 export function presentEndpoint(e: WebhookEndpoint): z.input<typeof Endpoint> {

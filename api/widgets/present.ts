@@ -1,11 +1,9 @@
 // How a widget is shown: the spec's field names, `wconfig` parsed, prices as a map.
 import type { z } from 'zod';
-import type { Models } from '../../models/index.ts';
-import type { Widget as WidgetRow } from '../../models/Widget.ts';
-import { pricesOf } from '../../services/widgets.ts';
+import type { WidgetView } from '../../services/widgets.ts';
 import type { Widget } from './schema.ts';
 
-export function presentWidget(widget: WidgetRow, prices: Record<string, number>): z.input<typeof Widget> {
+export function presentWidget({ widget, prices }: WidgetView): z.input<typeof Widget> {
   return {
     id: widget.id,
     vanity_id: widget.vanity_id,
@@ -18,14 +16,4 @@ export function presentWidget(widget: WidgetRow, prices: Record<string, number>)
     createdat: widget.created_at.toISOString(),
     updatedat: widget.updated_at.toISOString(),
   };
-}
-
-/** Widgets with their prices, read in one query. */
-export async function presentWidgets(models: Models, widgets: WidgetRow[]) {
-  const prices = await pricesOf(models, widgets.map((w) => w.id));
-  return widgets.map((w) => presentWidget(w, prices.get(w.id)!));
-}
-
-export async function presentWidgetWithPrices(models: Models, widget: WidgetRow) {
-  return (await presentWidgets(models, [widget]))[0]!;
 }

@@ -1,8 +1,8 @@
 // Widget endpoints: search, findOne, save, deleteWidgets, copyWidgetWithEcards.
-import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets } from '../../services/widgets.ts';
+import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets, widgetView, widgetViews } from '../../services/widgets.ts';
 import { defineRoute } from '../route.ts';
 import { pageMeta } from '../schema-helpers.ts';
-import { presentWidgets, presentWidgetWithPrices } from './present.ts';
+import { presentWidget } from './present.ts';
 import { CopyWidgetBody, Deleted, DeleteWidgetsBody, PageMeta, SaveWidgetBody, SearchWidgetsQuery, Widget, WidgetIdParams, WidgetList } from './schema.ts';
 
 const tags = ['widgets'];
@@ -21,7 +21,7 @@ export const widgetRoutes = [
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
       const { rows, count } = await searchWidgets(services.models, caller.account.id, query);
-      return { data: await presentWidgets(services.models, rows), meta: pageMeta(query.page, query.perPage, count) };
+      return { data: (await widgetViews(services.models, rows)).map(presentWidget), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineRoute({
@@ -33,7 +33,7 @@ export const widgetRoutes = [
     params: WidgetIdParams,
     response: Widget,
     async handler({ params }, { services, caller }) {
-      return presentWidgetWithPrices(services.models, await findWidget(services.models, caller.account.id, params.id));
+      return presentWidget(await widgetView(services.models, await findWidget(services.models, caller.account.id, params.id)));
     },
   }),
   defineRoute({
@@ -52,7 +52,7 @@ export const widgetRoutes = [
         prices: body.ecardPrices,
         token: body.otp_confirmation_token,
       });
-      return presentWidgetWithPrices(services.models, saved);
+      return presentWidget(await widgetView(services.models, saved));
     },
   }),
   defineRoute({
@@ -77,7 +77,7 @@ export const widgetRoutes = [
     response: Widget,
     async handler({ body }, { services, caller }) {
       const copy = await copyWidget(services, caller.account.id, body.widgetid, body.limit);
-      return presentWidgetWithPrices(services.models, copy);
+      return presentWidget(await widgetView(services.models, copy));
     },
   }),
 ];

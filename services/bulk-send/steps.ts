@@ -43,7 +43,7 @@ export async function deliverPrepared(
   if (sendPks.length === 0) return;
   // The addresses the sends were made for (a member's as it was at prepare).
   const addresses = await models.SendRecipient.findAll({ attributes: ['recipient_email'], where: { send_id: sendPks }, raw: true });
-  const links = await unsubscribeLinks(models, accountId, addresses.flatMap((r) => (r.recipient_email ? [r.recipient_email] : [])));
+  const links = await unsubscribeLinks(ctx, accountId, addresses.flatMap((r) => (r.recipient_email ? [r.recipient_email] : [])));
   // Gifts: provider orders bought before any email (a decline fails its recipient); after the delivery, gifts
   // whose email failed are refunded.
   const gifts = (await models.GiftOrder.count({ where: { send_id: sendPks } })) > 0;

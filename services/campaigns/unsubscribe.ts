@@ -2,13 +2,15 @@
 // address first gets a bulk email; using it (POST) suppresses the address for the account, idempotently.
 import { randomId } from '../../lib/ids.ts';
 import type { Models } from '../../models/index.ts';
+import type { ServiceContext } from '../context.ts';
 import { addSuppression } from '../sends/rules.ts';
 
 /** The link token of each address, made for those that lack one. */
-export async function unsubscribeLinks(models: Models, accountId: number, emails: string[]): Promise<Map<string, string>> {
+export async function unsubscribeLinks(ctx: Pick<ServiceContext, 'models' | 'now'>, accountId: number, emails: string[]): Promise<Map<string, string>> {
+  const { models } = ctx;
   const unique = [...new Set(emails.map((e) => e.toLowerCase()).filter(Boolean))];
   if (unique.length === 0) return new Map();
-  const now = new Date();
+  const now = ctx.now();
   // 24 base62 characters: about 143 random bits.
   await models.UnsubscribeLink.bulkCreate(
     unique.map((email) => ({ token: randomId(24), account_id: accountId, email, created_at: now })),
@@ -31,9 +33,9 @@ export async function unsubscribeTarget(models: Models, token: string): Promise<
 }
 
 /** Suppresses the link's address for its account; false for an unknown token. Using it again changes nothing. */
-export async function unsubscribe(models: Models, token: string): Promise<boolean> {
-  const target = await unsubscribeTarget(models, token);
+export async function unsubscribe(ctx: Pick<ServiceContext, 'models' | 'now'>, token: string): Promise<boolean> {
+  const target = await unsubscribeTarget(ctx.models, token);
   if (!target) return false;
-  await addSuppression(models, target.accountId, 'email', target.email);
+  await addSuppression(ctx, target.accountId, 'email', target.email);
   return true;
 }

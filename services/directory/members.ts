@@ -10,9 +10,6 @@ import type { ServiceContext } from '../context.ts';
 import { assertSeatFree, saveMember } from './seats.ts';
 import { findMemberBy, type MatchField } from './upsert.ts';
 import { loadView, loadViews, type MemberView } from './view.ts';
-import { eraseCampaignRecipient } from '../campaigns/recipients.ts';
-import { automationErasure } from '../automations/erasure.ts';
-import { eraseGiftRecipient } from '../rewards/erasure.ts';
 
 /** Exactly one of `email` / `employee_id`, normalized. */
 export interface MemberKey {
@@ -71,7 +68,7 @@ export async function setMemberDisabled(deps: ServiceContext, accountId: number,
  */
 export async function eraseMember(deps: ServiceContext, accountId: number, change: StatusChange): Promise<number> {
   const { models } = deps;
-  const automations = automationErasure(deps, accountId);
+  const erasure = deps.hooks.memberErased(accountId);
   const erased = await accountTransaction(models, accountId, async (transaction) => {
     const member = await mustFind(models, accountId, change.key, transaction);
     const now = deps.now();
@@ -79,9 +76,8 @@ export async function eraseMember(deps: ServiceContext, accountId: number, chang
     await models.MemberDepartment.destroy({ where: { member_id: member.id }, transaction });
     await models.MemberCustomValue.destroy({ where: { member_id: member.id }, transaction });
     await redactMemberEvents(models, accountId, member.id, now, transaction);
-    await eraseCampaignRecipient(models, accountId, member.id, transaction);
-    await eraseGiftRecipient(models, accountId, { id: member.id, email: member.email }, transaction);
-    await automations.erase(member.id, transaction);
+    // What other areas hold about the member (campaigns, rewards, automations: app/services.ts lists them).
+    await erasure.inTransaction({ id: member.id, email: member.email }, transaction);
     await member.destroy({ transaction });
     await recordMemberEvent(
       deps,
@@ -96,7 +92,7 @@ export async function eraseMember(deps: ServiceContext, accountId: number, chang
     );
     return member.id;
   });
-  await automations.afterCommit();
+  await erasure.afterCommit();
   return erased;
 }
 

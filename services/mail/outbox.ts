@@ -1,6 +1,9 @@
 // The sandbox outbox: the emails an account's sandbox "sent", as the mail transport stored them in mail_sink
 // (sandbox emails never reach SMTP). Read by the console; always scoped by the account.
 import type { Models } from '../../models/index.ts';
+import type { MailSinkMessage } from '../../models/MailSinkMessage.ts';
+
+export type { MailSinkMessage };
 
 export async function listOutbox(models: Models, accountId: number, page: { page: number; perPage: number }) {
   return models.MailSinkMessage.findAndCountAll({

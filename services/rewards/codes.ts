@@ -1,4 +1,4 @@
-// Uploading manual gift codes into an account's inventory (`cardsvc rewards add-codes`, later the console).
+// Uploading manual gift codes into an account's inventory (`cardsvc rewards add-codes` and the console).
 // Lines are `code[,pin][,expiry]`; each code and PIN is encrypted before it is written (AAD: the account and the
 // pool's product id, so a row copied elsewhere does not decrypt), and a keyed hash of the normalized code refuses
 // duplicates: against the account's codes under the current and the previous key, within the file, and, for an

@@ -1,6 +1,7 @@
-// Erasure of a member (services/directory/members.ts eraseMember, in its transaction): the orders made for it, by
-// its directory id or its address, lose the recipient's name and address, and their claim pages stop answering
-// (the token hash is dropped and the order voided). The order itself stays: spend, inventory and analytics count it.
+// Erasure of a member (the directory's eraseMember reaches it through ctx.hooks, in its transaction): the orders
+// made for it, by its directory id or its address, lose the recipient's name and address, and their claim pages
+// stop answering (the token hash is dropped and the order voided). The order itself stays: spend, inventory and
+// analytics count it.
 import { fn, col, Op, where, type Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
 

@@ -1,8 +1,7 @@
 // The provider adapter: how a gift is bought from a catalog behind an API. A buy names the caller's order id as
 // `external_id`, so a retried buy (a timeout, a crashed worker) finds the first purchase instead of making a
-// second. Only the simulated provider is built in.
-import type { ServiceContext } from '../context.ts';
-import { simulatedProvider } from './simulated-provider.ts';
+// second. Only the simulated provider is built in (./simulated-provider.ts); the composition root builds it.
+import type { Config } from '../../lib/config.ts';
 
 export interface BuyRequest {
   externalId: string;
@@ -20,18 +19,22 @@ export interface GiftProvider {
   refund(externalId: string): Promise<void>;
 }
 
+/** The providers by name, as the composition root built them (ServiceContext.giftProviders). */
+export type GiftProviders = Readonly<Record<string, GiftProvider>>;
+
 /** A buy that took longer than REWARDS_PROVIDER_TIMEOUT_SECONDS: its outcome is unknown, so it is asked again. */
 export class ProviderTimeoutError extends Error {
   override name = 'ProviderTimeoutError';
 }
 
-export function providerNamed(ctx: ServiceContext, name: string): GiftProvider {
-  if (name === 'simulated') return simulatedProvider(ctx);
+export function providerNamed(ctx: { giftProviders: GiftProviders }, name: string): GiftProvider {
+  const provider = Object.hasOwn(ctx.giftProviders, name) ? ctx.giftProviders[name] : undefined;
+  if (provider) return provider;
   throw new Error(`No reward provider named ${JSON.stringify(name)}`);
 }
 
 /** The buy, given up after the configured timeout (the provider is asked again by the caller's retry). */
-export async function buyWithTimeout(ctx: ServiceContext, provider: GiftProvider, request: BuyRequest): Promise<BuyResult> {
+export async function buyWithTimeout(ctx: { config: Config }, provider: GiftProvider, request: BuyRequest): Promise<BuyResult> {
   const seconds = ctx.config.rewards.providerTimeoutSeconds;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -12,7 +12,7 @@ const codeFor = (key: Buffer, externalId: string) => {
   return `SIM-${digits.match(/.{4}/g)!.join('-')}`;
 };
 
-export function simulatedProvider(ctx: ServiceContext): GiftProvider {
+export function simulatedProvider(ctx: Pick<ServiceContext, 'models' | 'config' | 'rewardsKeys'>): GiftProvider {
   const { models } = ctx;
   return {
     name: 'simulated',

@@ -7,7 +7,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { affectedRows } from '../../lib/db.ts';
 import type { SpendPeriod } from '../../models/Gift.ts';
 import type { Models } from '../../models/index.ts';
-import { dayOf, periodStarts } from './periods.ts';
+import { periodStarts } from './periods.ts';
 import { loadRules } from './settings.ts';
 
 const PERIODS: readonly SpendPeriod[] = ['day', 'week', 'month'];
@@ -80,5 +80,3 @@ export async function spendUsed(models: Models, accountId: number, day: string, 
   const used = (p: SpendPeriod) => (row && row[`${p}_start`] === starts[p] ? row[`${p}_cents`] : 0);
   return { day: used('day'), week: used('week'), month: used('month') };
 }
-
-export const spendDayNow = (now: Date) => dayOf(now);

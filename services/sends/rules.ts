@@ -2,6 +2,7 @@
 import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
+import type { ServiceContext } from '../context.ts';
 
 export type SuppressionKind = 'email' | 'domain';
 
@@ -35,9 +36,9 @@ export async function listSuppressions(models: Models, accountId: number, query:
   return { rows: rows.map((r) => ({ id: r.id, kind: r.kind, value: r.value, created_at: r.created_at })), count };
 }
 
-export async function addSuppression(models: Models, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {
+export async function addSuppression(ctx: Pick<ServiceContext, 'models' | 'now'>, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {
   try {
-    await models.Suppression.create({ account_id: accountId, kind, value: value.trim().toLowerCase(), created_at: new Date() });
+    await ctx.models.Suppression.create({ account_id: accountId, kind, value: value.trim().toLowerCase(), created_at: ctx.now() });
     return true;
   } catch (err) {
     if (err instanceof UniqueConstraintError) return false;
@@ -49,12 +50,13 @@ export async function removeSuppression(models: Models, accountId: number, kind:
   return (await models.Suppression.destroy({ where: { account_id: accountId, kind, value: value.trim().toLowerCase() } })) > 0;
 }
 
-export async function setSuspended(models: Models, accountId: number, suspended: boolean): Promise<void> {
+export async function setSuspended(ctx: Pick<ServiceContext, 'models' | 'now'>, accountId: number, suspended: boolean): Promise<void> {
+  const { models } = ctx;
   if (!suspended) {
     await models.SendSuspension.destroy({ where: { account_id: accountId } });
     return;
   }
-  await models.SendSuspension.bulkCreate([{ account_id: accountId, created_at: new Date() }], { ignoreDuplicates: true });
+  await models.SendSuspension.bulkCreate([{ account_id: accountId, created_at: ctx.now() }], { ignoreDuplicates: true });
 }
 
 export function validSuppressionValue(kind: SuppressionKind, value: string): string {

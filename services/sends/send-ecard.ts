@@ -10,6 +10,8 @@ import { checkOverrideTemplates } from '../ecards.ts';
 import { acceptSend, type SendRequest } from './accept.ts';
 import { startSendWorkflowOf } from './start.ts';
 
+export type { Send };
+
 // Object keys in one order, so the same body always hashes the same (Idempotency-Key checks).
 const canonical = (value: unknown): unknown =>
   value && typeof value === 'object' && !Array.isArray(value)

@@ -16,6 +16,8 @@ import { attemptTimeoutSeconds } from './attempts.ts';
 import { ecardSharedEndpoint, findEndpoint } from './endpoints.ts';
 import { sampleEcardShared } from './samples.ts';
 
+export type { WebhookAttempt, WebhookDelivery };
+
 export interface DeliveryQuery {
   page: number;
   perPage: number;

@@ -8,6 +8,8 @@ import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { assertWebhookRoom } from '../limits.ts';
 
+export type { WebhookEndpoint };
+
 /** Integration platforms whose hooks are never paused (a 410 removes them instead); subdomains count, substrings do not. */
 export const INTEGRATION_HOSTS = ['zapier.com', 'make.com', 'n8n.cloud'] as const;
 

@@ -60,8 +60,8 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
   const paused = async (id: number) => (await client.schedule.getHandle(automationScheduleId(account.accountId, id)).describe()).state.paused;
 
   it('is registered in the composition root: production wiring counts automations, no fake check loaded', () => {
-    expect(stack.services.usageChecks.map((c) => c.kind)).to.have.members(['sends', 'campaigns', 'automations']);
-    expect(stack.services.usageChecks).to.include(automationsUsageCheck);
+    expect(stack.services.hooks.usage.map((c) => c.kind)).to.have.members(['sends', 'campaigns', 'automations']);
+    expect(stack.services.hooks.usage).to.include(automationsUsageCheck);
   });
 
   it('counts each automation referring to an eCard (selected, milestone, notification) once, and a widget through its eCards', async () => {

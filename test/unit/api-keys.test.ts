@@ -14,7 +14,7 @@ describe('API key format and hashing', () => {
 
   it('hashes a key to lower-case hex SHA-256', async () => {
     const key = generateKey('live');
-    expect(await hashKey(key)).to.equal(createHash('sha256').update(key).digest('hex'));
+    expect(hashKey(key)).to.equal(createHash('sha256').update(key).digest('hex'));
   });
 
   it('fills every area: manage for full access, none where not given', () => {

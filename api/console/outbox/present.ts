@@ -1,7 +1,5 @@
 // How a sandbox email's head is shown (the console API's outbox and the outbox pages).
-import type { Models } from '../../../models/index.ts';
-
-type MailSinkMessage = InstanceType<Models['MailSinkMessage']>;
+import type { MailSinkMessage } from '../../../services/mail/outbox.ts';
 
 export const outboxHead = (m: MailSinkMessage) => ({
   id: m.id,

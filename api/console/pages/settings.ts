@@ -71,7 +71,7 @@ export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiSta
     '/settings/suppressions',
     signedIn(services, async (ctx, page) => {
       const { kind, value } = suppressionOf(await pageForm(services, ctx, page));
-      done(ctx, (await addSuppression(services.models, page.account.id, kind, value)) ? 'suppressed' : 'already-suppressed');
+      done(ctx, (await addSuppression(services, page.account.id, kind, value)) ? 'suppressed' : 'already-suppressed');
     }),
   );
   router.post(

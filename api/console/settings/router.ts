@@ -65,7 +65,7 @@ export const consoleSettingsRoutes = [
     response: SuppressionChange,
     async handler({ body }, { services, account }) {
       const { kind, value } = suppressionOf(body);
-      return { kind, value, blocked: true, changed: await addSuppression(services.models, account.id, kind, value) };
+      return { kind, value, blocked: true, changed: await addSuppression(services, account.id, kind, value) };
     },
   }),
   defineConsoleRoute({

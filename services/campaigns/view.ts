@@ -1,0 +1,71 @@
+// A campaign as the surfaces show it: its row, its eCards and its recipients' counts, read for a whole page of
+// campaigns at once (the presenters only map what this returns).
+import { col, fn, Op, QueryTypes } from 'sequelize';
+import type { Campaign } from '../../models/Campaign.ts';
+import type { CampaignRecipient } from '../../models/CampaignRecipient.ts';
+import type { Models } from '../../models/index.ts';
+
+export type { Campaign, CampaignRecipient };
+
+/** Recipients by state, `recipients` the total, and `opened` the sends that were opened. */
+export interface CampaignCounts {
+  recipients: number;
+  pending: number;
+  sent: number;
+  failed: number;
+  unknown: number;
+  skipped: number;
+  canceled: number;
+  opened: number;
+}
+
+export interface CampaignView {
+  campaign: Campaign;
+  /** The campaign's eCards (copies in its own widget), in display order. */
+  ecards: Array<{ id: number; source_ecard_id: number | null }>;
+  counts: CampaignCounts;
+}
+
+const emptyCounts = (): CampaignCounts => ({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0 });
+
+async function countsOf(models: Models, ids: number[]): Promise<Map<number, CampaignCounts>> {
+  const result = new Map(ids.map((id) => [id, emptyCounts()]));
+  if (ids.length === 0) return result;
+  const rows = (await models.CampaignRecipient.findAll({
+    attributes: ['campaign_id', 'status', [fn('COUNT', col('id')), 'n']],
+    where: { campaign_id: ids },
+    group: ['campaign_id', 'status'],
+    raw: true,
+  })) as unknown as Array<{ campaign_id: number; status: keyof CampaignCounts; n: number | string }>;
+  for (const r of rows) {
+    const counts = result.get(Number(r.campaign_id))!;
+    counts[r.status] = Number(r.n);
+    counts.recipients += Number(r.n);
+  }
+  const opened = await models.sequelize.query<{ campaign_id: number; n: number | string }>(
+    `SELECT s.origin_id AS campaign_id, COUNT(s.id) AS n FROM sends s WHERE s.origin = 'campaign' AND s.origin_id IN (:ids) AND s.opened_at IS NOT NULL GROUP BY s.origin_id`,
+    { type: QueryTypes.SELECT, replacements: { ids } },
+  );
+  for (const r of opened) result.get(Number(r.campaign_id))!.opened = Number(r.n);
+  return result;
+}
+
+export async function campaignViews(models: Models, campaigns: Campaign[]): Promise<CampaignView[]> {
+  const counts = await countsOf(models, campaigns.map((c) => c.id));
+  const ecards = campaigns.length
+    ? await models.Ecard.findAll({
+        attributes: ['id', 'widget_id', 'source_ecard_id'],
+        where: { widget_id: { [Op.in]: campaigns.map((c) => c.widget_id) } },
+        order: [['display_order', 'ASC'], ['id', 'ASC']],
+      })
+    : [];
+  return campaigns.map((campaign) => ({
+    campaign,
+    ecards: ecards.filter((e) => e.widget_id === campaign.widget_id).map((e) => ({ id: e.id, source_ecard_id: e.source_ecard_id ?? null })),
+    counts: counts.get(campaign.id)!,
+  }));
+}
+
+export async function campaignView(models: Models, campaign: Campaign): Promise<CampaignView> {
+  return (await campaignViews(models, [campaign]))[0]!;
+}
