@@ -5,7 +5,7 @@ import type { Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
 import { unsubscribeHeaders, unsubscribeLinks } from '../campaigns/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
-import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
+import { OUTCOME_UNKNOWN } from '../sends/delivery.ts';
 import { buyPendingGifts } from '../rewards/provider-buys.ts';
 import { settleGiftOrders } from '../rewards/settle.ts';
 import { deliverBulk } from './deliver.ts';
