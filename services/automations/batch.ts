@@ -5,6 +5,7 @@
 import { Op } from 'sequelize';
 import type { AutomationSendStatus } from '../../models/AutomationSend.ts';
 import { deliverPrepared, microBatchSize, settleFromSends, type SettledState } from '../bulk-send/steps.ts';
+import { listUnsubscribeHeaders } from '../campaigns/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
 import { releaseQuota } from '../sends/quota.ts';
 import { claimRows } from './claim.ts';
@@ -85,7 +86,7 @@ export async function sendAutomationBatch(ctx: ServiceContext, input: Automation
   const ids = page.map((r) => r.id);
   const prepared = await models.AutomationSend.findAll({ attributes: ['send_id'], where: { id: ids, status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   try {
-    await deliverPrepared(ctx, input.accountId, prepared.map((r) => r.send_id!), { ...run, microBatch: size });
+    await deliverPrepared(ctx, input.accountId, prepared.map((r) => r.send_id!), { ...run, microBatch: size, headersFor: listUnsubscribeHeaders(ctx, input.accountId) });
   } finally {
     await settle(ctx, input.accountId, ids);
   }

@@ -9,10 +9,10 @@ import type { SendOrigin } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
-import { sharedEvent } from '../sends/accept.ts';
 import { messageIdOf } from '../sends/delivery.ts';
 import { pageUrl } from '../sends/pages.ts';
 import { renderCard } from '../sends/render.ts';
+import { sharedEvent } from '../sends/shared-event.ts';
 import { designOf, saveSnapshots, type EcardDesign } from '../sends/snapshot.ts';
 import { sanitizeHtmlField, type TemplateValues } from '../templates.ts';
 

@@ -17,6 +17,7 @@ import { toCents } from '../rewards/money.ts';
 import { dayOf } from '../rewards/periods.ts';
 import { campaignEcards, ecardFor } from './ecards.ts';
 import { cancelUnclaimed } from './moves.ts';
+import { listUnsubscribeHeaders } from './unsubscribe.ts';
 
 export interface BatchInput {
   campaignId: number;
@@ -135,7 +136,7 @@ export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, 
   const prepared = await models.CampaignRecipient.findAll({ attributes: ['send_id'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   const sendPks = prepared.map((r) => r.send_id!);
   try {
-    await deliverPrepared(ctx, campaign.account_id, sendPks, run);
+    await deliverPrepared(ctx, campaign.account_id, sendPks, { ...run, headersFor: listUnsubscribeHeaders(ctx, campaign.account_id) });
   } finally {
     await readBack(ctx, campaign, page);
   }

@@ -2,6 +2,7 @@
 // address first gets a bulk email; using it (POST) suppresses the address for the account, idempotently.
 import { randomId } from '../../lib/ids.ts';
 import type { Models } from '../../models/index.ts';
+import type { ServiceContext } from '../context.ts';
 import { addSuppression } from '../sends/rules.ts';
 
 /** The link token of each address, made for those that lack one. */
@@ -36,4 +37,12 @@ export async function unsubscribe(models: Models, token: string): Promise<boolea
   if (!target) return false;
   await addSuppression(models, target.accountId, 'email', target.email);
   return true;
+}
+
+/** The List-Unsubscribe headers of the account's bulk emails (campaigns, automations), links made as needed. */
+export function listUnsubscribeHeaders(ctx: ServiceContext, accountId: number) {
+  return async (emails: string[]) => {
+    const links = await unsubscribeLinks(ctx.models, accountId, emails);
+    return (email: string) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase()));
+  };
 }
