@@ -4,6 +4,7 @@
 // rows and never emails a claimed one twice.
 import { Op } from 'sequelize';
 import type { AutomationSendStatus } from '../../models/AutomationSend.ts';
+import type { AutomationBatchCounts } from '../../workflows/automation/contract.ts';
 import { deliverPrepared, microBatchSize, settleFromSends, type SettledState } from '../bulk-send/steps.ts';
 import { listUnsubscribeHeaders } from '../campaigns/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
@@ -19,8 +20,6 @@ export interface AutomationBatchInput {
   afterId: number;
   throughId: number;
 }
-
-export type AutomationBatchCounts = Record<'sent' | 'failed' | 'unknown' | 'skipped', number>;
 
 export const noBatchCounts = (): AutomationBatchCounts => ({ sent: 0, failed: 0, unknown: 0, skipped: 0 });
 

@@ -5,6 +5,7 @@ import { literal, Op } from 'sequelize';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/CampaignRecipient.ts';
 import type { Models } from '../../models/index.ts';
+import type { BatchCounts } from '../../workflows/campaign/contract.ts';
 import { accountTransaction } from '../account-lock.ts';
 import { prepareBulkSends, type BulkRecipient } from '../bulk-send/prepare.ts';
 import { deliverPrepared, settleFromSends, suppressedEmails } from '../bulk-send/steps.ts';
@@ -24,8 +25,6 @@ export interface BatchInput {
   afterRecipientId: number;
   limit: number;
 }
-
-export type BatchCounts = Record<'sent' | 'failed' | 'unknown' | 'skipped' | 'canceled', number>;
 
 /** Recipients given back their quota (skipped, failed), and the campaign's reservation lowered with it. */
 async function giveBack(models: Models, campaign: Campaign, count: number): Promise<void> {
