@@ -1,10 +1,11 @@
 // The campaign workflows' activities: thin wrappers over services/campaigns/{run,batch}.ts. The batch runs on the
 // bulk task queue and heartbeats once per micro-batch.
-import { Context } from '@temporalio/activity';
 import type { ServiceContext } from '../services/context.ts';
-import { sendCampaignBatch, type BatchCounts, type BatchInput } from '../services/campaigns/batch.ts';
+import { sendCampaignBatch, type BatchInput } from '../services/campaigns/batch.ts';
 import { beginCampaign, campaignBatchStarts, campaignPlan, finishCampaign, type CampaignPlan } from '../services/campaigns/run.ts';
-import { BATCH_ATTEMPTS } from '../workflows/campaign/policy.ts';
+import type { BatchCounts } from '../workflows/campaign/contract.ts';
+import { BATCH_ATTEMPTS } from '../workflows/shared/bulk.ts';
+import { currentAttempt } from './attempt.ts';
 
 export function createCampaignActivities(deps: ServiceContext) {
   return {
@@ -12,9 +13,6 @@ export function createCampaignActivities(deps: ServiceContext) {
     beginCampaign: (input: { campaignId: number }): Promise<void> => beginCampaign(deps, input.campaignId),
     finishCampaign: (input: { campaignId: number }): Promise<string> => finishCampaign(deps, input.campaignId),
     campaignBatchStarts: (input: { campaignId: number; afterRecipientId: number; limit: number; count: number }) => campaignBatchStarts(deps, input),
-    async sendCampaignBatch(input: BatchInput): Promise<BatchCounts> {
-      const context = Context.current();
-      return sendCampaignBatch(deps, input, { lastTry: context.info.attempt >= BATCH_ATTEMPTS, heartbeat: () => context.heartbeat() });
-    },
+    sendCampaignBatch: (input: BatchInput): Promise<BatchCounts> => sendCampaignBatch(deps, input, currentAttempt(BATCH_ATTEMPTS)),
   };
 }

@@ -1,15 +1,14 @@
 // The send workflow's activities: thin wrappers over services/sends/dispatch.ts.
-import { Context } from '@temporalio/activity';
 import type { ServiceContext } from '../services/context.ts';
 import { dispatchSend, failSend, type SendOutcome } from '../services/sends/dispatch.ts';
-import { DISPATCH_ATTEMPTS } from '../workflows/send-ecard/policy.ts';
+import { DISPATCH_ATTEMPTS } from '../workflows/send-ecard/contract.ts';
+import { currentAttempt } from './attempt.ts';
 
 export function createSendActivities(deps: ServiceContext) {
   return {
     async dispatchSend(input: { sendPk: number }): Promise<SendOutcome> {
       // On the last try a temporary SMTP failure becomes the recipient's failure instead of another retry.
-      const context = Context.current();
-      return dispatchSend(deps, input.sendPk, { lastTry: context.info.attempt >= DISPATCH_ATTEMPTS, heartbeat: () => context.heartbeat() });
+      return dispatchSend(deps, input.sendPk, currentAttempt(DISPATCH_ATTEMPTS));
     },
     async failSend(input: { sendPk: number; reason: string }): Promise<SendOutcome> {
       return failSend(deps, input.sendPk, input.reason);

@@ -7,7 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import { createAccount } from '../services/accounts.ts';
-import { sendWorkflowId } from '../workflows/send-ecard/lifecycle.ts';
+import { PING_WORKFLOW } from '../workflows/ping/contract.ts';
+import { sendWorkflowId } from '../workflows/send-ecard/contract.ts';
 import { benchEcard, closedLoopRate, spread, type Pair } from './harness.ts';
 import type { BenchContext } from './stack.ts';
 
@@ -76,7 +77,7 @@ export const acceptsPair: Pair<BenchContext> = {
           if (kind === 'scheduled') sendIds.push(sendId);
           return;
         }
-        pings.push(await client.workflow.start('pingWorkflow', { taskQueue: config.temporal.taskQueue, workflowId: `bench-accept-bare-${++sequence}`, args: ['x'] }));
+        pings.push(await client.workflow.start(PING_WORKFLOW, { taskQueue: config.temporal.taskQueue, workflowId: `bench-accept-bare-${++sequence}`, args: ['x'] }));
       });
       const settling = performance.now();
       await settle(sendIds, pings);

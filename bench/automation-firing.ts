@@ -5,8 +5,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lastPassedDate, localDateOf } from '../services/automations/local-date.ts';
 import { createAccount } from '../services/accounts.ts';
-import { automationScheduleId } from '../workflows/automation/ids.ts';
-import { syncAutomationSchedule } from '../workflows/automation/lifecycle.ts';
+import { automationScheduleId } from '../workflows/automation/contract.ts';
+import { syncAutomationSchedule } from '../services/automations/schedule.ts';
 import { alternatedRounds, bareNodemailerRound, benchEcard, type Pair } from './harness.ts';
 import type { BenchContext } from './stack.ts';
 

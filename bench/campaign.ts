@@ -6,7 +6,7 @@ import { createAccount } from '../services/accounts.ts';
 import { saveCampaign } from '../services/campaigns/campaigns.ts';
 import { saveCampaignEcards } from '../services/campaigns/ecards.ts';
 import { saveRecipients } from '../services/campaigns/recipients.ts';
-import { campaignFanOutWorkflowId, campaignWorkflowId } from '../workflows/campaign/ids.ts';
+import { campaignFanOutWorkflowId, campaignWorkflowId } from '../workflows/campaign/contract.ts';
 import { alternatedRounds, bareNodemailerRound, benchEcard, sendCampaignToEnd, type Pair } from './harness.ts';
 import type { BenchContext } from './stack.ts';
 

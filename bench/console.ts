@@ -3,7 +3,7 @@
 // the same page (GET /v2/console/api/deliveries?perPage=50), both through the API process, rounds alternated.
 import { DELIVERY_PAGE_ROWS } from '../api/console/pages/webhooks.ts';
 import { createAccount } from '../services/accounts.ts';
-import { deliveryWorkflowId } from '../workflows/webhook-delivery/lifecycle.ts';
+import { deliveryWorkflowId } from '../workflows/webhook-delivery/contract.ts';
 import { setOwnerPassword, signedInPages } from '../test/helpers/console.ts';
 import { alternatedRates, requestRate, type Pair } from './harness.ts';
 import type { BenchContext } from './stack.ts';

@@ -2,7 +2,9 @@
 // workflows (ping), both started at once on the same dev server and worker process; 1,000 of each per round.
 import { createAccount } from '../services/accounts.ts';
 import { acceptSend } from '../services/sends/accept.ts';
-import { startSendWorkflow, sendWorkflowId } from '../workflows/send-ecard/lifecycle.ts';
+import { PING_WORKFLOW } from '../workflows/ping/contract.ts';
+import { sendWorkflowId } from '../workflows/send-ecard/contract.ts';
+import { startSendWorkflow } from '../workflows/send-ecard/lifecycle.ts';
 import { alternatedRounds, benchEcard, type Pair } from './harness.ts';
 import type { BenchContext } from './stack.ts';
 
@@ -40,7 +42,7 @@ export const sendsPair: Pair<BenchContext> = {
     const pingRound = async (warm: boolean) => {
       const n = warm ? warmup : perRound;
       const started = performance.now();
-      await Promise.all(Array.from({ length: n }, () => client.workflow.execute('pingWorkflow', { taskQueue: config.temporal.taskQueue, workflowId: `bench-p1-ping-${++sequence}`, args: ['x'] })));
+      await Promise.all(Array.from({ length: n }, () => client.workflow.execute(PING_WORKFLOW, { taskQueue: config.temporal.taskQueue, workflowId: `bench-p1-ping-${++sequence}`, args: ['x'] })));
       return n / ((performance.now() - started) / 1000);
     };
     // The sends are accepted first (outside the measured time), 16 at a time; their workflows are then started at once.

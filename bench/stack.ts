@@ -17,6 +17,7 @@ import { packageRoot } from '../lib/paths.ts';
 import { requireRewardsKeys } from '../lib/rewards-keys.ts';
 import type { DevServer } from '../lib/temporal-dev-server.ts';
 import type { Models } from '../models/index.ts';
+import { PING_WORKFLOW } from '../workflows/ping/contract.ts';
 import { countingSmtp, freePort, startApiProcess, type BenchSettings, type CountingSmtp, type NodeProcess } from './harness.ts';
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/cardsvc_bench_run';
@@ -141,7 +142,7 @@ export async function startBenchStack(settings: BenchSettings, progress: (line: 
     progress('worker process: bundling the workflows');
     let pings = 0;
     const worker = await startChild('bin/worker.ts', { ...env, LOG_LEVEL: 'warn' }, logFile('worker.log'), () =>
-      client.workflow.execute('pingWorkflow', { taskQueue: config.temporal.taskQueue, workflowId: `bench-ready-${++pings}`, args: ['ready'], workflowExecutionTimeout: '2 minutes' }),
+      client.workflow.execute(PING_WORKFLOW, { taskQueue: config.temporal.taskQueue, workflowId: `bench-ready-${++pings}`, args: ['ready'], workflowExecutionTimeout: '2 minutes' }),
     );
     stops.push(() => worker.stop());
     progress('API process');

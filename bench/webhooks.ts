@@ -7,7 +7,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccount } from '../services/accounts.ts';
 import { attemptTimeoutSeconds } from '../services/webhooks/attempts.ts';
-import { deliveryWorkflowId, startDeliveryWorkflow } from '../workflows/webhook-delivery/lifecycle.ts';
+import { deliveryWorkflowId } from '../workflows/webhook-delivery/contract.ts';
+import { startDeliveryWorkflow } from '../workflows/webhook-delivery/lifecycle.ts';
 import { alternatedRounds, type Pair } from './harness.ts';
 import { startChild, type BenchContext } from './stack.ts';
 

@@ -1,9 +1,9 @@
-// Every workflow the worker runs (the worker's workflowsPath).
-export { pingWorkflow } from './ping.ts';
-export { sendEcardWorkflow } from './send-ecard.ts';
-export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
-export { campaignWorkflow } from './campaign.ts';
-export { campaignFanOutWorkflow } from './campaign-fan-out.ts';
-export { automationFiringWorkflow } from './automation-firing.ts';
-export { automationFanOutWorkflow } from './automation-fan-out.ts';
-export { giftExpiryWorkflow } from './gift-expiry.ts';
+// Every workflow the worker runs (the worker's workflowsPath): each exported under its contract's type name.
+export { pingWorkflow } from './ping/workflow.ts';
+export { sendEcardWorkflow } from './send-ecard/workflow.ts';
+export { webhookDeliveryWorkflow } from './webhook-delivery/workflow.ts';
+export { campaignWorkflow } from './campaign/workflow.ts';
+export { campaignFanOutWorkflow } from './campaign/fan-out.ts';
+export { automationFiringWorkflow } from './automation/workflow.ts';
+export { automationFanOutWorkflow } from './automation/fan-out.ts';
+export { giftExpiryWorkflow } from './gift-expiry/workflow.ts';

@@ -7,7 +7,6 @@ import { ApiError, requireFields } from '../../lib/errors.ts';
 import type { Automation, AutomationEventType } from '../../models/Automation.ts';
 import type { AutomationEcardRole } from '../../models/AutomationEcard.ts';
 import type { Models } from '../../models/index.ts';
-import { syncAutomationSchedule } from '../../workflows/automation/lifecycle.ts';
 import { accountTransaction } from '../account-lock.ts';
 import { spendToken } from '../confirmation-tokens.ts';
 import type { ServiceContext } from '../context.ts';
@@ -18,6 +17,7 @@ import { sanitizeHtmlField } from '../templates.ts';
 import { loadConfig, loadConfigs, type AutomationConfig } from './config.ts';
 import { lastPassedDate, type TimingConfig } from './due.ts';
 import { chunks } from './members.ts';
+import { syncAutomationSchedule } from './schedule.ts';
 import { assertEnableable, type AutomationState, type TriggerFields } from './validate.ts';
 
 export interface MilestoneRuleInput {

@@ -4,7 +4,9 @@
 // rows and never emails a claimed one twice.
 import { Op } from 'sequelize';
 import type { AutomationSendStatus } from '../../models/AutomationSend.ts';
+import type { AutomationBatchCounts } from '../../workflows/automation/contract.ts';
 import { deliverPrepared, microBatchSize, settleFromSends, type SettledState } from '../bulk-send/steps.ts';
+import { listUnsubscribeHeaders } from '../campaigns/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
 import { releaseQuota } from '../sends/quota.ts';
 import { claimRows } from './claim.ts';
@@ -18,8 +20,6 @@ export interface AutomationBatchInput {
   afterId: number;
   throughId: number;
 }
-
-export type AutomationBatchCounts = Record<'sent' | 'failed' | 'unknown' | 'skipped', number>;
 
 export const noBatchCounts = (): AutomationBatchCounts => ({ sent: 0, failed: 0, unknown: 0, skipped: 0 });
 
@@ -85,7 +85,7 @@ export async function sendAutomationBatch(ctx: ServiceContext, input: Automation
   const ids = page.map((r) => r.id);
   const prepared = await models.AutomationSend.findAll({ attributes: ['send_id'], where: { id: ids, status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   try {
-    await deliverPrepared(ctx, input.accountId, prepared.map((r) => r.send_id!), { ...run, microBatch: size });
+    await deliverPrepared(ctx, input.accountId, prepared.map((r) => r.send_id!), { ...run, microBatch: size, headersFor: listUnsubscribeHeaders(ctx, input.accountId) });
   } finally {
     await settle(ctx, input.accountId, ids);
   }

@@ -2,8 +2,8 @@
 // eCard references and exactly-once rows (the foreign keys cascade), then its Schedule. The sends it made stay.
 import { writeTransaction } from '../../lib/db.ts';
 import { ApiError } from '../../lib/errors.ts';
-import { syncAutomationSchedule } from '../../workflows/automation/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
+import { syncAutomationSchedule } from './schedule.ts';
 
 export async function deleteAutomation(ctx: ServiceContext, accountId: number, id: number): Promise<void> {
   const deleted = await writeTransaction(ctx.models.sequelize, (transaction) =>

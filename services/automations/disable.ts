@@ -3,9 +3,9 @@
 // the commit their Schedules are made to match (paused). The caller holds the account's lock (account row first).
 import type { Transaction } from 'sequelize';
 import type { Automation } from '../../models/Automation.ts';
-import { syncAutomationSchedule } from '../../workflows/automation/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { queueOwnerNotice } from '../owner-mail.ts';
+import { syncAutomationSchedule } from './schedule.ts';
 
 export interface AutomationDisables {
   /** Disables the automation if it is still enabled, and queues the owner's notice (kind `automation_disabled`). */

@@ -6,6 +6,7 @@
 import { fn, col } from 'sequelize';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../models/AutomationEcard.ts';
 import type { AutomationSendStatus } from '../../models/AutomationSend.ts';
+import type { FindDueResult } from '../../workflows/automation/contract.ts';
 import type { ServiceContext } from '../context.ts';
 import { dueConfigOf, loadConfig, type AutomationConfig } from './config.ts';
 import { dueOccasions, occasionsToNotify, type DueConfig, type FiringWindow, type LocalDate, type NotifiedOccasion, type Occasion } from './due.ts';
@@ -16,13 +17,6 @@ export interface FindDueInput {
   automationId: number;
   firingDate: LocalDate;
   window: FiringWindow;
-}
-
-/** Counts only (they land in the workflow's history): the rows of D after this step, by kind and state. */
-export interface FindDueResult {
-  cards: number;
-  digests: number;
-  missed: number;
 }
 
 /** What a digest row's `celebrants` holds: ids and dates only; names are read at claim (an erased member drops out). */

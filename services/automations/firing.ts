@@ -2,7 +2,7 @@
 // fires (it is re-read: the database is the truth), the firing's local date D and window (W, D], and the move of
 // the watermark to D (forward only, one conditional UPDATE).
 import { Op } from 'sequelize';
-import type { BulkSettings } from '../../workflows/shared/bulk-fan-out.ts';
+import type { BulkSettings } from '../../workflows/shared/bulk.ts';
 import type { ServiceContext } from '../context.ts';
 import { loadConfig } from './config.ts';
 import { firingWindow, localDateOf, type FiringWindow, type LocalDate } from './due.ts';

@@ -3,11 +3,10 @@
 // (calendar, zone, paused state) is synced again; one without its automation is deleted. Each repair is the
 // same sync a save makes, which reads the row again, so a change committed meanwhile is not undone.
 import { Op } from 'sequelize';
-import {
-  applyAutomationSchedule, listAutomationSchedules, SCHEDULE_COLUMNS, type ListedAutomationSchedule,
-} from '../../workflows/automation/lifecycle.ts';
+import { listAutomationSchedules, type ListedAutomationSchedule } from '../../workflows/automation/lifecycle.ts';
 import { scheduleMatches } from '../../workflows/automation/schedule-spec.ts';
 import type { ServiceContext } from '../context.ts';
+import { applyAutomationSchedule, SCHEDULE_COLUMNS } from './schedule.ts';
 
 export interface ReconcileReport {
   /** Automations read. */

@@ -5,9 +5,9 @@
 import { Op } from 'sequelize';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
-import { fromAddress, MailError, type OutgoingMail } from '../mail/transport.ts';
-import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
+import { MailError } from '../mail/transport.ts';
 import { giftEmailsFor } from '../rewards/hand-off.ts';
+import { OUTCOME_UNKNOWN, outgoingMail } from '../sends/delivery.ts';
 import { recipientUrl } from '../sends/pages.ts';
 import { renderEmail } from '../sends/render.ts';
 import { loadSnapshots } from '../sends/snapshot.ts';
@@ -68,17 +68,7 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
     const mails = claimed.map((r) => {
       const send = sends.get(r.send_id)!;
       const email = renderEmail(send, designs.get(send.id)!, r, recipientUrl(ctx.config.publicBaseUrl, send, r), gifts?.get(r.id));
-      const mail: OutgoingMail = {
-        accountId: send.account_id,
-        messageId: r.message_id!,
-        from: { name: send.sender_name, address: fromAddress(ctx.config.mailFrom) },
-        to: r.recipient_email!,
-        replyTo: send.sender_email,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        headers: options.headers(r.recipient_email!),
-      };
+      const mail = outgoingMail(ctx.config.mailFrom, send, r, r.message_id!, email, options.headers(r.recipient_email!));
       return { recipient: r, sandbox: send.sandbox, mail };
     });
     // Sandbox sends go to the sink, the others over SMTP: one call for each kind.

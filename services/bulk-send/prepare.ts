@@ -5,13 +5,14 @@ import type { Transaction } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
 import { randomId } from '../../lib/ids.ts';
 import type { Ecard } from '../../models/Ecard.ts';
-import type { Send, SendOrigin } from '../../models/Send.ts';
+import type { SendOrigin } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
-import { sharedEvent } from '../sends/accept.ts';
+import { messageIdOf } from '../sends/delivery.ts';
 import { pageUrl } from '../sends/pages.ts';
 import { renderCard } from '../sends/render.ts';
+import { sharedEvent } from '../sends/shared-event.ts';
 import { designOf, saveSnapshots, type EcardDesign } from '../sends/snapshot.ts';
 import { sanitizeHtmlField, type TemplateValues } from '../templates.ts';
 
@@ -46,8 +47,6 @@ function renderedCard(render: () => ReturnType<typeof renderCard>): ReturnType<t
     throw err;
   }
 }
-
-export const bulkMessageId = (send: Pick<Send, 'send_id'>) => `<${send.send_id}.1@cardsvc>`;
 
 /** Makes the sends; returns the send row id of each recipient key. */
 export async function prepareBulkSends(
@@ -99,7 +98,7 @@ export async function prepareBulkSends(
     ordered.map((send, i) => {
       const r = recipients[i]!;
       const recipient = { recipient_name: r.name, recipient_email: r.email } as SendRecipient;
-      const row = { send_id: send.id, position: 1, recipient_name: r.name.slice(0, 200), recipient_email: r.email, page_id: send.stat_vanity_id, message_id: bulkMessageId(send) };
+      const row = { send_id: send.id, position: 1, recipient_name: r.name.slice(0, 200), recipient_email: r.email, page_id: send.stat_vanity_id, message_id: messageIdOf(send, { position: 1 }) };
       const card = renderedCard(() => renderCard(send, designFor(r.ecard), recipient, pageUrl(ctx.config.publicBaseUrl, send.stat_vanity_id)));
       // A card over the template bounds (a long list merge tag): this recipient fails with that reason, the rest go.
       if ('error' in card) {

@@ -3,9 +3,8 @@
 // ended so the caller's rows take that state.
 import type { Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
-import { unsubscribeHeaders, unsubscribeLinks } from '../campaigns/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
-import { OUTCOME_UNKNOWN } from '../sends/dispatch.ts';
+import { OUTCOME_UNKNOWN } from '../sends/delivery.ts';
 import { buyPendingGifts } from '../rewards/provider-buys.ts';
 import { settleGiftOrders } from '../rewards/settle.ts';
 import { deliverBulk } from './deliver.ts';
@@ -29,21 +28,24 @@ export async function microBatchSize(ctx: ServiceContext, accountId: number): Pr
   return sandbox || ctx.config.mail.transport === 'sink' ? SINK_MICRO_BATCH : ctx.config.mail.poolSize;
 }
 
+/** The extra headers of each address's email, made for a batch's addresses (the caller's List-Unsubscribe links). */
+export type HeadersFor = (emails: string[]) => Promise<(email: string) => Record<string, string>>;
+
 /**
- * Emails the prepared sends (those not claimed yet), each with its List-Unsubscribe headers; `microBatch` when the
- * caller already knows it (else looked up).
+ * Emails the prepared sends (those not claimed yet), each with the headers its caller gives it (List-Unsubscribe);
+ * `microBatch` when the caller already knows it (else looked up).
  */
 export async function deliverPrepared(
   ctx: ServiceContext,
   accountId: number,
   sendPks: number[],
-  run: { lastTry: boolean; heartbeat: () => void; microBatch?: number },
+  run: { lastTry: boolean; heartbeat: () => void; microBatch?: number; headersFor: HeadersFor },
 ): Promise<void> {
   const { models } = ctx;
   if (sendPks.length === 0) return;
   // The addresses the sends were made for (a member's as it was at prepare).
   const addresses = await models.SendRecipient.findAll({ attributes: ['recipient_email'], where: { send_id: sendPks }, raw: true });
-  const links = await unsubscribeLinks(ctx, accountId, addresses.flatMap((r) => (r.recipient_email ? [r.recipient_email] : [])));
+  const headers = await run.headersFor(addresses.flatMap((r) => (r.recipient_email ? [r.recipient_email] : [])));
   // Gifts: provider orders bought before any email (a decline fails its recipient); after the delivery, gifts
   // whose email failed are refunded.
   const gifts = (await models.GiftOrder.count({ where: { send_id: sendPks } })) > 0;
@@ -52,7 +54,7 @@ export async function deliverPrepared(
     await deliverBulk(ctx, sendPks, {
       microBatch: run.microBatch ?? (await microBatchSize(ctx, accountId)),
       lastTry: run.lastTry,
-      headers: (email) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase())),
+      headers,
       heartbeat: run.heartbeat,
       gifts,
     });

@@ -5,6 +5,7 @@ import { literal, Op } from 'sequelize';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/CampaignRecipient.ts';
 import type { Models } from '../../models/index.ts';
+import type { BatchCounts } from '../../workflows/campaign/contract.ts';
 import { accountTransaction } from '../account-lock.ts';
 import { prepareBulkSends, type BulkRecipient } from '../bulk-send/prepare.ts';
 import { deliverPrepared, settleFromSends, suppressedEmails } from '../bulk-send/steps.ts';
@@ -17,14 +18,13 @@ import { toCents } from '../rewards/money.ts';
 import { dayOf } from '../rewards/periods.ts';
 import { campaignEcards, ecardFor } from './ecards.ts';
 import { cancelUnclaimed } from './moves.ts';
+import { listUnsubscribeHeaders } from './unsubscribe.ts';
 
 export interface BatchInput {
   campaignId: number;
   afterRecipientId: number;
   limit: number;
 }
-
-export type BatchCounts = Record<'sent' | 'failed' | 'unknown' | 'skipped' | 'canceled', number>;
 
 /** Recipients given back their quota (skipped, failed), and the campaign's reservation lowered with it. */
 async function giveBack(models: Models, campaign: Campaign, count: number): Promise<void> {
@@ -135,7 +135,7 @@ export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, 
   const prepared = await models.CampaignRecipient.findAll({ attributes: ['send_id'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   const sendPks = prepared.map((r) => r.send_id!);
   try {
-    await deliverPrepared(ctx, campaign.account_id, sendPks, run);
+    await deliverPrepared(ctx, campaign.account_id, sendPks, { ...run, headersFor: listUnsubscribeHeaders(ctx, campaign.account_id) });
   } finally {
     await readBack(ctx, campaign, page);
   }

@@ -39,3 +39,11 @@ export async function unsubscribe(ctx: Pick<ServiceContext, 'models' | 'now'>, t
   await addSuppression(ctx, target.accountId, 'email', target.email);
   return true;
 }
+
+/** The List-Unsubscribe headers of the account's bulk emails (campaigns, automations), links made as needed. */
+export function listUnsubscribeHeaders(ctx: ServiceContext, accountId: number) {
+  return async (emails: string[]) => {
+    const links = await unsubscribeLinks(ctx, accountId, emails);
+    return (email: string) => unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(email.toLowerCase()));
+  };
+}

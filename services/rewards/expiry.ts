@@ -1,4 +1,4 @@
-// The daily expiry (workflows/gift-expiry.ts, on the `gift-expiry` Temporal Schedule): fulfilled orders still
+// The daily expiry (workflows/gift-expiry/workflow.ts, on the `gift-expiry` Temporal Schedule): fulfilled orders still
 // unclaimed at their expires_at (fulfilment + claim_expiry_days) become `expired`, and their claim page answers 410.
 // Batches of ids, each moved by a conditional UPDATE: a claim committed meanwhile wins, and any number of runs at
 // once (a trigger beside the Schedule's own) move each order once.

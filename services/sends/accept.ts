@@ -16,6 +16,7 @@ import { recordEvent } from '../outbox.ts';
 import { dayOf } from '../rewards/periods.ts';
 import { checkGift, holdGiftCodes, reserveGiftSpend } from '../rewards/send-gift.ts';
 import { sanitizeHtmlField } from '../templates.ts';
+import { sharedEvent } from './shared-event.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient, isSuspended } from './rules.ts';
 import { withPageIds } from './pages.ts';
@@ -104,29 +105,6 @@ async function keyUse(models: Models, accountId: number, request: SendRequest, n
     throw refuse(422, 'idempotency_mismatch', 'This Idempotency-Key was used in the last 24 hours with a different request body');
   }
   return { earlier: await models.Send.findByPk(row.send_id, { rejectOnEmpty: true }), expired: false };
-}
-
-/** One element per recipient; `vanity_id` is that recipient's own page id. */
-export function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null; pageId: string }>) {
-  return recipients.map((r, i) => ({
-    event_type: 'ecard_shared',
-    type: send.mode === 'share' ? 'ecard_copy_link' : 'email',
-    sender_request_id: `${send.send_id}.${i + 1}`,
-    ecardid: ecard.id,
-    widgetid: ecard.widget_id,
-    vanity_id: r.pageId,
-    sender_name: send.sender_name,
-    sender_email: send.sender_email,
-    recipient_name: r.name,
-    recipient_email: r.email ?? '',
-    personal_message: send.personal_message ?? '',
-    locale: send.locale,
-    scheduled_to_be_sent_at: send.send_at.toISOString(),
-    sent: send.mode === 'share',
-    opened: false,
-    merge_tags: send.merge_tags ?? '',
-    override_props: send.override_props ?? '',
-  }));
 }
 
 export interface Accepted {

@@ -9,12 +9,13 @@ import { ApiError } from '../../lib/errors.ts';
 import type { Send, SendStatus } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
-import { fromAddress, MailError } from '../mail/transport.ts';
+import { MailError } from '../mail/transport.ts';
 import { giftEmailsFor } from '../rewards/hand-off.ts';
 import { releaseReservation } from '../rewards/reservations.ts';
 import { prepareSendGifts } from '../rewards/send-gift.ts';
 import { settleGiftOrders } from '../rewards/settle.ts';
 import { releaseQuota } from './quota.ts';
+import { messageIdOf, OUTCOME_UNKNOWN, outgoingMail } from './delivery.ts';
 import { givePagesToRecipients, recipientUrl } from './pages.ts';
 import { renderCard, renderEmail } from './render.ts';
 import { loadSnapshot, type EcardDesign } from './snapshot.ts';
@@ -25,11 +26,7 @@ export interface SendOutcome {
   error: string | null;
 }
 
-export const OUTCOME_UNKNOWN = 'outcome unknown: the attempt that handed this email to SMTP stopped before it recorded the result';
-
 const outcomeOf = (send: Send): SendOutcome => ({ status: send.status, emailsSent: send.emails_sent, error: send.error });
-
-const messageIdOf = (send: Send, r: SendRecipient) => `<${send.send_id}.${r.position}@cardsvc>`;
 
 async function finish(deps: ServiceContext, send: Send): Promise<SendOutcome> {
   const recipients = await deps.models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
@@ -68,19 +65,7 @@ async function emailOne(deps: ServiceContext, send: Send, design: EcardDesign, r
   const gift = send.gift_product_id ? (await giftEmailsFor(deps, [recipient.id])).get(recipient.id) : undefined;
   const email = renderEmail(send, design, recipient, link, gift);
   try {
-    await deps.mail.send(
-      {
-        accountId: send.account_id,
-        messageId,
-        from: { name: send.sender_name, address: fromAddress(deps.config.mailFrom) },
-        to: recipient.recipient_email!,
-        replyTo: send.sender_email,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-      },
-      { sandbox: send.sandbox },
-    );
+    await deps.mail.send(outgoingMail(deps.config.mailFrom, send, recipient, messageId, email), { sandbox: send.sandbox });
   } catch (err) {
     if (!(err instanceof MailError)) throw err;
     if (err.kind === 'retryable' && !lastTry) {

@@ -4,7 +4,8 @@
 import { Op } from 'sequelize';
 import type { OutboxEvent } from '../../models/OutboxEvent.ts';
 import type { WorkflowTarget } from '../../workflows/shared/start.ts';
-import { deliveryWorkflowId, startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
+import { deliveryWorkflowId } from '../../workflows/webhook-delivery/contract.ts';
+import { startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { redactFinished } from '../outbox.ts';

@@ -9,7 +9,7 @@ import { testSmtpServer } from '../helpers/smtp.ts';
 import { testConfig, testEnv, testModels, testServices } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
 import { expectOncePerAddress, killDuringDelivery, startWorkerChild } from '../helpers/worker-child.ts';
-import type { AutomationFiringResult } from '../../workflows/automation-firing.ts';
+import type { AutomationFiringResult } from '../../workflows/automation/contract.ts';
 
 describe('automations: a worker killed with SIGKILL while a firing sends', function () {
   this.timeout(240_000);

@@ -10,8 +10,8 @@ import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { sendAutomationBatch } from '../../services/automations/batch.ts';
 import { addDays, localDateOf, parseLocalDate, sendInstant } from '../../services/automations/local-date.ts';
-import { AUTOMATION_FIRING_WORKFLOW, automationFanOutWorkflowId } from '../../workflows/automation/ids.ts';
-import type { AutomationFiringResult } from '../../workflows/automation-firing.ts';
+import { AUTOMATION_FIRING_WORKFLOW, automationFanOutWorkflowId } from '../../workflows/automation/contract.ts';
+import type { AutomationFiringResult } from '../../workflows/automation/contract.ts';
 import { newAccount, type TestAccount } from '../helpers/api.ts';
 import {
   createFiringSchedule, FIRING_SEND_TIME as SEND_TIME, firings, firingZone, insertAutomation, startedFirings, triggerTimes, type AutomationFields, type EcardRef,

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { automationsUsageCheck } from '../../services/automations/usage.ts';
 import { issueToken } from '../../services/confirmation-tokens.ts';
 import type { TokenPurpose } from '../../models/ConfirmationToken.ts';
-import { automationScheduleId } from '../../workflows/automation/ids.ts';
+import { automationScheduleId } from '../../workflows/automation/contract.ts';
 import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';

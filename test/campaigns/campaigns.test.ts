@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { verifySignature } from '../../lib/signing.ts';
 import { issueToken } from '../../services/confirmation-tokens.ts';
 import { accountSecret } from '../../services/webhooks/secrets.ts';
-import { campaignFanOutWorkflowId, campaignWorkflowId } from '../../workflows/campaign/ids.ts';
+import { campaignFanOutWorkflowId, campaignWorkflowId } from '../../workflows/campaign/contract.ts';
 import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { seedMembers } from '../helpers/directory.ts';

@@ -3,7 +3,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { expect } from 'chai';
 import { startWorker } from '../../app/runtime.ts';
-import { campaignWorkflowId } from '../../workflows/campaign/lifecycle.ts';
+import { campaignWorkflowId } from '../../workflows/campaign/contract.ts';
 import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { seedMembers } from '../helpers/directory.ts';

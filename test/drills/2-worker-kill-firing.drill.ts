@@ -1,7 +1,7 @@
 // Drill: the worker SIGKILLed mid-firing of an automation (from the SMTP server); another worker finishes the firing.
 import { expect } from 'chai';
 import { localDateOf } from '../../services/automations/local-date.ts';
-import type { AutomationFiringResult } from '../../workflows/automation-firing.ts';
+import type { AutomationFiringResult } from '../../workflows/automation/contract.ts';
 import { createFiringSchedule, firingZone, insertAutomation, startedFirings, triggerTimes } from '../helpers/automations.ts';
 import { killDuringDelivery } from '../helpers/worker-child.ts';
 import { expectPass, settled, startDrill, step, stopChildren } from './harness.ts';

@@ -2,8 +2,8 @@
 // happened, undrained events, a campaign whose wake never arrived, an automation without its Schedule, the gift-expiry
 // Schedule): the sweepers, drainer, reconciler and expiry set-up act once between them.
 import { expect } from 'chai';
-import { GIFT_EXPIRY_SCHEDULE_ID } from '../../workflows/gift-expiry/lifecycle.ts';
-import { automationScheduleId } from '../../workflows/automation/ids.ts';
+import { GIFT_EXPIRY_SCHEDULE_ID } from '../../workflows/gift-expiry/contract.ts';
+import { automationScheduleId } from '../../workflows/automation/contract.ts';
 import { firingZone, insertAutomation } from '../helpers/automations.ts';
 import { insertSend } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';

@@ -8,9 +8,9 @@ import type { AutomationEcardRole } from '../../models/AutomationEcard.ts';
 import type { Models } from '../../models/index.ts';
 import { lastPassedDate } from '../../services/automations/local-date.ts';
 import type { ServiceContext } from '../../services/context.ts';
-import type { AutomationFiringResult } from '../../workflows/automation-firing.ts';
-import { automationScheduleId } from '../../workflows/automation/ids.ts';
-import { syncAutomationSchedule } from '../../workflows/automation/lifecycle.ts';
+import type { AutomationFiringResult } from '../../workflows/automation/contract.ts';
+import { automationScheduleId } from '../../workflows/automation/contract.ts';
+import { syncAutomationSchedule } from '../../services/automations/schedule.ts';
 import { onSuiteEnd } from './cleanup.ts';
 
 export const FIRING_SEND_TIME = '23:00';

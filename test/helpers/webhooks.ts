@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import type { Models } from '../../models/index.ts';
 import type { WebhookDelivery } from '../../models/WebhookDelivery.ts';
-import { deliveryWorkflowId } from '../../workflows/webhook-delivery/lifecycle.ts';
+import { deliveryWorkflowId } from '../../workflows/webhook-delivery/contract.ts';
 import { call, expectSuccess, newAccount, type TestAccount } from './api.ts';
 import { eventually } from './eventually.ts';
 import { testReceiver, type Receiver } from './receiver.ts';

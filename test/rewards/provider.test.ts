@@ -8,7 +8,7 @@ import { startWorker } from '../../app/runtime.ts';
 import type { Models } from '../../models/index.ts';
 import { updateSettings } from '../../services/rewards/settings.ts';
 import { spendUsed } from '../../services/rewards/spend.ts';
-import { sendWorkflowId } from '../../workflows/send-ecard/lifecycle.ts';
+import { sendWorkflowId } from '../../workflows/send-ecard/contract.ts';
 import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { claimLinkIn } from '../helpers/rewards.ts';

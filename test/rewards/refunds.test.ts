@@ -10,7 +10,7 @@ import { sendCampaignBatch } from '../../services/campaigns/batch.ts';
 import { issueToken } from '../../services/confirmation-tokens.ts';
 import { dayOf } from '../../services/rewards/periods.ts';
 import { spendUsed } from '../../services/rewards/spend.ts';
-import { campaignWorkflowId } from '../../workflows/campaign/ids.ts';
+import { campaignWorkflowId } from '../../workflows/campaign/contract.ts';
 import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';

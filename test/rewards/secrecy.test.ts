@@ -15,7 +15,7 @@ import { issueToken } from '../../services/confirmation-tokens.ts';
 import { addCodes } from '../../services/rewards/codes.ts';
 import { updateSettings } from '../../services/rewards/settings.ts';
 import { drainOutbox } from '../../services/webhooks/drain.ts';
-import { campaignFanOutWorkflowId } from '../../workflows/campaign/ids.ts';
+import { campaignFanOutWorkflowId } from '../../workflows/campaign/contract.ts';
 import { call, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { onSuiteEnd } from '../helpers/cleanup.ts';

@@ -2,7 +2,7 @@
 // recipients from two appended 50,000-row CSV uploads. Accepted, every email in the sink, no quota used, and
 // every workflow history (the campaign's, each run of its fan-out) under Temporal's 10,240-event warning.
 import { expect } from 'chai';
-import { campaignFanOutWorkflowId, campaignWorkflowId } from '../../workflows/campaign/ids.ts';
+import { campaignFanOutWorkflowId, campaignWorkflowId } from '../../workflows/campaign/contract.ts';
 import { call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';

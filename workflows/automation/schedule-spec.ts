@@ -2,9 +2,8 @@
 // compares what Temporal holds against it, and unit tests check it without a server).
 // Plain shapes, not the client's types (the client is for lifecycle code only): the lifecycle hands them to it.
 import type { SearchAttributePair } from '@temporalio/common';
-import type { AutomationFiringInput } from '../automation-firing.ts';
 import { cardAttributes } from '../shared/search-attributes.ts';
-import { AUTOMATION_FIRING_WORKFLOW, automationScheduleId } from './ids.ts';
+import { AUTOMATION_FIRING_WORKFLOW, automationScheduleId, type AutomationFiringInput } from './contract.ts';
 
 /** What the Schedule depends on: the row's enabled flag and timing_config (JSON text, null until set). */
 export interface AutomationScheduleRow {

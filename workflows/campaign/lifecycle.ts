@@ -2,19 +2,15 @@
 // workflow to look again, starting it when it is not running.
 import { withStartDeadline, type WorkflowTarget } from '../shared/start.ts';
 import { cardAttributes } from '../shared/search-attributes.ts';
-import type { CampaignWorkflowInput } from '../campaign.ts';
-
-import { campaignWorkflowId } from './ids.ts';
-
-export { campaignWorkflowId };
+import { CAMPAIGN_WORKFLOW, campaignWorkflowId, wakeSignal, type CampaignWorkflowInput } from './contract.ts';
 
 export async function wakeCampaignWorkflow(target: WorkflowTarget, input: CampaignWorkflowInput, status: string): Promise<void> {
   await withStartDeadline(target, () =>
-    target.client.workflow.signalWithStart('campaignWorkflow', {
+    target.client.workflow.signalWithStart(CAMPAIGN_WORKFLOW, {
       taskQueue: target.taskQueue,
       workflowId: campaignWorkflowId(input.accountId, input.campaignId),
       args: [input],
-      signal: 'wake',
+      signal: wakeSignal,
       signalArgs: [],
       typedSearchAttributes: cardAttributes(input.accountId, 'campaign', status),
     }),

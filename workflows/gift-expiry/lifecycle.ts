@@ -3,9 +3,7 @@
 // idempotent, so a run more or less never matters. The only Temporal client calls for rewards.
 import { ScheduleAlreadyRunning, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
 import type { WorkflowTarget } from '../shared/start.ts';
-
-export const GIFT_EXPIRY_SCHEDULE_ID = 'gift-expiry';
-export const GIFT_EXPIRY_WORKFLOW = 'giftExpiryWorkflow';
+import { GIFT_EXPIRY_SCHEDULE_ID, GIFT_EXPIRY_WORKFLOW } from './contract.ts';
 /** When it fires, UTC: just after midnight, so an order due today is expired early in the day. */
 export const GIFT_EXPIRY_AT = { hour: 0, minute: 10 } as const;
 

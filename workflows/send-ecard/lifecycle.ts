@@ -1,12 +1,10 @@
 // Starting, awaiting and canceling send workflows: business ids, started once.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { startOnce, type WorkflowTarget } from '../shared/start.ts';
-import type { SendEcardInput, SendEcardResult } from '../send-ecard.ts';
-
-export const sendWorkflowId = (accountId: number, sendId: string) => `send/${accountId}/${sendId}`;
+import { SEND_ECARD_WORKFLOW, sendWorkflowId, type SendEcardInput, type SendEcardResult } from './contract.ts';
 
 export async function startSendWorkflow(target: WorkflowTarget, accountId: number, sendId: string, status: string, input: SendEcardInput): Promise<void> {
-  await startOnce(target, { workflowType: 'sendEcardWorkflow', workflowId: sendWorkflowId(accountId, sendId), args: [input], accountId, kind: 'send', status });
+  await startOnce(target, { workflowType: SEND_ECARD_WORKFLOW, workflowId: sendWorkflowId(accountId, sendId), args: [input], accountId, kind: 'send', status });
 }
 
 /** The send's result, or undefined when it has not finished within `waitMs`. */

@@ -1,15 +1,7 @@
-// What the bulk fan-outs (a campaign's, an automation firing's) share: their settings, the batch activity's
-// options (the bulk task queue, heartbeat, BATCH_ATTEMPTS), a pool of lanes over the batches, and count sums.
+// Inside the bulk fan-outs (a campaign's, an automation firing's): the batch activity's options (the bulk task
+// queue, heartbeat, BATCH_ATTEMPTS), a pool of lanes over the batches, and count sums.
 import type { ActivityOptions } from '@temporalio/workflow';
-import { BATCH_ATTEMPTS } from '../campaign/policy.ts';
-
-export interface BulkSettings {
-  taskQueue: string;
-  concurrency: number;
-  batchSize: number;
-  /** How long a batch may go unheard (a dead worker) before it is tried again. */
-  heartbeatSeconds: number;
-}
+import { BATCH_ATTEMPTS, type BulkSettings } from './bulk.ts';
 
 /** How a batch activity runs: on the bulk task queue, heartbeating, BATCH_ATTEMPTS tries. */
 export function batchActivityOptions(bulk: BulkSettings): ActivityOptions {

@@ -2,19 +2,9 @@
 // rows on the bulk task queue, at most `concurrency` at once, as a campaign's fan-out; histories hold ids and
 // counts only, and the workflow continues as new when Temporal suggests it.
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
-import type { AutomationBatchCounts } from '../services/automations/batch.ts';
-import { addCounts, batchActivityOptions, inLanes, type BulkSettings } from './shared/bulk-fan-out.ts';
-
-export interface AutomationFanOutInput {
-  accountId: number;
-  automationId: number;
-  firingDate: string;
-  afterId: number;
-  bulk: BulkSettings;
-  /** What earlier runs (before continue-as-new) counted. */
-  counts: AutomationBatchCounts | null;
-}
+import type { Activities } from '../../activities/index.ts';
+import { addCounts, batchActivityOptions, inLanes } from '../shared/bulk-fan-out.ts';
+import type { AutomationBatchCounts, AutomationFanOutInput } from './contract.ts';
 
 const { automationBatchBounds } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

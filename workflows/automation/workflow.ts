@@ -4,30 +4,10 @@
 // child fan-out whose id is (automation, D), so two firings of one day never send at once.
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { executeChild, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
-import type { AutomationBatchCounts } from '../services/automations/batch.ts';
-import type { FindDueResult } from '../services/automations/find-due.ts';
-import type { automationFanOutWorkflow } from './automation-fan-out.ts';
-import { automationFanOutWorkflowId } from './automation/ids.ts';
-import { showStatus } from './shared/status.ts';
-
-export interface AutomationFiringInput {
-  accountId: number;
-  automationId: number;
-  /**
-   * The nominal time to fire for (ISO 8601), for a start by hand; a Schedule's start leaves it out and the
-   * workflow reads TemporalScheduledStartTime instead.
-   */
-  scheduledAt?: string;
-}
-
-export interface AutomationFiringResult {
-  /** fired: sent (or found nothing left); already_firing: another firing of D was still sending after the waits. */
-  status: 'gone' | 'disabled' | 'fired' | 'already_firing';
-  firingDate: string | null;
-  found: FindDueResult | null;
-  counts: AutomationBatchCounts | null;
-}
+import type { Activities } from '../../activities/index.ts';
+import { showStatus } from '../shared/status.ts';
+import { AUTOMATION_FAN_OUT_WORKFLOW, automationFanOutWorkflowId, type AutomationFiringInput, type AutomationFiringResult } from './contract.ts';
+import type { automationFanOutWorkflow } from './fan-out.ts';
 
 // Set by the server on every workflow a Schedule starts: the action's nominal time (not when it actually ran).
 const ScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
@@ -72,7 +52,7 @@ export async function automationFiringWorkflow(input: AutomationFiringInput): Pr
   for (let waits = 0; ; waits++) {
     showStatus('sending');
     try {
-      const counts = await executeChild<typeof automationFanOutWorkflow>('automationFanOutWorkflow', {
+      const counts = await executeChild<typeof automationFanOutWorkflow>(AUTOMATION_FAN_OUT_WORKFLOW, {
         workflowId: automationFanOutWorkflowId(accountId, automationId, firingDate),
         args: [{ accountId, automationId, firingDate, afterId: 0, bulk: plan.bulk, counts: null }],
       });

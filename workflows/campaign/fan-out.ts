@@ -1,19 +1,9 @@
 // A sending campaign's fan-out: batches of recipients (by id ranges) on the bulk task queue, at most `concurrency`
 // at once; histories hold ids and counts only, and the workflow continues as new when Temporal suggests it.
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
-import type { BatchCounts } from '../services/campaigns/batch.ts';
-import { addCounts, batchActivityOptions, inLanes, type BulkSettings } from './shared/bulk-fan-out.ts';
-
-export type { BulkSettings };
-
-export interface FanOutInput {
-  campaignId: number;
-  afterRecipientId: number;
-  bulk: BulkSettings;
-  /** What earlier runs (before continue-as-new) counted. */
-  counts: BatchCounts | null;
-}
+import type { Activities } from '../../activities/index.ts';
+import { addCounts, batchActivityOptions, inLanes } from '../shared/bulk-fan-out.ts';
+import type { BatchCounts, FanOutInput } from './contract.ts';
 
 const { campaignBatchStarts } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

@@ -1,27 +1,11 @@
 // One campaign, `campaign/<accountId>/<id>`: the database decides, this carries out. It reads where the campaign
 // stands, sleeps until its time (a wake signal cuts the sleep short: a reschedule, unschedule or cancel), moves it
 // to sending, fans out in a child workflow, and settles how it ended.
-import { condition, defineSignal, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
-import type { BatchCounts } from '../services/campaigns/batch.ts';
-import type { BulkSettings, campaignFanOutWorkflow } from './campaign-fan-out.ts';
-import { campaignFanOutWorkflowId } from './campaign/ids.ts';
-import { showStatus } from './shared/status.ts';
-
-export interface CampaignWorkflowInput {
-  accountId: number;
-  campaignId: number;
-  /** From configuration when the campaign was woken (the bulk task queue, concurrency, batch size). */
-  bulk: BulkSettings;
-}
-
-export interface CampaignWorkflowResult {
-  status: string;
-  counts: BatchCounts | null;
-}
-
-/** Payload-less: "look again". */
-export const wakeSignal = defineSignal('wake');
+import { condition, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.ts';
+import { showStatus } from '../shared/status.ts';
+import { CAMPAIGN_FAN_OUT_WORKFLOW, campaignFanOutWorkflowId, wakeSignal, type CampaignWorkflowInput, type CampaignWorkflowResult } from './contract.ts';
+import type { campaignFanOutWorkflow } from './fan-out.ts';
 
 const { campaignPlan, beginCampaign, finishCampaign } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -46,7 +30,7 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
       continue;
     }
     if (plan.status !== 'sending') return { status: plan.status, counts: null };
-    const counts = await executeChild<typeof campaignFanOutWorkflow>('campaignFanOutWorkflow', {
+    const counts = await executeChild<typeof campaignFanOutWorkflow>(CAMPAIGN_FAN_OUT_WORKFLOW, {
       workflowId: campaignFanOutWorkflowId(input.accountId, input.campaignId),
       args: [{ campaignId: input.campaignId, afterRecipientId: 0, bulk: input.bulk, counts: null }],
     });

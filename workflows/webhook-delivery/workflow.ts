@@ -1,21 +1,9 @@
 // One webhook delivery: try at once, then retry on the schedule it was given (timers, not activity retries),
 // honouring a 429's Retry-After; the activities record every attempt and settle the delivery's end.
 import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
-import { showStatus } from './shared/status.ts';
-
-export interface WebhookDeliveryInput {
-  deliveryId: number;
-  /** `auto`: an event's delivery with retries; `replay` and `test` try once. */
-  trigger: 'auto' | 'replay' | 'test';
-  /** Seconds to wait before each retry (configuration: WEBHOOK_RETRY_DELAYS). */
-  retryDelaysSeconds: number[];
-  /**
-   * How long one activity may run before Temporal tries it again (the HTTP timeout plus room for the database): an
-   * activity on a worker that died is retried after this. Absent (histories from before it): 2 minutes.
-   */
-  attemptTimeoutSeconds?: number;
-}
+import type { Activities } from '../../activities/index.ts';
+import { showStatus } from '../shared/status.ts';
+import type { WebhookDeliveryInput } from './contract.ts';
 
 // The attempt itself never throws for an HTTP outcome; these retries cover only the service's own failures
 // (database down, worker lost), and the attempt key keeps a repeated activity from recording twice.

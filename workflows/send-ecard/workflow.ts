@@ -1,24 +1,9 @@
 // One send: wait durably until its time (scheduled sends), then one activity renders the card and emails every
 // recipient at most once; a cancel while waiting ends it. The activity's retries cover SMTP's temporary failures.
 import { ActivityFailure, isCancellation, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
-import { showStatus } from './shared/status.ts';
-import { DISPATCH_ATTEMPTS, DISPATCH_HEARTBEAT_SECONDS } from './send-ecard/policy.ts';
-
-export interface SendEcardInput {
-  /** The send's row id. */
-  sendPk: number;
-  /** When it goes out (epoch ms); the past or now means at once. */
-  sendAtMs: number;
-  /** How long the dispatch may go unheard (a dead worker) before it is tried again; absent in older runs. */
-  heartbeatSeconds?: number;
-}
-
-export interface SendEcardResult {
-  status: string;
-  emailsSent: number;
-  error: string | null;
-}
+import type { Activities } from '../../activities/index.ts';
+import { showStatus } from '../shared/status.ts';
+import { DISPATCH_ATTEMPTS, DISPATCH_HEARTBEAT_SECONDS, type SendEcardInput, type SendEcardResult } from './contract.ts';
 
 export async function sendEcardWorkflow(input: SendEcardInput): Promise<SendEcardResult> {
   const { dispatchSend, failSend } = proxyActivities<Activities>({

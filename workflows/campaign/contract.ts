@@ -1,0 +1,38 @@
+// The campaign workflows' contract (pure: the workflows, their lifecycle, the activities and services import it):
+// type names, business ids, inputs and results, the wake signal. The child's id comes from the input, not from
+// workflowInfo, so a history replays under any id.
+import { defineSignal } from '@temporalio/workflow';
+import type { BulkSettings } from '../shared/bulk.ts';
+
+export const CAMPAIGN_WORKFLOW = 'campaignWorkflow';
+export const CAMPAIGN_FAN_OUT_WORKFLOW = 'campaignFanOutWorkflow';
+
+export const campaignWorkflowId = (accountId: number, campaignId: number) => `campaign/${accountId}/${campaignId}`;
+
+export const campaignFanOutWorkflowId = (accountId: number, campaignId: number) => `${campaignWorkflowId(accountId, campaignId)}/fan-out`;
+
+/** Payload-less: "look again" (a reschedule, unschedule or cancel); a wake of a campaign not running starts it. */
+export const wakeSignal = defineSignal('wake');
+
+/** What a campaign's batches did to its recipients (counts only: they land in the histories). */
+export type BatchCounts = Record<'sent' | 'failed' | 'unknown' | 'skipped' | 'canceled', number>;
+
+export interface CampaignWorkflowInput {
+  accountId: number;
+  campaignId: number;
+  /** From configuration when the campaign was woken (the bulk task queue, concurrency, batch size). */
+  bulk: BulkSettings;
+}
+
+export interface CampaignWorkflowResult {
+  status: string;
+  counts: BatchCounts | null;
+}
+
+export interface FanOutInput {
+  campaignId: number;
+  afterRecipientId: number;
+  bulk: BulkSettings;
+  /** What earlier runs (before continue-as-new) counted. */
+  counts: BatchCounts | null;
+}
