@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { expect } from 'chai';
 import * as errors from '../../lib/errors.ts';
 import { ApiError, type ErrorFactory } from '../../lib/errors.ts';
@@ -97,6 +99,15 @@ const isFactory = (value: unknown): value is ErrorFactory =>
 
 const factories = Object.entries(errors).filter((entry): entry is [string, ErrorFactory] => isFactory(entry[1]));
 
+/** Every .ts file under a directory (relative to the repository root). */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
 describe('the error catalogue', () => {
   it('has a factory for every code of the table and no code outside it', () => {
     expect(factories.map(([, make]) => make.code).sort()).to.deep.equal(Object.keys(STATUS_OF_CODE).sort());
@@ -133,5 +144,15 @@ describe('the error catalogue', () => {
       expect([err.status, err.code, err.messages]).to.deep.equal([422, 'missing_field', ['name is required', 'email is required']]);
       return true;
     });
+  });
+
+  it('is the only place an ApiError is built: no layer writes a status and a code inline', () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const inline = ['services', 'api', 'cli', 'app', 'activities', 'workflows', 'models', 'lib']
+      .flatMap((dir) => sourceFiles(join(root, dir)))
+      .filter((file) => !file.endsWith(join('lib', 'errors.ts')))
+      .filter((file) => /new ApiError\s*\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file));
+    expect(inline).to.deep.equal([]);
   });
 });
