@@ -2,7 +2,7 @@
 import Koa, { type Middleware, type Next } from 'koa';
 import type Router from '@koa/router';
 import type { Connection } from '@temporalio/client';
-import { ApiError } from '../lib/errors.ts';
+import { methodNotAllowed, notFound } from '../lib/errors.ts';
 import { createKeyAuthenticator } from '../services/api-keys.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { createRateLimiter, type RateLimiter } from '../services/rate-limits.ts';
@@ -98,11 +98,11 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
   app.use(async (ctx) => {
     const allowed = [...api.allowedMethods(ctx.path), ...consoleApi.allowedMethods(ctx.path), ...publicAllowed(ctx.path)];
     if (allowed.length) {
-      throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(', ')}`, {
+      throw methodNotAllowed(`${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(', ')}`, {
         headers: { Allow: allowed.join(', ') },
       });
     }
-    throw new ApiError(404, 'not_found', `No endpoint at ${ctx.method} ${ctx.path}`);
+    throw notFound(`No endpoint at ${ctx.method} ${ctx.path}`);
   });
   return app;
 }

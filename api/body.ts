@@ -1,7 +1,7 @@
 // Reads a JSON request body within a size limit: 415 for another type, 413 over the limit, 400 when nested deeper
 // than MAX_JSON_DEPTH (before anything else looks at it) or malformed.
 import type { Context } from 'koa';
-import { ApiError } from '../lib/errors.ts';
+import { type ApiError, bodyNotObject, bodyTooDeep as bodyTooDeepError, malformedJson, payloadTooLarge, unsupportedMediaType } from '../lib/errors.ts';
 
 function hasBody(ctx: Context): boolean {
   return ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
@@ -9,7 +9,7 @@ function hasBody(ctx: Context): boolean {
 
 function tooLarge(limit: number): ApiError {
   // The rest of the body is never read, so the connection cannot be reused.
-  return new ApiError(413, 'payload_too_large', `The request body is larger than this endpoint's limit of ${limit} bytes`, {
+  return payloadTooLarge(`The request body is larger than this endpoint's limit of ${limit} bytes`, {
     headers: { Connection: 'close' },
   });
 }
@@ -33,7 +33,7 @@ const readText = async (ctx: Context, limit: number): Promise<string> => (await 
 export async function readFormBody(ctx: Context, limit: number): Promise<Record<string, string>> {
   if (!hasBody(ctx)) return {};
   if (!ctx.request.is('application/x-www-form-urlencoded')) {
-    throw new ApiError(415, 'unsupported_media_type', 'Send the form as application/x-www-form-urlencoded');
+    throw unsupportedMediaType('Send the form as application/x-www-form-urlencoded');
   }
   return Object.fromEntries(new URLSearchParams(await readText(ctx, limit)));
 }
@@ -62,14 +62,14 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 }
 
 export function bodyTooDeep(): ApiError {
-  return new ApiError(400, 'body_too_deep', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+  return bodyTooDeepError(`The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
 }
 
 /** The parsed body: always an object (`{}` when there is none). */
 export async function readJsonBody(ctx: Context, limit: number): Promise<Record<string, unknown>> {
   if (!hasBody(ctx)) return {};
   if (!ctx.request.is('application/json', '+json')) {
-    throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
+    throw unsupportedMediaType('Send the body as JSON with Content-Type: application/json');
   }
   const text = await readText(ctx, limit);
   if (text.trim() === '') return {};
@@ -78,10 +78,10 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<Record<
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'malformed_json', 'The request body is not valid JSON');
+    throw malformedJson('The request body is not valid JSON');
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ApiError(400, 'body_not_object', 'The request body must be a JSON object');
+    throw bodyNotObject('The request body must be a JSON object');
   }
   return parsed as Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 // Turns route definitions into Koa middleware: scope → body → validate → handler → envelope.
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { ApiError } from '../lib/errors.ts';
+import { keyOutOfScope } from '../lib/errors.ts';
 import { deepStrict } from '../lib/zod-strict.ts';
 import type { Permissions } from '../models/ApiKey.ts';
 import { readJsonBody } from './body.ts';
@@ -17,7 +17,7 @@ export function checkAccess(access: Access, key: { full_access: boolean; permiss
   const level = key.permissions[access.area];
   if (level === 'manage' || (level === 'view' && access.level === 'view')) return;
   const capability = capabilityOf(access);
-  throw new ApiError(403, 'key_out_of_scope', `This API key lacks the ${capability} capability (${access.area}: ${access.level})`);
+  throw keyOutOfScope(`This API key lacks the ${capability} capability (${access.area}: ${access.level})`);
 }
 
 // Checks a success against the declared schemas made strict (built once per route): a field the contract does

@@ -2,7 +2,7 @@
 // empty is 422. Either way the message names the field. Before any schema, a NUL character anywhere in the
 // input is refused (400 invalid_characters): no database stores it faithfully (SQLite cuts a statement there).
 import type { z } from 'zod';
-import { ApiError } from '../lib/errors.ts';
+import { type ApiError, invalidCharacters, invalidParameter, missingField } from '../lib/errors.ts';
 
 export type InputPlace = 'body' | 'query' | 'path';
 
@@ -24,8 +24,8 @@ export function inputError(issues: readonly z.core.$ZodIssue[], place: InputPlac
   const shown = malformed.length ? malformed : described;
   const messages = shown.map((d) => d.message);
   return malformed.length
-    ? new ApiError(400, 'invalid_parameter', messages[0]!, { messages })
-    : new ApiError(422, 'missing_field', messages[0]!, { messages });
+    ? invalidParameter(messages[0]!, { messages })
+    : missingField(messages[0]!, { messages });
 }
 
 const NUL = '\u0000';
@@ -56,7 +56,7 @@ export function refuseNul(value: unknown, place: InputPlace): void {
   const path = nulPath(value);
   if (!path) return;
   const field = path.length ? path.join('.') : place;
-  throw new ApiError(400, 'invalid_characters', `${field} contains a NUL character (U+0000), which is not allowed`);
+  throw invalidCharacters(`${field} contains a NUL character (U+0000), which is not allowed`);
 }
 
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, place: InputPlace): z.output<T> {

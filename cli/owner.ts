@@ -1,7 +1,7 @@
 // `cardsvc owner set-password --email E --password-stdin`: an owner's console password, read from stdin so it stays
 // out of the process list. The same service as the console's password change: every session of the owner ends.
 import { parseArgs } from 'node:util';
-import { ApiError } from '../lib/errors.ts';
+import { ownerNotFound } from '../lib/errors.ts';
 import { setPassword } from '../services/console/sessions.ts';
 import { readStdin } from './account.ts';
 import type { CommandContext } from './context.ts';
@@ -19,7 +19,7 @@ async function setOwnerPassword(args: string[], ctx: CommandContext): Promise<vo
   const { models } = await ctx.services();
   const email = values.email.trim().toLowerCase();
   const owner = await models.Owner.findOne({ where: { email } });
-  if (!owner) throw new ApiError(404, 'owner_not_found', `No owner with the email ${email}`);
+  if (!owner) throw ownerNotFound(`No owner with the email ${email}`);
   await setPassword(models, owner, password, ctx.config.passwordScryptLog2N);
   ctx.out.message(`Set the console password of ${email}; every session of that owner has ended.`);
   ctx.out.result({ ok: true });

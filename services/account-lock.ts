@@ -3,7 +3,7 @@
 // other, on every database, instead of deadlocking or racing.
 import type { Transaction } from 'sequelize';
 import { writeTransaction } from '../lib/db.ts';
-import { ApiError } from '../lib/errors.ts';
+import { notFound } from '../lib/errors.ts';
 import type { Account } from '../models/Account.ts';
 import type { Models } from '../models/index.ts';
 
@@ -20,7 +20,7 @@ export function lockAccount(models: Models, accountId: number, transaction: Tran
 export async function accountTransaction<T>(models: Models, accountId: number, work: (transaction: Transaction, account: Account) => Promise<T>): Promise<T> {
   return writeTransaction(models.sequelize, async (transaction) => {
     const account = await lockAccount(models, accountId, transaction);
-    if (!account) throw new ApiError(404, 'not_found', `No account with id ${accountId}`);
+    if (!account) throw notFound(`No account with id ${accountId}`);
     return work(transaction, account);
   });
 }

@@ -1,7 +1,7 @@
 // Accounts: a live account, its sandbox twin, its owner and a full-access key for each, made together.
 import { UniqueConstraintError } from 'sequelize';
 import { z } from 'zod';
-import { ApiError } from '../lib/errors.ts';
+import { type ApiError, ownerEmailTaken as ownerEmailTakenError } from '../lib/errors.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { PLANS } from '../models/Account.ts';
 import type { Models } from '../models/index.ts';
@@ -26,7 +26,7 @@ export interface CreatedAccount {
 }
 
 function ownerEmailTaken(email: string): ApiError {
-  return new ApiError(409, 'owner_email_taken', `An owner with the email ${email} already exists`);
+  return ownerEmailTakenError(`An owner with the email ${email} already exists`);
 }
 
 /** `passwordScryptLog2N`: the configured cost of the owner's password hash (the default otherwise). */

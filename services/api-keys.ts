@@ -1,6 +1,6 @@
 // API keys: generation in the documented format, hashing, and creation with scopes.
 import { Op, type Transaction } from 'sequelize';
-import { ApiError } from '../lib/errors.ts';
+import { accountNotFound, keyNotFound, keyRevoked } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import type { Account } from '../models/Account.ts';
 import { AREAS, type ApiKey, type Area, type Level, type Permissions } from '../models/ApiKey.ts';
@@ -150,17 +150,17 @@ export function createKeyAuthenticator(models: Models, now: () => Date, onError:
 /** The account a `--account` id names: a live account, or its sandbox when `sandbox` is set. */
 export async function resolveAccount(models: Models, liveAccountId: number, sandbox: boolean): Promise<Account> {
   const live = await models.Account.findOne({ where: { id: liveAccountId, mode: 'live' } });
-  if (!live) throw new ApiError(404, 'account_not_found', `No live account with id ${liveAccountId}`);
+  if (!live) throw accountNotFound(`No live account with id ${liveAccountId}`);
   if (!sandbox) return live;
   const twin = await models.Account.findOne({ where: { live_account_id: live.id, mode: 'sandbox' } });
-  if (!twin) throw new ApiError(404, 'account_not_found', `Account ${liveAccountId} has no sandbox account`);
+  if (!twin) throw accountNotFound(`Account ${liveAccountId} has no sandbox account`);
   return twin;
 }
 
 /** The key with this id (of `accountId` when given: another account's key is the same 404). */
 async function findKey(models: Models, keyId: number, accountId?: number): Promise<ApiKey & { Account: Account }> {
   const key = await models.ApiKey.findOne({ where: { id: keyId, ...(accountId === undefined ? {} : { account_id: accountId }) }, include: [{ model: models.Account, required: true }] });
-  if (!key) throw new ApiError(404, 'key_not_found', `No API key with id ${keyId}`);
+  if (!key) throw keyNotFound(`No API key with id ${keyId}`);
   return key as ApiKey & { Account: Account };
 }
 
@@ -174,7 +174,7 @@ export async function revokeKey(models: Models, keyId: number, at: Date, account
 /** A new key with the same account, name and scopes; the old one is revoked after `graceSeconds`. */
 export async function rotateKey(models: Models, keyId: number, graceSeconds: number, now: Date, accountId?: number): Promise<CreatedKey> {
   const old = await findKey(models, keyId, accountId);
-  if (isRevoked(old, now)) throw new ApiError(409, 'key_revoked', `API key ${keyId} is already revoked`);
+  if (isRevoked(old, now)) throw keyRevoked(`API key ${keyId} is already revoked`);
   return writeTransaction(models.sequelize, async (transaction) => {
     const created = await createApiKey(
       models,
@@ -195,7 +195,7 @@ export async function updateKey(
   now: Date,
 ): Promise<ApiKey> {
   const key = await findKey(models, keyId, accountId);
-  if (isRevoked(key, now)) throw new ApiError(409, 'key_revoked', `API key ${keyId} is revoked`);
+  if (isRevoked(key, now)) throw keyRevoked(`API key ${keyId} is revoked`);
   const changes: Partial<Pick<ApiKey, 'name' | 'full_access' | 'permissions'>> = {};
   if (input.name !== undefined) changes.name = input.name;
   if (input.levels !== undefined) Object.assign(changes, { full_access: false, permissions: permissionsFrom(input.levels, false) });

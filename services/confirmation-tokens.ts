@@ -1,7 +1,7 @@
 // One-time confirmation tokens: issued for a purpose and a resource, valid 10 minutes, stored as a hash,
 // used up by the conditional update that spends them inside the confirmed action's own transaction.
 import { Op, type Transaction } from 'sequelize';
-import { ApiError } from '../lib/errors.ts';
+import { type ApiError, confirmationRequired as confirmationRequiredError, notFound, resourceRequired } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import type { TokenPurpose } from '../models/ConfirmationToken.ts';
 import type { Models } from '../models/index.ts';
@@ -41,7 +41,7 @@ export async function issueTokenFor(
 ): Promise<{ token: string; expiresAt: Date }> {
   const { accountId, purpose, resourceId } = input;
   if (resourceId === null) {
-    if (purpose !== 'gc_automation_enable') throw new ApiError(422, 'resource_required', `A ${purpose} token is issued for one resource: give resource_id`);
+    if (purpose !== 'gc_automation_enable') throw resourceRequired(`A ${purpose} token is issued for one resource: give resource_id`);
   } else {
     const where = { id: resourceId, account_id: accountId };
     const [noun, count] =
@@ -49,14 +49,14 @@ export async function issueTokenFor(
       : purpose === 'ecard_delete_in_use' ? ['eCard', await models.Ecard.count({ where })]
       : purpose === 'gc_campaign_send' ? ['campaign', await models.Campaign.count({ where })]
       : ['automation', await models.Automation.count({ where })];
-    if (count === 0) throw new ApiError(404, 'not_found', `No ${noun} with id ${resourceId}`);
+    if (count === 0) throw notFound(`No ${noun} with id ${resourceId}`);
   }
   return issueToken(models, { accountId, purpose, resourceId: resourceId === null ? null : String(resourceId), now: input.now });
 }
 
 /** The 403 of an action that needs a confirmation token, with the extra fields the envelope shows. */
 export function confirmationRequired(purpose: TokenPurpose, message: string, extra: Record<string, unknown> = {}): ApiError {
-  return new ApiError(403, 'confirmation_required', message, { extra: { requires_otp: true, otp_purpose: purpose, ...extra } });
+  return confirmationRequiredError(message, { extra: { requires_otp: true, otp_purpose: purpose, ...extra } });
 }
 
 /**

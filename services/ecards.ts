@@ -1,6 +1,6 @@
 // eCards: save (sanitized, templates checked, artwork uploaded), copy, bulk updates, order, deletes, preview.
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import { ApiError, requireFields } from '../lib/errors.ts';
+import { invalidParameter, missingField, notFound as notFoundError, requireFields, severalWidgets } from '../lib/errors.ts';
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import type { Widget } from '../models/Widget.ts';
@@ -42,7 +42,7 @@ export type EcardInput = Partial<Record<EcardField, unknown>>;
 
 const TEMPLATE_FIELDS = ['emailSubject', 'header', 'details'] as const;
 
-const notFound = (ids: Array<number | string>) => new ApiError(404, 'not_found', `No eCard with id ${ids.join(', ')}`);
+const notFound = (ids: Array<number | string>) => notFoundError(`No eCard with id ${ids.join(', ')}`);
 
 export async function findEcard(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<Ecard> {
   const ecard = await models.Ecard.findOne({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
@@ -83,7 +83,7 @@ export async function saveEcard(
 ): Promise<Ecard> {
   const { models } = deps;
   if (input.image !== undefined && input.fields.self_hosted_url !== undefined) {
-    throw new ApiError(400, 'invalid_parameter', 'Give the artwork either as myEcard.self_hosted_url or as ecardimg, not both');
+    throw invalidParameter('Give the artwork either as myEcard.self_hosted_url or as ecardimg, not both');
   }
   if (!input.id) requireFields({ 'myEcard.name': input.fields.name, 'myEcard.widgetid': input.widgetid });
   const columns = ecardColumns(input.fields);
@@ -181,7 +181,7 @@ export async function bulkUpdateEcards(
     await assertWidgetsEditable(models, accountId, ecards.map((e) => e.widget_id));
     where = { id: ecards.map((e) => e.id), account_id: accountId };
   } else {
-    throw new ApiError(422, 'missing_field', 'widgetid or ecardids is required');
+    throw missingField('widgetid or ecardids is required');
   }
   const [updated] = await models.Ecard.update(columns, { where });
   return updated;
@@ -189,10 +189,10 @@ export async function bulkUpdateEcards(
 
 /** Puts the listed eCards first, in that order; the rest of the widget keeps its relative order after them. */
 export async function saveOrder(models: Models, accountId: number, order: number[]): Promise<{ widgetid: number; order: number[] }> {
-  if (new Set(order).size !== order.length) throw new ApiError(400, 'invalid_parameter', 'neworder lists an eCard more than once');
+  if (new Set(order).size !== order.length) throw invalidParameter('neworder lists an eCard more than once');
   const listed = await ownEcards(models, accountId, order);
   const widgetIds = [...new Set(listed.map((e) => e.widget_id))];
-  if (widgetIds.length > 1) throw new ApiError(422, 'several_widgets', 'neworder must list eCards of one widget');
+  if (widgetIds.length > 1) throw severalWidgets('neworder must list eCards of one widget');
   const widget = await editableWidget(models, accountId, widgetIds[0]!);
   return writeTransaction(models.sequelize, async (transaction) => {
     const all = await models.Ecard.findAll({ where: { widget_id: widget.id }, order: [['display_order', 'ASC'], ['id', 'ASC']], transaction });

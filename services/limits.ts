@@ -1,7 +1,7 @@
 // Caps that keep one tenant from hurting the others (LIMIT_*, MEDIA_QUOTA_MB): growth past a cap is a 422
 // `limit_exceeded` naming the cap and its maximum; data already over a cap stays, only growth is refused.
 import { Op, type Transaction } from 'sequelize';
-import { ApiError } from '../lib/errors.ts';
+import { type ApiError, limitExceeded as limitExceededError } from '../lib/errors.ts';
 import type { Account } from '../models/Account.ts';
 import type { Models } from '../models/index.ts';
 import type { ServiceContext } from './context.ts';
@@ -9,7 +9,7 @@ import type { ServiceContext } from './context.ts';
 export type LimitName = 'ecards_per_widget' | 'webhooks_per_account' | 'media_quota_mb';
 
 export function limitExceeded(limit: LimitName, max: number, message: string): ApiError {
-  return new ApiError(422, 'limit_exceeded', message, { extra: { limit, max } });
+  return limitExceededError(message, { extra: { limit, max } });
 }
 
 const scoped = (transaction: Transaction | undefined) => (transaction ? { transaction } : {});

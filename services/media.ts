@@ -1,5 +1,5 @@
 // Images: decoding base64 uploads, sniffing the real type from the bytes, storing under generated names.
-import { ApiError } from '../lib/errors.ts';
+import { imageTooLarge, invalidImage, unsupportedImageType } from '../lib/errors.ts';
 import { accountTransaction } from './account-lock.ts';
 import type { ServiceContext } from './context.ts';
 import { assertMediaRoom } from './limits.ts';
@@ -32,13 +32,13 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export function decodeImage(input: string, field: string): Buffer {
   const body = input.replace(DATA_URI, '').replace(/\s+/g, '');
   if (body === '' || body.length % 4 === 1 || !BASE64.test(body)) {
-    throw new ApiError(400, 'invalid_image', `${field} is not valid base64 (raw or a data: URI)`);
+    throw invalidImage(`${field} is not valid base64 (raw or a data: URI)`);
   }
   if ((body.length * 3) / 4 > MAX_IMAGE_BYTES + 3) {
-    throw new ApiError(413, 'image_too_large', `${field} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+    throw imageTooLarge(`${field} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
   }
   const bytes = Buffer.from(body, 'base64');
-  if (bytes.length > MAX_IMAGE_BYTES) throw new ApiError(413, 'image_too_large', `${field} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  if (bytes.length > MAX_IMAGE_BYTES) throw imageTooLarge(`${field} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
   return bytes;
 }
 
@@ -55,7 +55,7 @@ function newFileName(ext: ImageExtension): string {
 /** Stores image bytes for an account within its plan's media quota (422 limit_exceeded past it); returns the hosted URL. */
 export async function storeImage(deps: ServiceContext, accountId: number, bytes: Uint8Array, field: string): Promise<string> {
   const ext = sniffImage(bytes);
-  if (!ext) throw new ApiError(400, 'unsupported_image_type', `${field} must be a PNG, JPEG, GIF or WebP image`);
+  if (!ext) throw unsupportedImageType(`${field} must be a PNG, JPEG, GIF or WebP image`);
   const fileName = newFileName(ext);
   // The quota check and the row are one step under the account's lock, so parallel uploads cannot all fit; the
   // file is written after, and its row taken back if the write fails.

@@ -3,7 +3,7 @@
 // prototype access and a budget (iterations, output); HTML is sanitized after the check and after the render.
 import Handlebars from 'handlebars';
 import sanitizeHtml from 'sanitize-html';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError, invalidTemplate, templateTooLarge } from '../lib/errors.ts';
 
 const handlebars = Handlebars.create();
 const COMPILE_OPTIONS = { knownHelpersOnly: true, strict: false, noEscape: false } as const;
@@ -29,8 +29,8 @@ const SAMPLE_VALUES: Record<string, string> = {
   ecard_link: 'https://example.com/e/sample',
 };
 
-const invalid = (field: string, reason: string) => new ApiError(422, 'invalid_template', `${field} is not a valid template: ${reason}`);
-const tooLarge = (field: string, reason: string) => new ApiError(422, 'template_too_large', `${field} ${reason}`);
+const invalid = (field: string, reason: string) => invalidTemplate(`${field} is not a valid template: ${reason}`);
+const tooLarge = (field: string, reason: string) => templateTooLarge(`${field} ${reason}`);
 
 // Helpers a template may not call: `log` writes to the console, the *Missing hooks are Handlebars' internals.
 const REFUSED_HELPERS = new Set(['log', 'helperMissing', 'blockHelperMissing']);

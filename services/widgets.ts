@@ -1,6 +1,6 @@
 // Widgets: create and update (partial), search, copy with eCards, and deletes gated by confirmation tokens.
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import { ApiError, requireFields } from '../lib/errors.ts';
+import { campaignWidget, notFound as notFoundError, requireFields, unknownEcardPrice } from '../lib/errors.ts';
 import { randomId } from '../lib/ids.ts';
 import { priceOf, type Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
@@ -17,7 +17,7 @@ import { writeTransaction } from '../lib/db.ts';
 
 export const newVanityId = () => randomId(12);
 
-const notFound = (what: string, id: number | string) => new ApiError(404, 'not_found', `No ${what} with id ${id}`);
+const notFound = (what: string, id: number | string) => notFoundError(`No ${what} with id ${id}`);
 
 /** One widget of the account (404 for another account's, as for a missing one). */
 export async function findWidget(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<Widget> {
@@ -36,7 +36,7 @@ export async function findWidgetByVanity(models: Models, accountId: number, vani
 /** Campaign-backed widgets change only through the campaign endpoints. */
 export function assertEditable(widget: Widget): void {
   if (widget.is_campaign) {
-    throw new ApiError(422, 'campaign_widget', `Widget ${widget.id} belongs to a campaign; change it through the campaign endpoints`);
+    throw campaignWidget(`Widget ${widget.id} belongs to a campaign; change it through the campaign endpoints`);
   }
 }
 
@@ -83,8 +83,8 @@ async function setPrices(models: Models, widget: Widget, prices: Record<string, 
     // another widget breaks the rule of the map (422).
     const owned = await models.Ecard.findAll({ where: { id: unknown, account_id: widget.account_id }, attributes: ['id'], transaction });
     const missing = unknown.filter((id) => !owned.some((e) => e.id === id));
-    if (missing.length) throw new ApiError(404, 'not_found', `No eCard with id ${missing.join(', ')}`);
-    throw new ApiError(422, 'unknown_ecard_price', `ecardPrices names eCards that are not in widget ${widget.id}: ${unknown.join(', ')}`);
+    if (missing.length) throw notFoundError(`No eCard with id ${missing.join(', ')}`);
+    throw unknownEcardPrice(`ecardPrices names eCards that are not in widget ${widget.id}: ${unknown.join(', ')}`);
   }
   await models.Ecard.update({ price: null }, { where: { widget_id: widget.id }, transaction });
   for (const ecard of ecards) await ecard.update({ price: prices[String(ecard.id)]! }, { transaction });
@@ -206,7 +206,7 @@ export async function deleteWidgets(deps: ServiceContext, accountId: number, ids
   const unique = [...new Set(ids)];
   const widgets = await models.Widget.findAll({ where: { id: unique, account_id: accountId } });
   const missing = unique.filter((id) => !widgets.some((w) => w.id === id));
-  if (missing.length) throw new ApiError(404, 'not_found', `No widget with id ${missing.join(', ')}`);
+  if (missing.length) throw notFoundError(`No widget with id ${missing.join(', ')}`);
   widgets.forEach(assertEditable);
 
   const usage = await widgetUsage(deps.hooks.usage, models, accountId, unique);

@@ -1,7 +1,7 @@
 // Automation endpoints: list, findOne, toggle, save, delete (console only), previewTrigger, and the notification
 // eCards (save, get, delete).
 import { z } from 'zod';
-import { ApiError, requireFields } from '../../lib/errors.ts';
+import { consoleOnly, requireFields } from '../../lib/errors.ts';
 import { findAutomation, listAutomations, saveAutomation, toggleAutomation } from '../../services/automations/automations.ts';
 import { deleteNotificationEcards, getNotificationEcards, saveNotificationEcards } from '../../services/automations/notification-ecards.ts';
 import { previewTrigger } from '../../services/automations/preview.ts';
@@ -97,7 +97,7 @@ export const automationRoutes = [
     response: z.null(),
     async handler({ body }, { services, caller }) {
       await findAutomation(services.models, caller.account.id, body.id);
-      throw new ApiError(403, 'console_only', 'Deleting an automation is confirmed in the console, not with an API key', { extra: { requires_otp: true } });
+      throw consoleOnly('Deleting an automation is confirmed in the console, not with an API key', { extra: { requires_otp: true } });
     },
   }),
   defineRoute({

@@ -1,7 +1,7 @@
 // Campaign endpoints: list, findOne, save, saveCampaignEcards, saveRecipients, uploadCsv, recipients, schedule,
 // send, unschedule, cancel, updateLocale, delete (console only).
 import { z } from 'zod';
-import { ApiError } from '../../lib/errors.ts';
+import { consoleOnly } from '../../lib/errors.ts';
 import { findCampaign, listCampaigns, saveCampaign, updateLocale } from '../../services/campaigns/campaigns.ts';
 import { parseRecipientsCsv } from '../../services/campaigns/csv.ts';
 import { saveCampaignEcards } from '../../services/campaigns/ecards.ts';
@@ -209,7 +209,7 @@ export const campaignRoutes = [
     response: z.null(),
     async handler({ body }, { services, caller }) {
       await findCampaign(services.models, caller.account.id, body.id);
-      throw new ApiError(403, 'console_only', 'Deleting a campaign is confirmed in the console, not with an API key', { extra: { requires_otp: true } });
+      throw consoleOnly('Deleting a campaign is confirmed in the console, not with an API key', { extra: { requires_otp: true } });
     },
   }),
 ];

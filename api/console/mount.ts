@@ -2,7 +2,7 @@
 // body → validate → handler → envelope. A Bearer key means nothing here; the account comes from the session.
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { ApiError } from '../../lib/errors.ts';
+import { csrfInvalid, sessionRequired as sessionRequiredError } from '../../lib/errors.ts';
 import { deepStrict } from '../../lib/zod-strict.ts';
 import { csrfTokenOf, findSession, sameSecret, sessionAccount } from '../../services/console/sessions.ts';
 import { readJsonBody } from '../body.ts';
@@ -14,7 +14,7 @@ import { checkOrigin, isUnsafe, readSessionCookie, signInCsrfCookie } from './se
 
 export const CONSOLE_API_PREFIX = '/v2/console/api';
 
-const sessionRequired = () => new ApiError(401, 'session_required', 'Sign in to the console first (POST /v2/console/api/sign-in)');
+const sessionRequired = () => sessionRequiredError('Sign in to the console first (POST /v2/console/api/sign-in)');
 
 function routeMiddleware(route: AnyConsoleRoute, services: ApiServices): Middleware<ApiState> {
   const bodyLimit = route.auth === 'session' ? (route.bodyLimitBytes ?? services.config.bodyLimitBytes) : services.config.bodyLimitBytes;
@@ -27,7 +27,7 @@ function routeMiddleware(route: AnyConsoleRoute, services: ApiServices): Middlew
     if (route.auth === 'public') {
       if (unsafe) checkOrigin(ctx, services.config.publicBaseUrl);
       if (unsafe && !sameSecret(ctx.get('X-CSRF-Token') || undefined, signInCsrfCookie(ctx) ?? '\u0000')) {
-        throw new ApiError(403, 'csrf_invalid', 'The CSRF token is missing or wrong (GET /v2/console/api/csrf gives one)');
+        throw csrfInvalid('The CSRF token is missing or wrong (GET /v2/console/api/csrf gives one)');
       }
       const raw = route.method === 'get' ? undefined : await readJsonBody(ctx, bodyLimit);
       result = await route.handler({ body: route.body ? parseInput(route.body, raw, 'body') : undefined }, { services, koa: ctx });
@@ -36,7 +36,7 @@ function routeMiddleware(route: AnyConsoleRoute, services: ApiServices): Middlew
       if (!session) throw sessionRequired();
       if (unsafe) checkOrigin(ctx, services.config.publicBaseUrl);
       if (unsafe && !sameSecret(ctx.get('X-CSRF-Token') || undefined, csrfTokenOf(session))) {
-        throw new ApiError(403, 'csrf_invalid', 'The CSRF token is missing or wrong (GET /v2/console/api/me gives it)');
+        throw csrfInvalid('The CSRF token is missing or wrong (GET /v2/console/api/me gives it)');
       }
       const account = await sessionAccount(services.models, session);
       const raw = route.method === 'get' ? undefined : route.readBody ? await route.readBody(ctx, bodyLimit) : await readJsonBody(ctx, bodyLimit);

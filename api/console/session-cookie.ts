@@ -2,7 +2,7 @@
 // `cardsvc_sid`; HttpOnly, SameSite=Lax, Path=/), the sign-in's double-submit CSRF cookie, and the same-origin check
 // every unsafe request passes (an `Origin` of this service, or `Sec-Fetch-Site: same-origin`).
 import type { Context } from 'koa';
-import { ApiError } from '../../lib/errors.ts';
+import { csrfInvalid } from '../../lib/errors.ts';
 import { ABSOLUTE_MS } from '../../services/console/sessions.ts';
 
 const SECURE_NAME = '__Host-cardsvc_sid';
@@ -45,5 +45,5 @@ export function checkOrigin(ctx: Context, publicBaseUrl: string): void {
   const site = ctx.get('Sec-Fetch-Site');
   const own = new Set([`${ctx.protocol}://${ctx.host}`, new URL(publicBaseUrl).origin]);
   if (origin ? own.has(origin) : site === 'same-origin') return;
-  throw new ApiError(403, 'csrf_invalid', 'This request did not come from the console (its Origin is missing or another site\'s)');
+  throw csrfInvalid('This request did not come from the console (its Origin is missing or another site\'s)');
 }

@@ -1,5 +1,5 @@
 // eCard endpoints: findOne, save, deleteEcards, copy, bulkUpdate, saveOrder, uploadMediaImage, preview, search.
-import { ApiError } from '../../lib/errors.ts';
+import { missingField } from '../../lib/errors.ts';
 import {
   bulkUpdateEcards, copyEcard, deleteEcards, findEcard, renderEcard, saveEcard, saveOrder, searchEcards, textsOf, type DateWindow,
 } from '../../services/ecards.ts';
@@ -82,7 +82,7 @@ export const ecardRoutes = [
     async handler({ body }, { services, caller }) {
       const parsed = ecardFieldSchemas[body.fieldName].safeParse(body.fieldValue, { reportInput: true });
       if (!parsed.success) throw inputError(parsed.error.issues.map((i) => ({ ...i, path: ['fieldValue'] })), 'body');
-      if (parsed.data === undefined) throw new ApiError(422, 'missing_field', 'fieldValue is required');
+      if (parsed.data === undefined) throw missingField('fieldValue is required');
       const updated = await bulkUpdateEcards(services.models, caller.account.id, body, body.fieldName, parsed.data);
       return { updated };
     },

@@ -1,7 +1,7 @@
 // Contracts of the reward (gift-card) endpoints: settings, products, orders, spend rules, inventory and analytics.
 // Amounts are in currency units (25, 10.5); codes and claim links only ever appear masked.
 import { z } from 'zod';
-import { ApiError } from '../../lib/errors.ts';
+import { accountFromKey as accountFromKeyError } from '../../lib/errors.ts';
 import { CLAIM_STATUSES, FULFILLMENT_STATUSES, GIFT_SCOPES, PAYMENT_STATUSES, SPEND_PERIODS } from '../../models/Gift.ts';
 import { numericId, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
 import type { OrderQuery } from '../../services/rewards/orders-list.ts';
@@ -39,7 +39,7 @@ const accountFromKey = (name: string) =>
     .transform((value) => {
       // The OpenAPI generator probes schemas with null; a query never holds null.
       if (value === null) return undefined;
-      throw new ApiError(400, 'account_from_key', `${name} must not be passed: the account is the API key's`);
+      throw accountFromKeyError(`${name} must not be passed: the account is the API key's`);
     })
     .optional()
     .describe('must not be passed: the account comes from the key (400 account_from_key)');

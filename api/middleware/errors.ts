@@ -2,14 +2,14 @@
 // an unreachable database as 503; anything else as a generic 500 whose details go only to the log.
 import type { Middleware } from 'koa';
 import { isDatabaseBusy, isDatabaseUnreachable } from '../../lib/db.ts';
-import { ApiError } from '../../lib/errors.ts';
+import { ApiError, internalError, serviceUnavailable } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ApiState } from '../context.ts';
 import { failureBody } from '../envelope.ts';
 import type { Envelope } from '../route.ts';
 
 export function databaseUnavailable(): ApiError {
-  return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry in a few seconds', {
+  return serviceUnavailable('The service is temporarily unavailable; retry in a few seconds', {
     headers: { 'Retry-After': '5' },
   });
 }
@@ -26,7 +26,7 @@ function asApiError(err: unknown, logger: Logger, requestId: string): ApiError {
     return databaseUnavailable();
   }
   logger.error({ err, requestId }, 'unhandled error');
-  return new ApiError(500, 'internal_error', 'Something went wrong on our side; the request id identifies it in our logs');
+  return internalError('Something went wrong on our side; the request id identifies it in our logs');
 }
 
 export function errorRenderer(logger: Logger, envelopeFor: (method: string, path: string) => Envelope): Middleware<ApiState> {

@@ -1,7 +1,7 @@
 // Per-key rate limits of the key's plan; every authenticated response carries the X-RateLimit headers.
 import type { Middleware } from 'koa';
 import type { Config } from '../../lib/config.ts';
-import { ApiError } from '../../lib/errors.ts';
+import { rateLimited } from '../../lib/errors.ts';
 import type { RateLimiter } from '../../services/rate-limits.ts';
 import type { ApiState } from '../context.ts';
 
@@ -13,7 +13,7 @@ export function rateLimit(limiter: RateLimiter, limits: Config['rateLimits']): M
     ctx.set('X-RateLimit-Remaining', String(decision.remaining));
     ctx.set('X-RateLimit-Reset', String(decision.resetSeconds));
     if (!decision.allowed) {
-      throw new ApiError(429, 'rate_limited', `Rate limit of ${decision.limit} requests exceeded; retry in ${decision.resetSeconds} s`, {
+      throw rateLimited(`Rate limit of ${decision.limit} requests exceeded; retry in ${decision.resetSeconds} s`, {
         headers: { 'Retry-After': String(decision.resetSeconds) },
       });
     }

@@ -1,5 +1,5 @@
 // What send-ecard answers for a send, by mode and state (the flat fields beside `success` and `messages`).
-import { ApiError } from '../../lib/errors.ts';
+import { providerFailed } from '../../lib/errors.ts';
 import { pageUrl } from '../../services/sends/pages.ts';
 import type { Send } from '../../services/sends/send-ecard.ts';
 
@@ -11,6 +11,6 @@ export function presentSend(send: Send, publicBaseUrl: string): SendAnswer {
   if (send.status === 'scheduled' || send.status === 'canceled') {
     return { sendId: send.send_id, status: send.status, scheduled_to_be_sent_at: send.send_at.toISOString(), emailsSent: 0 };
   }
-  if (send.status === 'failed') throw new ApiError(502, 'provider', send.error ?? 'The email could not be sent', { extra: { sendId: send.send_id } });
+  if (send.status === 'failed') throw providerFailed(send.error ?? 'The email could not be sent', { extra: { sendId: send.send_id } });
   return send.status === 'pending' ? { sendId: send.send_id, emailsSent: send.emails_sent, status: 'pending' } : { sendId: send.send_id, emailsSent: send.emails_sent };
 }

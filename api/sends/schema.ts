@@ -1,7 +1,7 @@
 // Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { ApiError } from '../../lib/errors.ts';
+import { invalidIdempotencyKey } from '../../lib/errors.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { httpUrl } from '../ecards/schema.ts';
 import { flag, resource, withAliases } from '../schema-helpers.ts';
@@ -73,5 +73,5 @@ export function idempotencyKeyOf(koa: Context): string | undefined {
   const key = koa.req.headers['idempotency-key'];
   if (key === undefined) return undefined;
   if (typeof key === 'string' && IDEMPOTENCY_KEY.test(key)) return key;
-  throw new ApiError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces (0x21-0x7E)');
+  throw invalidIdempotencyKey('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces (0x21-0x7E)');
 }

@@ -3,7 +3,7 @@
 // referenced id (404), what enabling needs (422), the gift-card token (403). After the commit the automation's
 // Schedule is synced (never fails the save).
 import { Op, type CreationAttributes, type Transaction, type WhereOptions } from 'sequelize';
-import { ApiError, requireFields } from '../../lib/errors.ts';
+import { invalidParameter, notFound, requireFields } from '../../lib/errors.ts';
 import type { Automation, AutomationEventType } from '../../models/Automation.ts';
 import type { AutomationEcardRole } from '../../models/AutomationEcard.ts';
 import type { Models } from '../../models/index.ts';
@@ -59,7 +59,7 @@ const opt = (transaction?: Transaction) => (transaction ? { transaction } : {});
 
 export async function findAutomation(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<AutomationConfig> {
   const config = await loadConfig(models, accountId, id, transaction);
-  if (!config) throw new ApiError(404, 'not_found', `No automation with id ${id}`);
+  if (!config) throw notFound(`No automation with id ${id}`);
   return config;
 }
 
@@ -89,7 +89,7 @@ export async function checkReferences(models: Models, accountId: number, refs: R
     const missing = [...new Set(ids)].filter((id) => !found.has(id));
     if (missing.length) messages.push(`No ${noun} with id ${missing.join(', ')}`);
   }
-  if (messages.length) throw new ApiError(404, 'not_found', messages[0]!, { messages });
+  if (messages.length) throw notFound(messages[0]!, { messages });
 }
 
 /** The trigger_config kept for an event type: its own fields only (a field of another type is dropped). */
@@ -105,7 +105,7 @@ export function triggerFor(eventType: AutomationEventType, config: TriggerFields
       return defined({ month, day, name });
     case 'fixed_date':
       if (date !== undefined && (month !== undefined || day !== undefined)) {
-        throw new ApiError(400, 'invalid_parameter', 'trigger_config: a fixed_date takes either date (once) or month and day (every year), not both');
+        throw invalidParameter('trigger_config: a fixed_date takes either date (once) or month and day (every year), not both');
       }
       return date !== undefined ? { date } : defined({ month, day });
     case 'custom_field':

@@ -1,7 +1,7 @@
 // What an automation would send, date by date, without sending or saving anything: previewTrigger (a trigger
 // that may not be saved yet) and findOne's next_firings (an enabled automation's next 30 days). Both run the due
 // module over the members in scope, exactly as a firing does.
-import { ApiError } from '../../lib/errors.ts';
+import { missingField, unknownCustomField } from '../../lib/errors.ts';
 import type { AutomationEventType } from '../../models/Automation.ts';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
@@ -123,10 +123,10 @@ export async function previewTrigger(
   const rules: ReadonlyArray<MilestoneRuleInput | AutomationConfig['milestone_rules'][number]> = input.milestone_rules ?? automation?.milestone_rules ?? [];
   const trigger = triggerFor(input.trigger_type, input.trigger_config);
   const missing = missingTriggerFields(input.trigger_type, trigger, rules).map((field) => `${field} is required for ${input.trigger_type}`);
-  if (missing.length) throw new ApiError(422, 'missing_field', missing[0]!, { messages: missing });
+  if (missing.length) throw missingField(missing[0]!, { messages: missing });
   const field = customFieldOf(input.trigger_type, trigger);
   if (field && !(await isActiveCustomField(models, accountId, field.key))) {
-    throw new ApiError(422, 'unknown_custom_field', `${field.name}: ${JSON.stringify(field.key)} is not an active custom date field of this account`);
+    throw unknownCustomField(`${field.name}: ${JSON.stringify(field.key)} is not an active custom date field of this account`);
   }
 
   const timing = input.timing_config;

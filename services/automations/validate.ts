@@ -1,7 +1,7 @@
 // What an automation needs before it may be enabled (decisions.md): each missing item named in one 422
 // automation_incomplete. The fields each event type's trigger needs are shared with previewTrigger.
 import type { Transaction } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { automationIncomplete } from '../../lib/errors.ts';
 import type { AutomationEventType } from '../../models/Automation.ts';
 import type { Models } from '../../models/index.ts';
 import { compareDates, lastPassedDate, sendDateOf, type TimingConfig } from './due.ts';
@@ -131,5 +131,5 @@ export async function assertEnableable(models: Models, state: AutomationState, n
   if (!missing.length) return;
   const subject = state.id ? `Automation ${state.id}` : 'The automation';
   const messages = missing.map((m) => `${subject} needs ${m} to be enabled`);
-  throw new ApiError(422, 'automation_incomplete', messages[0]!, { messages, extra: { missing } });
+  throw automationIncomplete(messages[0]!, { messages, extra: { missing } });
 }

@@ -2,7 +2,7 @@
 // while a draft. State moves (schedule, send, unschedule, cancel) are in ./moves.ts.
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { writeTransaction } from '../../lib/db.ts';
-import { ApiError, requireFields } from '../../lib/errors.ts';
+import { campaignNotEditable, notFound, requireFields } from '../../lib/errors.ts';
 import type { Campaign, CampaignStatus } from '../../models/Campaign.ts';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
@@ -29,14 +29,14 @@ export interface CampaignInput {
 
 export async function findCampaign(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<Campaign> {
   const campaign = await models.Campaign.findOne({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
-  if (!campaign) throw new ApiError(404, 'not_found', `No campaign with id ${id}`);
+  if (!campaign) throw notFound(`No campaign with id ${id}`);
   return campaign;
 }
 
 /** Recipients, eCards and texts change only while the campaign is a draft. */
 export function assertDraft(campaign: Campaign): void {
   if (campaign.status !== 'draft') {
-    throw new ApiError(422, 'campaign_not_editable', `Campaign ${campaign.id} is ${campaign.status}; only a draft can be changed`);
+    throw campaignNotEditable(`Campaign ${campaign.id} is ${campaign.status}; only a draft can be changed`);
   }
 }
 

@@ -1,7 +1,7 @@
 // A recipients CSV (campaign `uploadCsv`) read into rows, per-row errors and warnings: pure, saves nothing.
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import { ApiError } from '../../lib/errors.ts';
+import { type ApiError, csvInvalid, csvTooLarge } from '../../lib/errors.ts';
 import { BUILT_IN_TAGS } from '../templates.ts';
 
 export const MAX_CSV_BYTES = 10 * 1024 * 1024;
@@ -35,7 +35,7 @@ const PARSE_PROBLEMS: Record<string, string> = {
 };
 
 const invalid = (message: string, line?: number): ApiError =>
-  new ApiError(422, 'csv_invalid', message, line === undefined ? {} : { extra: { line } });
+  csvInvalid(message, line === undefined ? {} : { extra: { line } });
 const countBreaks = (s: string): number => s.match(LINE_BREAK)?.length ?? 0;
 // Characters are code points, so an emoji counts once; the spread only runs on long fields.
 const tooLong = (s: string): boolean => s.length > MAX_FIELD_LENGTH && [...s].length > MAX_FIELD_LENGTH;
@@ -66,7 +66,7 @@ function detectDelimiter(text: string): string {
 }
 
 export function parseRecipientsCsv(text: string): CsvResult {
-  if (Buffer.byteLength(text, 'utf8') > MAX_CSV_BYTES) throw new ApiError(413, 'csv_too_large', 'The CSV is larger than 10 MB');
+  if (Buffer.byteLength(text, 'utf8') > MAX_CSV_BYTES) throw csvTooLarge('The CSV is larger than 10 MB');
   const bad = BAD_CHAR.exec(text);
   if (bad) {
     const line = 1 + countBreaks(text.slice(0, bad.index));

@@ -1,7 +1,7 @@
 // Deleting a campaign (the console's delete; the key API answers 403 console_only): a scheduled or sending campaign
 // is canceled first (quota and gifts back, claimed recipients finish), then the campaign, its recipients and its
 // backing widget with the eCard copies go in one transaction. Its sends stay: each renders from its own snapshot.
-import { ApiError } from '../../lib/errors.ts';
+import { invalidCampaignState, notFound } from '../../lib/errors.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { findCampaign } from './campaigns.ts';
@@ -12,10 +12,10 @@ export async function deleteCampaign(ctx: ServiceContext, accountId: number, id:
   if (campaign.status === 'scheduled' || campaign.status === 'sending') await cancelCampaign(ctx, accountId, id);
   await accountTransaction(ctx.models, accountId, async (transaction) => {
     const found = await ctx.models.Campaign.findOne({ where: { id, account_id: accountId }, transaction });
-    if (!found) throw new ApiError(404, 'not_found', `No campaign with id ${id}`);
+    if (!found) throw notFound(`No campaign with id ${id}`);
     // Raced by a schedule between the cancel and this transaction: refused rather than deleted under a workflow.
     if (found.status === 'scheduled' || found.status === 'sending') {
-      throw new ApiError(422, 'invalid_campaign_state', `Campaign ${id} is ${found.status} again; try the delete again`);
+      throw invalidCampaignState(`Campaign ${id} is ${found.status} again; try the delete again`);
     }
     await ctx.models.CampaignRecipient.destroy({ where: { campaign_id: id }, transaction });
     await ctx.models.Campaign.destroy({ where: { id, account_id: accountId }, transaction });

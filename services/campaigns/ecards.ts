@@ -1,7 +1,7 @@
 // The eCards a campaign sends: copies in its backing widget that remember their source, so later edits of the
 // source change nothing; each recipient gets one of them, picked by a stable hash.
 import { createHash } from 'node:crypto';
-import { ApiError } from '../../lib/errors.ts';
+import { ecardDisabled, notFound } from '../../lib/errors.ts';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
@@ -32,9 +32,9 @@ export async function saveCampaignEcards(deps: ServiceContext, accountId: number
     include: [{ model: models.Widget, attributes: [], required: true, where: { is_campaign: false } }],
   });
   const missing = unique.filter((id) => !sources.some((e) => e.id === id));
-  if (missing.length) throw new ApiError(404, 'not_found', `No eCard with id ${missing.join(', ')}`);
+  if (missing.length) throw notFound(`No eCard with id ${missing.join(', ')}`);
   const disabled = sources.filter((e) => e.disabled).map((e) => e.id);
-  if (disabled.length) throw new ApiError(422, 'ecard_disabled', `eCard ${disabled.join(', ')} is disabled and cannot be sent`);
+  if (disabled.length) throw ecardDisabled(`eCard ${disabled.join(', ')} is disabled and cannot be sent`);
   // Checked before any file is copied; checked again under the lock.
   await findCampaign(models, accountId, campaignId);
   // The copies replace the draft's eCards, so the draft's widget then holds exactly these.

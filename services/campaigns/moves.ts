@@ -2,7 +2,7 @@
 // account's lock: checks, quota, the conditional state change); Temporal carries out (a wake after the commit,
 // and a background pass wakes any campaign whose wake was lost).
 import { Op, type Transaction } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { campaignIncomplete, invalidCampaignState, sendingSuspended, wouldExceedLimit } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Campaign, CampaignStatus } from '../../models/Campaign.ts';
 import type { Models } from '../../models/index.ts';
@@ -31,7 +31,7 @@ const FROM: Record<Move, CampaignStatus[]> = {
 
 function assertMove(campaign: Campaign, move: Move): void {
   if (!FROM[move].includes(campaign.status)) {
-    throw new ApiError(422, 'invalid_campaign_state', `Campaign ${campaign.id} is ${campaign.status}; ${move} needs ${FROM[move].join(' or ')}`);
+    throw invalidCampaignState(`Campaign ${campaign.id} is ${campaign.status}; ${move} needs ${FROM[move].join(' or ')}`);
   }
 }
 
@@ -49,7 +49,7 @@ async function assertComplete(models: Models, campaign: Campaign, transaction: T
   ];
   if (missing.length) {
     const messages = missing.map((m) => `Campaign ${campaign.id} needs ${m}`);
-    throw new ApiError(422, 'campaign_incomplete', messages[0]!, { messages, extra: { missing } });
+    throw campaignIncomplete(messages[0]!, { messages, extra: { missing } });
   }
   return recipients;
 }
@@ -63,7 +63,7 @@ async function reserveFor(deps: ServiceContext, account: Account, campaign: Camp
   const limit = deps.config.emailsPerMonth[account.plan];
   if (!(await reserveQuota(models, account.id, month, count, limit, transaction))) {
     const remaining = await quotaRemaining(models, account.id, month, limit, transaction);
-    throw new ApiError(403, 'wouldexceedlimit', `The ${account.plan} plan has ${remaining} emails left for ${month}; this campaign needs ${count}`, {
+    throw wouldExceedLimit(`The ${account.plan} plan has ${remaining} emails left for ${month}; this campaign needs ${count}`, {
       extra: { needed: count, remaining },
     });
   }
@@ -72,7 +72,7 @@ async function reserveFor(deps: ServiceContext, account: Account, campaign: Camp
 
 async function startChecks(deps: ServiceContext, account: Account, campaign: Campaign, token: string | undefined, transaction: Transaction): Promise<number> {
   const count = await assertComplete(deps.models, campaign, transaction);
-  if (await isSuspended(deps.models, account.id, transaction)) throw new ApiError(403, 'spammer', 'Sending is suspended for this account');
+  if (await isSuspended(deps.models, account.id, transaction)) throw sendingSuspended('Sending is suspended for this account');
   // A gift campaign's token is spent when it leaves the draft (reading: a reschedule needs none).
   if (campaign.gift_card_enabled && campaign.status === 'draft') {
     await spendToken(
@@ -122,7 +122,7 @@ async function move(
     const changes = { ...(await work(account, found, transaction)), workflow_started: false, updated_at: deps.now() };
     // Conditional: the workflow moves scheduled → sending without the account's lock.
     const [changed] = await deps.models.Campaign.update(changes, { where: { id: found.id, status: found.status }, transaction });
-    if (!changed) throw new ApiError(422, 'invalid_campaign_state', `Campaign ${found.id} changed state meanwhile; try again`);
+    if (!changed) throw invalidCampaignState(`Campaign ${found.id} changed state meanwhile; try again`);
     return found.reload({ transaction });
   });
   await wakeCampaign(deps, campaign);

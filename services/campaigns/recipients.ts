@@ -1,7 +1,7 @@
 // A campaign's recipients: directory members and CSV rows, deduplicated by email (a directory entry winning),
 // at most 100,000; listed with their states. Erasing a member clears its data from every campaign.
 import { Op, type Transaction } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { notFound, tooManyRecipients } from '../../lib/errors.ts';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/CampaignRecipient.ts';
 import type { Models } from '../../models/index.ts';
@@ -33,7 +33,7 @@ async function membersOf(models: Models, accountId: number, ids: number[]): Prom
   const unique = [...new Set(ids)];
   const members = unique.length ? await models.TeamMember.findAll({ where: { account_id: accountId, id: unique } }) : [];
   const missing = unique.filter((id) => !members.some((m) => m.id === id));
-  if (missing.length) throw new ApiError(404, 'not_found', `No directory member with id ${missing.slice(0, 20).join(', ')}`);
+  if (missing.length) throw notFound(`No directory member with id ${missing.slice(0, 20).join(', ')}`);
   const byId = new Map(members.map((m) => [m.id, m]));
   // Name, email and merge fields are taken again from the member when its email goes out.
   return unique.map((id) => {
@@ -75,7 +75,7 @@ export async function saveRecipients(deps: ServiceContext, accountId: number, ca
     const replacing = new Set(replaced);
     const added = [...incoming.values()].filter((r) => !kept.has(r.email) || replacing.has(r.email));
     if (kept.size - replaced.length + added.length > MAX_CAMPAIGN_RECIPIENTS) {
-      throw new ApiError(422, 'too_many_recipients', `A campaign has at most ${MAX_CAMPAIGN_RECIPIENTS} recipients (this would make ${kept.size - replaced.length + added.length})`);
+      throw tooManyRecipients(`A campaign has at most ${MAX_CAMPAIGN_RECIPIENTS} recipients (this would make ${kept.size - replaced.length + added.length})`);
     }
     for (let i = 0; i < replaced.length; i += INSERT_CHUNK) {
       await models.CampaignRecipient.destroy({ where: { campaign_id: campaign.id, email: replaced.slice(i, i + INSERT_CHUNK) }, transaction });

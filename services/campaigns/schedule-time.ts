@@ -1,5 +1,5 @@
 // A campaign's schedule time: `scheduled_at` read as an instant (offset or wall clock in `scheduled_timezone`), its window, its local form.
-import { ApiError } from '../../lib/errors.ts';
+import { type ApiError, invalidParameter, scheduledAtPast, scheduledAtTooFar } from '../../lib/errors.ts';
 
 export interface WallClock {
   year: number;
@@ -16,7 +16,7 @@ const MAX_AHEAD_MS = 366 * DAY_MS;
 const SCHEDULED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{3}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))?$/;
 
 function badTimeZone(name: string): ApiError {
-  return new ApiError(400, 'invalid_parameter', `scheduled_timezone must be an IANA time zone name like Europe/Berlin, not ${JSON.stringify(name)}`);
+  return invalidParameter(`scheduled_timezone must be an IANA time zone name like Europe/Berlin, not ${JSON.stringify(name)}`);
 }
 
 // Canonical names seen (keyed by themselves only, so client spellings cannot grow it): Intl is slow to ask.
@@ -79,7 +79,7 @@ export function zonedToInstant(wallClock: WallClock, timeZone: string): Date {
 }
 
 export function parseScheduledAt(input: string, timeZone: string): Date {
-  const bad = () => new ApiError(400, 'invalid_parameter', `scheduled_at must look like YYYY-MM-DDTHH:mm[:ss[.SSS]] with an optional Z or ±HH:mm offset, not ${JSON.stringify(String(input).slice(0, 60))}`);
+  const bad = () => invalidParameter(`scheduled_at must look like YYYY-MM-DDTHH:mm[:ss[.SSS]] with an optional Z or ±HH:mm offset, not ${JSON.stringify(String(input).slice(0, 60))}`);
   const match = typeof input === 'string' ? SCHEDULED_AT.exec(input) : null;
   if (!match) throw bad();
   const [, y, mo, d, h, mi, s, ms, zulu, sign, oh, om] = match;
@@ -101,11 +101,11 @@ export function parseScheduledAt(input: string, timeZone: string): Date {
 
 export function checkScheduleWindow(at: Date, now: Date, windowSeconds: number): void {
   const ms = at.getTime();
-  if (Number.isNaN(ms)) throw new ApiError(400, 'invalid_parameter', 'scheduled_at is not a valid time');
+  if (Number.isNaN(ms)) throw invalidParameter('scheduled_at is not a valid time');
   if (ms < now.getTime() + windowSeconds * 1000) {
-    throw new ApiError(422, 'scheduled_at_past', `scheduled_at must be at least ${windowSeconds} seconds from now; use send to send now`);
+    throw scheduledAtPast(`scheduled_at must be at least ${windowSeconds} seconds from now; use send to send now`);
   }
-  if (ms > now.getTime() + MAX_AHEAD_MS) throw new ApiError(422, 'scheduled_at_too_far', 'scheduled_at must be at most a year (366 days) from now');
+  if (ms > now.getTime() + MAX_AHEAD_MS) throw scheduledAtTooFar('scheduled_at must be at most a year (366 days) from now');
 }
 
 export function localIso(at: Date, timeZone: string): string {

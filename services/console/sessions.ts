@@ -4,7 +4,7 @@
 // live/sandbox switch, and a password change that ends every session of the owner.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { invalidCredentials, invalidPassword, passwordTooShort, sessionRequired, stepUpRequired } from '../../lib/errors.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/passwords.ts';
 import type { Account } from '../../models/Account.ts';
 import type { ConsoleMode, ConsoleSession } from '../../models/ConsoleSession.ts';
@@ -35,7 +35,7 @@ export async function signIn(ctx: ServiceContext, input: { email: string; passwo
   const owner = await ctx.models.Owner.findOne({ where: { email } });
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'), ctx.config.passwordScryptLog2N);
   const valid = await verifyPassword(input.password, owner?.password_hash ?? (await dummyHash));
-  if (!owner || !owner.password_hash || !valid) throw new ApiError(401, 'invalid_credentials', 'The email or the password is wrong');
+  if (!owner || !owner.password_hash || !valid) throw invalidCredentials('The email or the password is wrong');
   await attemptSucceeded(ctx.models, attempt);
   // A hash made at an older cost is made anew while the password is at hand.
   if (needsRehash(owner.password_hash, ctx.config.passwordScryptLog2N)) {
@@ -79,7 +79,7 @@ export async function sessionAccount(models: Models, session: ConsoleSession): P
     session.mode === 'sandbox'
       ? await models.Account.findOne({ where: { live_account_id: session.account_id, mode: 'sandbox' } })
       : await models.Account.findByPk(session.account_id);
-  if (!account) throw new ApiError(401, 'session_required', 'The session\'s account no longer exists; sign in again');
+  if (!account) throw sessionRequired('The session\'s account no longer exists; sign in again');
   return account;
 }
 
@@ -89,7 +89,7 @@ export async function setMode(models: Models, session: ConsoleSession, mode: Con
 
 async function ownerOf(models: Models, session: ConsoleSession): Promise<Owner> {
   const owner = await models.Owner.findByPk(session.owner_id);
-  if (!owner) throw new ApiError(401, 'session_required', 'The session\'s owner no longer exists; sign in again');
+  if (!owner) throw sessionRequired('The session\'s owner no longer exists; sign in again');
   return owner;
 }
 
@@ -103,20 +103,20 @@ export async function stepUp(ctx: ServiceContext, session: ConsoleSession, passw
 /** The owner's password, counted by the same throttle as sign-ins (403 when wrong, 429 when throttled). */
 async function checkPassword(ctx: ServiceContext, owner: Owner, password: string, clientIp: string, wrong: string): Promise<void> {
   const attempt = await takeAttempt(ctx, owner.email, clientIp);
-  if (!(await verifyPassword(password, owner.password_hash))) throw new ApiError(403, 'invalid_password', wrong);
+  if (!(await verifyPassword(password, owner.password_hash))) throw invalidPassword(wrong);
   await attemptSucceeded(ctx.models, attempt);
 }
 
 /** Refuses (403 step_up_required) unless the password was given again in the last 10 minutes. */
 export function requireStepUp(ctx: Pick<ServiceContext, 'now'>, session: ConsoleSession, action: string): void {
   if (!session.step_up_at || ctx.now().getTime() - session.step_up_at.getTime() > STEP_UP_MS) {
-    throw new ApiError(403, 'step_up_required', `${action} needs your password again (POST /v2/console/api/step-up); it is good for 10 minutes`);
+    throw stepUpRequired(`${action} needs your password again (POST /v2/console/api/step-up); it is good for 10 minutes`);
   }
 }
 
 /** Sets a new password (the current one checked when given); every session of the owner ends. */
 export async function setPassword(models: Models, owner: Owner, password: string, log2N: number): Promise<void> {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new ApiError(422, 'password_too_short', `A password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length < MIN_PASSWORD_LENGTH) throw passwordTooShort(`A password needs at least ${MIN_PASSWORD_LENGTH} characters`);
   const hash = await hashPassword(password, log2N);
   await models.sequelize.transaction(async (transaction) => {
     await owner.update({ password_hash: hash }, { transaction });

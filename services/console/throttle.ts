@@ -3,7 +3,7 @@
 // are counted as forty, not as the failures written after forty checks. Counted per (client IP, email): 5 in 15
 // minutes; and per email from every IP: 100 an hour. A success gives its slots back.
 import { literal, Op } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { type ApiError, signInThrottled } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 
@@ -38,7 +38,7 @@ async function take(models: Models, key: string, window: Window, now: Date): Pro
 }
 
 function throttled(retryAfter: number): ApiError {
-  return new ApiError(429, 'sign_in_throttled', `Too many password attempts; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+  return signInThrottled(`Too many password attempts; try again in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
 }
 
 /** Before a password is checked: the attempt's slots, or 429 with Retry-After. */

@@ -1,6 +1,6 @@
 // Custom date fields an account defines for its members, and the list of every settable member field.
 import { UniqueConstraintError } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { fieldExists, invalidParameter, missingField, notFound } from '../../lib/errors.ts';
 import type { CustomField } from '../../models/CustomField.ts';
 import type { Models } from '../../models/index.ts';
 
@@ -44,18 +44,18 @@ export async function settableFields(models: Models, accountId: number): Promise
 
 export async function addCustomField(models: Models, input: { accountId: number; key: string; label: string; required: boolean }): Promise<CustomField> {
   if (!CUSTOM_KEY.test(input.key) || BUILT_IN.some((f) => f.key === input.key)) {
-    throw new ApiError(400, 'invalid_parameter', `key must be a lower-case identifier (a-z, 0-9, _) that is not a built-in field; got ${JSON.stringify(input.key)}`);
+    throw invalidParameter(`key must be a lower-case identifier (a-z, 0-9, _) that is not a built-in field; got ${JSON.stringify(input.key)}`);
   }
   const label = input.label.trim();
-  if (!label) throw new ApiError(422, 'missing_field', 'label is required');
+  if (!label) throw missingField('label is required');
   const existing = await models.CustomField.findOne({ where: { account_id: input.accountId, field_key: input.key } });
-  if (existing?.active) throw new ApiError(409, 'field_exists', `Account ${input.accountId} already has a custom field "${input.key}"`);
+  if (existing?.active) throw fieldExists(`Account ${input.accountId} already has a custom field "${input.key}"`);
   try {
     // A deactivated field of the same key comes back with its members' values.
     if (existing) return await existing.update({ label, required: input.required, active: true });
     return await models.CustomField.create({ account_id: input.accountId, field_key: input.key, label, required: input.required });
   } catch (err) {
-    if (err instanceof UniqueConstraintError) throw new ApiError(409, 'field_exists', `Account ${input.accountId} already has a custom field "${input.key}"`);
+    if (err instanceof UniqueConstraintError) throw fieldExists(`Account ${input.accountId} already has a custom field "${input.key}"`);
     throw err;
   }
 }
@@ -63,6 +63,6 @@ export async function addCustomField(models: Models, input: { accountId: number;
 /** Hides a field from the directory (values are kept, so adding the key again restores them). */
 export async function deactivateCustomField(models: Models, accountId: number, key: string): Promise<CustomField> {
   const field = await models.CustomField.findOne({ where: { account_id: accountId, field_key: key, active: true } });
-  if (!field) throw new ApiError(404, 'not_found', `Account ${accountId} has no active custom field "${key}"`);
+  if (!field) throw notFound(`Account ${accountId} has no active custom field "${key}"`);
   return field.update({ active: false });
 }

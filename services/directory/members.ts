@@ -1,6 +1,6 @@
 // Finding, deactivating, reactivating and erasing one member, and the cursor-paged list for reconciliation.
 import { IndexHints, Op, type Transaction, type WhereOptions } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
@@ -19,7 +19,7 @@ export interface MemberKey {
 
 async function mustFind(models: Models, accountId: number, key: MemberKey, transaction: Transaction): Promise<TeamMember> {
   const member = await findMemberBy(models, accountId, key.field, key.value, transaction);
-  if (!member) throw new ApiError(404, 'not_found', `No team member with ${key.field} ${key.value}`);
+  if (!member) throw notFound(`No team member with ${key.field} ${key.value}`);
   return member;
 }
 

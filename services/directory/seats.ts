@@ -1,7 +1,7 @@
 // What directory writes share (each runs under accountTransaction, so the seat check and the insert are atomic
 // and two upserts of one new person run one after the other): the plan's seat rule and the member update.
 import type { Transaction } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { seatLimitReached } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
@@ -12,7 +12,7 @@ export async function assertSeatFree(deps: ServiceContext, account: Account, tra
   const limit = deps.config.seats[account.plan];
   const active = await deps.models.TeamMember.count({ where: { account_id: account.id, disabled: false }, transaction });
   if (active >= limit) {
-    throw new ApiError(403, 'seat_limit_reached', `All ${limit} seats of the ${account.plan} plan are taken by active members; deactivate one or upgrade the plan`);
+    throw seatLimitReached(`All ${limit} seats of the ${account.plan} plan are taken by active members; deactivate one or upgrade the plan`);
   }
 }
 

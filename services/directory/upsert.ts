@@ -2,7 +2,7 @@
 // link the manager by email (now or when the manager arrives), and record the event of a real change.
 // A dry run runs every rule and answers as the real call would, writing nothing.
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
-import { ApiError, requireFields } from '../../lib/errors.ts';
+import { invalidManager, memberConflict, missingField, requireFields } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
@@ -43,7 +43,7 @@ export interface UpsertResult {
 }
 
 const conflict = (field: string, value: string) =>
-  new ApiError(422, 'member_conflict', `${field}: another member of this account already has ${JSON.stringify(value)}`);
+  memberConflict(`${field}: another member of this account already has ${JSON.stringify(value)}`);
 
 export async function findMemberBy(models: Models, accountId: number, field: MatchField, value: string, transaction?: Transaction): Promise<TeamMember | null> {
   return models.TeamMember.findOne({ where: { account_id: accountId, [field]: value }, ...(transaction ? { transaction } : {}) });
@@ -137,7 +137,7 @@ async function planUpsert(deps: ServiceContext, account: Account, request: Upser
     if (holder && holder.id !== member?.id) throw conflict(field, value);
   }
   if (next.manager_email !== null && next.manager_email === next.email) {
-    throw new ApiError(422, 'invalid_manager', 'manager_email: a member cannot be its own manager');
+    throw invalidManager('manager_email: a member cannot be its own manager');
   }
   if (!current) await assertSeatFree(deps, account, transaction);
   return { member, current, next, changed: changedFields(current, next), ignored };
@@ -224,7 +224,7 @@ function wouldBe(plan: Plan, now: Date): MemberView {
 
 export async function upsertMember(deps: ServiceContext, accountId: number, request: UpsertRequest): Promise<UpsertResult> {
   const matchValue = request.fields[request.matchField];
-  if (!matchValue) throw new ApiError(422, 'missing_field', `${request.matchField} is required (match_field is ${request.matchField})`);
+  if (!matchValue) throw missingField(`${request.matchField} is required (match_field is ${request.matchField})`);
   try {
     return await accountTransaction(deps.models, accountId, async (transaction, account) => {
       const plan = await planUpsert(deps, account, request, transaction);

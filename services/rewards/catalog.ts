@@ -2,7 +2,7 @@
 // with codes uploaded) or a provider's catalog (`<provider>:<sku>`), and the check of a requested gift against
 // the account's bounds and the product (422 gift_amount_invalid / gift_product_unknown).
 import { col, fn, Op, type Transaction } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { giftAmountInvalid, giftProductUnknown } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { ServiceContext } from '../context.ts';
 import { amountText, isWholeCents, toCents } from './money.ts';
@@ -124,7 +124,7 @@ export async function listProducts(ctx: Pick<ServiceContext, 'models' | 'config'
   return country ? products.filter((p) => p.countries.includes(country.toUpperCase())) : products;
 }
 
-const invalidAmount = (message: string) => new ApiError(422, 'gift_amount_invalid', message);
+const invalidAmount = (message: string) => giftAmountInvalid(message);
 
 /** The amount in cents, if it is money within the account's bounds (whatever the velocity setting); else 422. */
 export function checkGiftAmount(settings: GiftSettingsView, amount: number): number {
@@ -150,7 +150,7 @@ export async function resolveGift(
   const product = products.find((p) => p.product_id === gift.product_id);
   if (!product) {
     const hint = current.provider_mode === 'provider' && !current.provider ? ' (no provider is configured for live accounts: REWARDS_PROVIDER)' : '';
-    throw new ApiError(422, 'gift_product_unknown', `No reward product ${JSON.stringify(gift.product_id)} in this account's ${current.provider_mode} catalog${hint} (GET /gift-card/listProducts lists them)`);
+    throw giftProductUnknown(`No reward product ${JSON.stringify(gift.product_id)} in this account's ${current.provider_mode} catalog${hint} (GET /gift-card/listProducts lists them)`);
   }
   if (product.denomination_cents !== null && cents !== product.denomination_cents) {
     throw invalidAmount(`${product.product_id} is a ${amountText(product.denomination_cents)} ${product.currency} card; the amount must be ${amountText(product.denomination_cents)} (got ${gift.amount})`);

@@ -4,7 +4,7 @@
 // duplicates: against the account's codes under the current and the previous key, within the file, and, for an
 // upload racing another one, by the unique index (account_id, code_hmac) as the last guard.
 import { Op, UniqueConstraintError } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { invalidValue } from '../../lib/errors.ts';
 import type { ServiceContext } from '../context.ts';
 import { manualProductId } from './catalog.ts';
 import { aadOf, codeHmacs, keysOrThrow, last4Of, normalizeCode, seal } from './crypto.ts';
@@ -32,7 +32,7 @@ const MAX_PIN = 100;
 const MAX_DENOMINATION_CENTS = 100_000_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const invalid = (message: string) => new ApiError(422, 'invalid_parameter', message);
+const invalid = (message: string) => invalidValue(message);
 
 /** The brand as the product id carries it (`manual:<brand>:<denomination>`), so without `:`. */
 export function validBrand(brand: string): string {

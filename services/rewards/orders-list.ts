@@ -1,7 +1,7 @@
 // The order list of `GET /gift-card/listOrders`: an account's gift orders, newest first, filtered and paged, with
 // what the response may say about each code and claim link (whether one exists, its last 4), never the secrets.
 import { literal, Op, type WhereOptions } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import type { ClaimStatus, FulfillmentStatus, GiftOrder, GiftScope, PaymentStatus } from '../../models/Gift.ts';
 import type { Models } from '../../models/index.ts';
 
@@ -41,11 +41,11 @@ const ATTRIBUTES = [
 async function checkReferences(models: Models, accountId: number, query: OrderQuery): Promise<void> {
   if (query.campaignId !== undefined) {
     const found = await models.Campaign.findOne({ where: { id: query.campaignId, account_id: accountId }, attributes: ['id'] });
-    if (!found) throw new ApiError(404, 'not_found', `No campaign with id ${query.campaignId}`);
+    if (!found) throw notFound(`No campaign with id ${query.campaignId}`);
   }
   if (query.automationId !== undefined) {
     const found = await models.Automation.findOne({ where: { id: query.automationId, account_id: accountId }, attributes: ['id'] });
-    if (!found) throw new ApiError(404, 'not_found', `No automation with id ${query.automationId}`);
+    if (!found) throw notFound(`No automation with id ${query.automationId}`);
   }
 }
 

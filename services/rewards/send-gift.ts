@@ -4,7 +4,7 @@
 // recipient's order made (and its held code given) before the email, provider orders bought.
 import type { Transaction } from 'sequelize';
 import { writeTransaction } from '../../lib/db.ts';
-import { ApiError } from '../../lib/errors.ts';
+import { giftShareLink, insufficientInventory, spendLimit } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
@@ -25,11 +25,11 @@ export interface CheckedGift {
 }
 
 const outOfStock = (gift: ResolvedGift, needed: number, available: number) =>
-  new ApiError(422, 'insufficient_inventory', `Only ${available} ${gift.product_id} code(s) are left; ${needed} are needed`, { extra: { needed, available } });
+  insufficientInventory(`Only ${available} ${gift.product_id} code(s) are left; ${needed} are needed`, { extra: { needed, available } });
 
 /** Refuses what can be refused before the transaction: share links, the amount and product, manual stock. */
 export async function checkGift(ctx: ServiceContext, account: Account, requested: { product_id: string; amount: number }, input: { share: boolean; recipients: number }): Promise<CheckedGift> {
-  if (input.share) throw new ApiError(422, 'gift_share_link', 'A gift card goes with an email: a share link cannot carry one (send by email, or drop giftCard)');
+  if (input.share) throw giftShareLink('A gift card goes with an email: a share link cannot carry one (send by email, or drop giftCard)');
   const settings = await loadSettings(ctx, account.id);
   const gift = await resolveGift(ctx, account, requested, settings);
   await checkStock(ctx, account.id, gift, input.recipients);
@@ -59,9 +59,7 @@ export async function reserveGiftSpend(ctx: ServiceContext, accountId: number, c
   const refusal = await reserveSpend(ctx.models, accountId, { cents, day, enforce: checked.settings.velocity_limits_enabled }, transaction);
   if (refusal) {
     const currency = checked.settings.currency;
-    throw new ApiError(
-      403,
-      'spendlimit',
+    throw spendLimit(
       `The gift-card ${refusal.period}ly spend limit of ${amountText(refusal.limitCents)} ${currency} has ${amountText(refusal.remainingCents)} ${currency} left; this needs ${amountText(cents)} ${currency}`,
       { extra: { needed: cents / 100, remaining: refusal.remainingCents / 100, period: refusal.period } },
     );

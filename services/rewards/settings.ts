@@ -2,7 +2,7 @@
 // codes, USD, 1.00–500.00 per card, limits enforced with no rules yet, claim links valid 365 days). Only the
 // console and `cardsvc rewards` change them (the spec gives keys no write endpoint).
 import type { Transaction } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { invalidValue } from '../../lib/errors.ts';
 import type { GiftRule, ProviderMode, SpendPeriod } from '../../models/Gift.ts';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
@@ -63,10 +63,10 @@ export async function updateSettings(ctx: Pick<ServiceContext, 'config' | 'model
   const current = await loadSettings(ctx, accountId);
   const next = { ...current, ...change };
   if (next.min_cents < 1 || next.max_cents < next.min_cents) {
-    throw new ApiError(422, 'invalid_parameter', `The bounds must satisfy 0.01 ≤ min ≤ max (got min ${next.min_cents / 100}, max ${next.max_cents / 100})`);
+    throw invalidValue(`The bounds must satisfy 0.01 ≤ min ≤ max (got min ${next.min_cents / 100}, max ${next.max_cents / 100})`);
   }
   if (!Number.isInteger(next.claim_expiry_days) || next.claim_expiry_days < 1 || next.claim_expiry_days > 3650) {
-    throw new ApiError(422, 'invalid_parameter', `claim_expiry_days must be a whole number of days from 1 to 3650 (got ${next.claim_expiry_days})`);
+    throw invalidValue(`claim_expiry_days must be a whole number of days from 1 to 3650 (got ${next.claim_expiry_days})`);
   }
   await ctx.models.GiftSettings.upsert({
     account_id: accountId,
@@ -92,7 +92,7 @@ export async function ruleChangeLoosens(models: Models, accountId: number, perio
 }
 
 export async function setRule(models: Models, accountId: number, period: SpendPeriod, limitCents: number): Promise<void> {
-  if (!Number.isInteger(limitCents) || limitCents < 0) throw new ApiError(422, 'invalid_parameter', `The limit must be 0 (remove) or a positive amount (got ${limitCents / 100})`);
+  if (!Number.isInteger(limitCents) || limitCents < 0) throw invalidValue(`The limit must be 0 (remove) or a positive amount (got ${limitCents / 100})`);
   if (limitCents === 0) {
     await models.GiftRule.destroy({ where: { account_id: accountId, period } });
     return;

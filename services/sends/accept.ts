@@ -4,7 +4,10 @@
 import { Op, UniqueConstraintError } from 'sequelize';
 import { z } from 'zod';
 import { writeTransaction } from '../../lib/db.ts';
-import { ApiError } from '../../lib/errors.ts';
+import {
+  idempotencyMismatch, invalidParameter, notFound, providerFailed, recipientEmailInvalid, recipientMissing, sendAtPast,
+  sendAtTooFar, sendBlocked, senderEmailInvalid, senderNotInDirectory, sendingSuspended, tooManySendRecipients, wouldExceedLimit,
+} from '../../lib/errors.ts';
 import { randomId } from '../../lib/ids.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Ecard } from '../../models/Ecard.ts';
@@ -47,32 +50,31 @@ export interface SendRequest {
 }
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
-const refuse = (status: number, reason: string, message: string) => new ApiError(status, reason, message);
 
 /** Email now, scheduled, or share link; `sendAt` within a minute means now; past or over a year ahead is refused. */
 function modeOf(request: SendRequest, now: Date, windowMs: number): { mode: SendMode; sendAt: Date } {
   if (request.share) return { mode: 'share', sendAt: now };
   if (!request.sendAt || request.sendAt.getTime() <= now.getTime() + windowMs) {
     if (request.sendAt && request.sendAt.getTime() < now.getTime() - windowMs) {
-      throw new ApiError(422, 'send_at_past', `sendAt ${request.sendAt.toISOString()} is in the past`);
+      throw sendAtPast(`sendAt ${request.sendAt.toISOString()} is in the past`);
     }
     return { mode: 'email', sendAt: now };
   }
-  if (request.sendAt.getTime() > now.getTime() + MAX_AHEAD_MS) throw new ApiError(422, 'send_at_too_far', 'sendAt is more than a year ahead');
+  if (request.sendAt.getTime() > now.getTime() + MAX_AHEAD_MS) throw sendAtTooFar('sendAt is more than a year ahead');
   return { mode: 'schedule', sendAt: request.sendAt };
 }
 
 function checkAddresses(request: SendRequest, mode: SendMode): Array<{ name: string; email: string | null }> {
-  if (!isEmail(request.senderEmail)) throw refuse(400, 'einvalid', `senderEmail is not a valid email address: ${JSON.stringify(request.senderEmail)}`);
+  if (!isEmail(request.senderEmail)) throw senderEmailInvalid(`senderEmail is not a valid email address: ${JSON.stringify(request.senderEmail)}`);
   const emails = request.recipientEmails;
-  if (mode !== 'share' && emails.length === 0) throw refuse(400, 'tooshort', 'recipientEmail is required: give at least one recipient');
+  if (mode !== 'share' && emails.length === 0) throw recipientMissing('recipientEmail is required: give at least one recipient');
   const count = Math.max(emails.length, request.recipientNames.length);
-  if (count > MAX_RECIPIENTS) throw refuse(400, 'toomany', `At most ${MAX_RECIPIENTS} recipients per send (got ${count})`);
+  if (count > MAX_RECIPIENTS) throw tooManySendRecipients(`At most ${MAX_RECIPIENTS} recipients per send (got ${count})`);
   if (emails.length > 0 && emails.length !== request.recipientNames.length) {
-    throw new ApiError(400, 'invalid_parameter', 'recipientName and recipientEmail must have the same number of values');
+    throw invalidParameter('recipientName and recipientEmail must have the same number of values');
   }
   const bad = emails.find((e) => !isEmail(e));
-  if (bad !== undefined) throw refuse(400, 'finvalid', `recipientEmail is not a valid email address: ${JSON.stringify(bad)}`);
+  if (bad !== undefined) throw recipientEmailInvalid(`recipientEmail is not a valid email address: ${JSON.stringify(bad)}`);
   if (mode === 'share') return [{ name: request.recipientNames[0] ?? '', email: emails[0]?.toLowerCase() ?? null }];
   return emails.map((email, i) => ({ name: request.recipientNames[i]!, email: email.toLowerCase() }));
 }
@@ -80,10 +82,10 @@ function checkAddresses(request: SendRequest, mode: SendMode): Array<{ name: str
 /** The eCard (enabled, this account's) and its widget, which a given `widgetId` must name. */
 async function findSendable(models: Models, account: Account, request: SendRequest): Promise<{ ecard: Ecard; widget: Widget }> {
   const ecard = await models.Ecard.findOne({ where: { id: request.ecardId, account_id: account.id } });
-  if (!ecard || ecard.disabled) throw new ApiError(404, 'not_found', `No enabled eCard with id ${request.ecardId}`);
+  if (!ecard || ecard.disabled) throw notFound(`No enabled eCard with id ${request.ecardId}`);
   const widget = await models.Widget.findByPk(ecard.widget_id, { rejectOnEmpty: true });
   if (request.widgetId !== undefined && String(request.widgetId) !== widget.vanity_id && String(request.widgetId) !== String(widget.id)) {
-    throw new ApiError(404, 'not_found', `eCard ${ecard.id} is not in widget ${request.widgetId}`);
+    throw notFound(`eCard ${ecard.id} is not in widget ${request.widgetId}`);
   }
   return { ecard, widget };
 }
@@ -92,7 +94,7 @@ async function findSendable(models: Models, account: Account, request: SendReque
 async function checkDirectory(models: Models, account: Account, widget: Widget, senderEmail: string): Promise<void> {
   if (!widget.dir_sender_must_be_in_directory) return;
   const member = await models.TeamMember.findOne({ where: { account_id: account.id, email: senderEmail.toLowerCase(), disabled: false } });
-  if (!member) throw refuse(403, 'notindirectory', `${senderEmail} is not an active member of this account's directory, which this widget requires of senders`);
+  if (!member) throw senderNotInDirectory(`${senderEmail} is not an active member of this account's directory, which this widget requires of senders`);
 }
 
 /** The key's row, if any: a send made with it in the last 24 hours (422 when the body differs), or an expired row. */
@@ -102,7 +104,7 @@ async function keyUse(models: Models, accountId: number, request: SendRequest, n
   if (!row) return { earlier: null, expired: false };
   if (now.getTime() - row.created_at.getTime() > IDEMPOTENCY_WINDOW_MS) return { earlier: null, expired: true };
   if (row.request_hash !== request.requestHash) {
-    throw refuse(422, 'idempotency_mismatch', 'This Idempotency-Key was used in the last 24 hours with a different request body');
+    throw idempotencyMismatch('This Idempotency-Key was used in the last 24 hours with a different request body');
   }
   return { earlier: await models.Send.findByPk(row.send_id, { rejectOnEmpty: true }), expired: false };
 }
@@ -132,13 +134,13 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
   const statVanityId = randomId(24);
   const recipients = withPageIds(checkAddresses(request, mode), statVanityId);
   const { ecard, widget } = await findSendable(models, account, request);
-  if (await isSuspended(models, account.id)) throw refuse(403, 'spammer', 'Sending is suspended for this account');
+  if (await isSuspended(models, account.id)) throw sendingSuspended('Sending is suspended for this account');
   const blocked = await blockedRecipient(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
-  if (blocked) throw refuse(403, 'blocked', blocked);
+  if (blocked) throw sendBlocked(blocked);
   await checkDirectory(models, account, widget, request.senderEmail);
   const sandbox = account.mode === 'sandbox';
   if (mode !== 'share' && !sandbox && deps.config.mail.transport === 'none') {
-    throw refuse(502, 'provider', 'No mail transport is configured (set SMTP_URL, or MAIL_TRANSPORT=sink)');
+    throw providerFailed('No mail transport is configured (set SMTP_URL, or MAIL_TRANSPORT=sink)');
   }
   const gift = request.gift ? await checkGift(deps, account, request.gift, { share: mode === 'share', recipients: recipients.length }) : null;
   // Share links and sandbox sends consume no quota.
@@ -198,7 +200,7 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
         );
       }
       if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, deps.config.emailsPerMonth[account.plan], transaction))) {
-        throw refuse(403, 'wouldexceedlimit', `The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
+        throw wouldExceedLimit(`The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
       }
       if (gift) await reserveGiftSpend(deps, account.id, gift, giftCents, transaction, giftDay);
       if (gift) await holdGiftCodes(deps, account.id, gift, send.id, recipients.length, transaction);

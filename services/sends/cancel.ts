@@ -1,7 +1,7 @@
 // Canceling a scheduled send: a conditional state change that races the workflow's own scheduled → pending, then
 // the waiting workflow is canceled (a workflow already gone is fine; the row is what counts).
 import { writeTransaction } from '../../lib/db.ts';
-import { ApiError } from '../../lib/errors.ts';
+import { notCancelable, notFound } from '../../lib/errors.ts';
 import type { Send } from '../../models/Send.ts';
 import { cancelSendWorkflow } from '../../workflows/send-ecard/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
@@ -11,7 +11,7 @@ import { releaseQuota } from './quota.ts';
 export async function cancelSend(ctx: ServiceContext, accountId: number, sendId: string): Promise<Send> {
   const { models } = ctx;
   const send = await models.Send.findOne({ where: { account_id: accountId, send_id: sendId } });
-  if (!send) throw new ApiError(404, 'not_found', `No send with id ${sendId}`);
+  if (!send) throw notFound(`No send with id ${sendId}`);
   const canceled = await writeTransaction(models.sequelize, async (transaction) => {
     const [changed] = await models.Send.update({ status: 'canceled' }, { where: { id: send.id, status: 'scheduled' }, transaction });
     if (changed && send.quota_month) await releaseQuota(models, accountId, send.quota_month, send.quota_count, transaction);
@@ -19,7 +19,7 @@ export async function cancelSend(ctx: ServiceContext, accountId: number, sendId:
     return changed === 1;
   });
   await send.reload();
-  if (!canceled) throw new ApiError(422, 'not_cancelable', `Send ${sendId} is ${send.status}; only a scheduled send can be canceled`);
+  if (!canceled) throw notCancelable(`Send ${sendId} is ${send.status}; only a scheduled send can be canceled`);
   if (ctx.workflows) await cancelSendWorkflow(ctx.workflows, send.account_id, send.send_id).catch((err: unknown) => ctx.logger.warn({ err, sendId }, 'send workflow not canceled'));
   return send;
 }

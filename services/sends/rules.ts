@@ -1,6 +1,6 @@
 // Who may send to whom: suppressed addresses and blocked domains per account, suspended accounts (anti-spam).
 import { UniqueConstraintError, type Transaction } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { invalidParameter } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 
@@ -62,6 +62,6 @@ export async function setSuspended(ctx: Pick<ServiceContext, 'models' | 'now'>, 
 export function validSuppressionValue(kind: SuppressionKind, value: string): string {
   const v = value.trim().toLowerCase();
   const ok = kind === 'email' ? /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) : /^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/.test(v);
-  if (!ok) throw new ApiError(400, 'invalid_parameter', `not a valid ${kind}: ${JSON.stringify(value)}`);
+  if (!ok) throw invalidParameter(`not a valid ${kind}: ${JSON.stringify(value)}`);
   return v;
 }

@@ -1,6 +1,6 @@
 // The delivery log (list, one delivery with its attempts), replays of a delivery and test sends to an endpoint.
 import { Op, type WhereOptions } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { deliveryInProgress, deliveryRedacted, endpointRemoved, noEndpoint, notFound, serviceUnavailable } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
 import type { WebhookAttempt } from '../../models/WebhookAttempt.ts';
 import type { DeliveryStatus, WebhookDelivery } from '../../models/WebhookDelivery.ts';
@@ -48,7 +48,7 @@ export async function listDeliveries(models: Models, accountId: number, query: D
   if (query.eventType) Object.assign(where, { event_type: query.eventType });
   if (query.endpointId !== undefined) {
     const endpoint = await models.WebhookEndpoint.findOne({ where: { id: query.endpointId, account_id: accountId }, attributes: ['id'] });
-    if (!endpoint) throw new ApiError(404, 'not_found', `No webhook endpoint with id ${query.endpointId}`);
+    if (!endpoint) throw notFound(`No webhook endpoint with id ${query.endpointId}`);
     Object.assign(where, { endpoint_id: query.endpointId });
   }
   if (query.dateFrom || query.dateTo) {
@@ -68,7 +68,7 @@ export interface DeliveryDetail {
 
 export async function findDelivery(models: Models, accountId: number, id: number): Promise<DeliveryDetail> {
   const delivery = await models.WebhookDelivery.findOne({ where: { id, account_id: accountId } });
-  if (!delivery) throw new ApiError(404, 'not_found', `No webhook delivery with id ${id}`);
+  if (!delivery) throw notFound(`No webhook delivery with id ${id}`);
   const endpoint = await models.WebhookEndpoint.findByPk(delivery.endpoint_id, { rejectOnEmpty: true });
   const event = await models.OutboxEvent.findByPk(delivery.outbox_id, { rejectOnEmpty: true });
   const attempts = await models.WebhookAttempt.findAll({ where: { delivery_id: delivery.id }, order: [['id', 'ASC']] });
@@ -102,17 +102,17 @@ export function memberMask(eventType: string, payload: string): MemberMask | nul
 }
 
 function target(deps: ServiceContext): WorkflowTarget {
-  if (!deps.workflows) throw new ApiError(503, 'service_unavailable', 'Workflows cannot be started right now', { headers: { 'Retry-After': '5' } });
+  if (!deps.workflows) throw serviceUnavailable('Workflows cannot be started right now', { headers: { 'Retry-After': '5' } });
   return deps.workflows;
 }
 
 /** Sends the same body (and event id) again, as a new attempt of the same delivery; the earlier attempts stay. */
 export async function replayDelivery(deps: ServiceContext, accountId: number, id: number): Promise<LoggedDelivery> {
   const { delivery, endpoint, redacted } = await findDelivery(deps.models, accountId, id);
-  if (redacted) throw new ApiError(422, 'delivery_redacted', `Delivery ${id} carried personal data of an erased member; it was redacted and cannot be replayed`);
-  if (endpoint.removed_at) throw new ApiError(422, 'endpoint_removed', `The endpoint of delivery ${id} was removed`);
+  if (redacted) throw deliveryRedacted(`Delivery ${id} carried personal data of an erased member; it was redacted and cannot be replayed`);
+  if (endpoint.removed_at) throw endpointRemoved(`The endpoint of delivery ${id} was removed`);
   if (delivery.status === 'Pending' || delivery.status === 'Retrying') {
-    throw new ApiError(422, 'delivery_in_progress', `Delivery ${id} is still ${delivery.status}; replay it once it has ended`);
+    throw deliveryInProgress(`Delivery ${id} is still ${delivery.status}; replay it once it has ended`);
   }
   await startDeliveryWorkflow(target(deps), replayWorkflowId(accountId, delivery.id, crypto.randomUUID()), accountId, {
     deliveryId: delivery.id,
@@ -126,7 +126,7 @@ export async function replayDelivery(deps: ServiceContext, accountId: number, id
 /** Fires a sample event at an endpoint (the ecard_shared URL by default), signed and logged, even while it is paused. */
 export async function sendTest(deps: ServiceContext, accountId: number, endpointId: number | undefined): Promise<LoggedDelivery> {
   const endpoint = endpointId === undefined ? await ecardSharedEndpoint(deps.models, accountId) : await findEndpoint(deps.models, accountId, endpointId);
-  if (!endpoint) throw new ApiError(422, 'no_endpoint', 'No ecard_shared URL is set; set one or name an endpoint_id');
+  if (!endpoint) throw noEndpoint('No ecard_shared URL is set; set one or name an endpoint_id');
   const now = deps.now();
   const eventType = endpoint.kind === 'ecard_shared' ? 'ecard_shared' : endpoint.event_type!;
   const body = endpoint.kind === 'ecard_shared' ? sampleEcardShared(now) : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);

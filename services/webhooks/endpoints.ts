@@ -1,6 +1,6 @@
 // Webhook endpoints of an account: member-change subscriptions, the ecard_shared URL, re-enabling a paused one.
 import { Op, type Transaction } from 'sequelize';
-import { ApiError } from '../../lib/errors.ts';
+import { invalidParameter, notFound } from '../../lib/errors.ts';
 import { resolveTarget, TargetRefusedError } from '../../lib/guarded-http.ts';
 import type { Models } from '../../models/index.ts';
 import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
@@ -23,7 +23,7 @@ export async function checkedUrl(deps: ServiceContext, url: string, field: strin
   try {
     return (await resolveTarget(url, { allowPrivate: deps.config.webhooks.allowPrivateTargets })).url.href;
   } catch (err) {
-    if (err instanceof TargetRefusedError) throw new ApiError(400, 'invalid_parameter', `${field}: ${err.message}`);
+    if (err instanceof TargetRefusedError) throw invalidParameter(`${field}: ${err.message}`);
     throw err;
   }
 }
@@ -49,13 +49,13 @@ export async function subscribe(deps: ServiceContext, accountId: number, input: 
 
 async function mustFind(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<WebhookEndpoint> {
   const endpoint = await models.WebhookEndpoint.findOne({ where: { id, account_id: accountId, ...active }, ...(transaction ? { transaction } : {}) });
-  if (!endpoint) throw new ApiError(404, 'not_found', `No webhook endpoint with id ${id}`);
+  if (!endpoint) throw notFound(`No webhook endpoint with id ${id}`);
   return endpoint;
 }
 
 export async function unsubscribe(deps: ServiceContext, accountId: number, id: number): Promise<number> {
   const endpoint = await mustFind(deps.models, accountId, id);
-  if (endpoint.kind !== 'member_change') throw new ApiError(404, 'not_found', `No subscription with id ${id}`);
+  if (endpoint.kind !== 'member_change') throw notFound(`No subscription with id ${id}`);
   await removeEndpoint(deps.models, endpoint.id, deps.now());
   return endpoint.id;
 }

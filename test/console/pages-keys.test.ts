@@ -138,6 +138,17 @@ describe('console pages: API keys, confirmation tokens, deletes', function () {
     expect((await browser.post(`/v2/console/keys/${foreign.id}/rotate`, { _csrf: csrf, grace_seconds: '-1' })).status).to.equal(400);
   });
 
+  it('a scoped key cannot be kept as full access on its edit page → 422 page, the key unchanged', async () => {
+    const { account, browser, csrf } = await signedIn();
+    expect((await browser.post('/v2/console/keys', { _csrf: csrf, name: 'Scoped', access: 'scoped', ...scoped({ widgets: 'view' }) })).status).to.equal(200);
+    const row = await stack.models.ApiKey.findOne({ where: { account_id: account.accountId, name: 'Scoped' }, rejectOnEmpty: true });
+    const refused = await browser.post(`/v2/console/keys/${row.id}`, { _csrf: csrf, name: 'Root now', access: 'full' });
+    expect(refused.status).to.equal(422);
+    expect(await refused.text()).to.include('A scoped key cannot become full access');
+    await row.reload();
+    expect([row.name, row.full_access]).to.deep.equal(['Scoped', false]);
+  });
+
   it('issues confirmation tokens shown once; widget_delete needs step-up; another account\'s resource → 404', async () => {
     const pages = await signedIn();
     const { account, browser, csrf } = pages;

@@ -67,8 +67,8 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   it('refuses bad settings with nothing written', async () => {
     const { account, client } = await steppedUp();
     const before = await keyApi('getSettings', account.liveKey);
-    expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 600 } }), 422, 'invalid_parameter');
-    expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 0 } }), 422, 'invalid_parameter');
+    expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 600 } }), 422, 'invalid_value');
+    expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 0 } }), 422, 'invalid_value');
     expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 2.345 } }), 400, 'invalid_parameter');
     expectFailure(await client.call('POST', '/rewards/settings', { body: { provider_mode: 'magic' } }), 400, 'invalid_parameter');
     expectFailure(await client.call('POST', '/rewards/settings', { body: { claim_expiry_days: 0 } }), 400, 'invalid_parameter');
@@ -111,7 +111,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   it('refuses a bad upload with nothing written', async () => {
     const { account, client } = await signedIn();
     const count = () => stack.models.GiftCode.count({ where: { account_id: account.accountId } });
-    expectFailure(await client.call('POST', '/rewards/codes', { body: { brand: 'A:B', denomination: 25, text: 'CODE-123456789' } }), 422, 'invalid_parameter');
+    expectFailure(await client.call('POST', '/rewards/codes', { body: { brand: 'A:B', denomination: 25, text: 'CODE-123456789' } }), 422, 'invalid_value');
     expectFailure(await client.call('POST', '/rewards/codes', { body: { brand: 'Acme', denomination: 0, text: 'CODE-123456789' } }), 400, 'invalid_parameter');
     expectFailure(await client.call('POST', '/rewards/codes', { body: { brand: 'Acme', denomination: 10.001, text: 'CODE-123456789' } }), 400, 'invalid_parameter');
     expectFailure(await client.call('POST', '/rewards/codes', { body: { brand: 'Acme', denomination: 25 } }), 422, 'missing_field');

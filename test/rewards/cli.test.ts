@@ -75,11 +75,11 @@ describe('cardsvc rewards', function () {
       const models = await testModels();
       const account = await newAccount(models);
       const id = String(account.accountId);
-      const message = refused(await cardsvc(['rewards', 'settings', '--account', id, '--min', '600', '--json'], env()), 'invalid_parameter');
+      const message = refused(await cardsvc(['rewards', 'settings', '--account', id, '--min', '600', '--json'], env()), 'invalid_value');
       expect(message).to.match(/min ≤ max \(got min 600, max 500\)/);
-      refused(await cardsvc(['rewards', 'settings', '--account', id, '--min', '50', '--max', '20', '--json'], env()), 'invalid_parameter');
-      refused(await cardsvc(['rewards', 'settings', '--account', id, '--min', '0', '--json'], env()), 'invalid_parameter');
-      refused(await cardsvc(['rewards', 'settings', '--account', id, '--expiry-days', '0', '--json'], env()), 'invalid_parameter');
+      refused(await cardsvc(['rewards', 'settings', '--account', id, '--min', '50', '--max', '20', '--json'], env()), 'invalid_value');
+      refused(await cardsvc(['rewards', 'settings', '--account', id, '--min', '0', '--json'], env()), 'invalid_value');
+      refused(await cardsvc(['rewards', 'settings', '--account', id, '--expiry-days', '0', '--json'], env()), 'invalid_value');
       const usage: string[][] = [
         ['--mode', 'auto'],
         ['--velocity', 'maybe'],
@@ -229,10 +229,10 @@ describe('cardsvc rewards', function () {
       const id = String(account.accountId);
       const file = codesFile(['REFUSED-CODE-0001']);
       const add = (args: string[], extra: Record<string, string> = {}) => cardsvc(['rewards', 'add-codes', '--account', id, ...args, '--json'], env(extra));
-      expect(refused(await add(['--brand', 'Ac:me', '--denomination', '25', '--file', file]), 'invalid_parameter')).to.match(/brand/);
-      refused(await add(['--brand', '   ', '--denomination', '25', '--file', file]), 'invalid_parameter');
-      refused(await add(['--brand', 'x'.repeat(101), '--denomination', '25', '--file', file]), 'invalid_parameter');
-      expect(refused(await add(['--brand', 'Acme', '--denomination', '0', '--file', file]), 'invalid_parameter')).to.match(/denomination/);
+      expect(refused(await add(['--brand', 'Ac:me', '--denomination', '25', '--file', file]), 'invalid_value')).to.match(/brand/);
+      refused(await add(['--brand', '   ', '--denomination', '25', '--file', file]), 'invalid_value');
+      refused(await add(['--brand', 'x'.repeat(101), '--denomination', '25', '--file', file]), 'invalid_value');
+      expect(refused(await add(['--brand', 'Acme', '--denomination', '0', '--file', file]), 'invalid_value')).to.match(/denomination/);
       const usage = [
         ['--brand', 'Acme', '--denomination', '2.555', '--file', file],
         ['--brand', 'Acme', '--denomination', '25', '--file', join(tempDir(), 'missing.csv')],

@@ -1,6 +1,6 @@
 // The sandbox outbox: sandbox emails never leave (they land in mail_sink), and here the owner reads them. Only in
 // sandbox mode: live emails go out by SMTP and are not the console's to show (422 sandbox_only says to switch).
-import { ApiError } from '../../../lib/errors.ts';
+import { notFound, sandboxOnly as sandboxOnlyError } from '../../../lib/errors.ts';
 import type { Account } from '../../../models/Account.ts';
 import { findOutboxMessage, listOutbox } from '../../../services/mail/outbox.ts';
 import { PageMeta, pageMeta } from '../../schema-helpers.ts';
@@ -9,7 +9,7 @@ import { outboxHead } from './present.ts';
 import { OutboxList, OutboxMessage, OutboxParams, OutboxQuery } from './schema.ts';
 
 function sandboxOnly(account: Account): void {
-  if (account.mode !== 'sandbox') throw new ApiError(422, 'sandbox_only', 'The outbox holds the sandbox’s emails: switch to the sandbox first (POST /v2/console/api/mode { "mode": "sandbox" })');
+  if (account.mode !== 'sandbox') throw sandboxOnlyError('The outbox holds the sandbox’s emails: switch to the sandbox first (POST /v2/console/api/mode { "mode": "sandbox" })');
 }
 
 export const consoleOutboxRoutes = [
@@ -35,7 +35,7 @@ export const consoleOutboxRoutes = [
     async handler({ params }, { services, account }) {
       sandboxOnly(account);
       const message = await findOutboxMessage(services.models, account.id, params.id);
-      if (!message) throw new ApiError(404, 'not_found', `The sandbox outbox has no message ${params.id}`);
+      if (!message) throw notFound(`The sandbox outbox has no message ${params.id}`);
       return { ...outboxHead(message), text: message.text_body, html: message.html_body };
     },
   }),

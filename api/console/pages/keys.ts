@@ -3,7 +3,7 @@
 // shown once), revoke. The same services and presenter as the console API's keys group; a full-access key (created,
 // or rotated) needs step-up.
 import Router from '@koa/router';
-import { ApiError } from '../../../lib/errors.ts';
+import { invalidValue, keyRevoked } from '../../../lib/errors.ts';
 import { AREAS, type Area, type Level } from '../../../models/ApiKey.ts';
 import { createApiKey, findAccountKey, keyMode, keyNeedsStepUp, listAccountKeys, revokeKey, rotateKey, updateKey } from '../../../services/api-keys.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
@@ -72,7 +72,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
     signedIn(services, async (ctx, page) => {
       const now = services.now();
       const key = presentConsoleKey(await findAccountKey(services.models, page.account.id, keyId(ctx.params)), page.account, now);
-      if (key.status === 'revoked') throw new ApiError(409, 'key_revoked', `API key ${key.id} is revoked`);
+      if (key.status === 'revoked') throw keyRevoked(`API key ${key.id} is revoked`);
       renderPage(ctx, { title: `API key ${key.name || `…${key.last4}`}`, view: 'keys-edit', ...page, key, areas: areaRows(key.full_access ? {} : key.permissions) });
     }),
   );
@@ -85,7 +85,7 @@ export function consoleKeyPagesRouter(services: ApiServices): Router<ApiState> {
       const keep = form.access === 'full';
       const body = parseInput(UpdateKeyBody, { name: form.name ?? '', ...(keep ? {} : { permissions: levelsOf(form) }) }, 'body');
       const old = await findAccountKey(services.models, page.account.id, id);
-      if (keep && !old.full_access) throw new ApiError(422, 'invalid_parameter', 'A scoped key cannot become full access: create a new full-access key');
+      if (keep && !old.full_access) throw invalidValue('A scoped key cannot become full access: create a new full-access key');
       if (keyNeedsStepUp({ fullAccess: false, levels: body.permissions }) && !pageStepUp(services, ctx, page, `${KEYS}/${id}`)) return;
       await updateKey(services.models, page.account.id, id, { name: body.name, levels: body.permissions }, services.now());
       seeOther(ctx, `${KEYS}?done=updated`);

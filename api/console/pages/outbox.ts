@@ -1,7 +1,7 @@
 // The console's sandbox outbox: the sandbox's emails (mail_sink), listed and shown one at a time, the HTML inside a
 // sandboxed iframe. Only in sandbox mode; in live mode the page says to switch (live emails go out by SMTP).
 import Router from '@koa/router';
-import { ApiError } from '../../../lib/errors.ts';
+import { notFound } from '../../../lib/errors.ts';
 import { findOutboxMessage, listOutbox } from '../../../services/mail/outbox.ts';
 import type { ApiServices, ApiState } from '../../context.ts';
 import { parseInput } from '../../validation.ts';
@@ -36,7 +36,7 @@ export function consoleOutboxPagesRouter(services: ApiServices): Router<ApiState
       if (page.account.mode !== 'sandbox') return renderPage(ctx, { title: 'Sandbox outbox', view: 'outbox', ...page, live: true });
       const params = parseInput(OutboxParams, ctx.params, 'path');
       const message = await findOutboxMessage(services.models, page.account.id, params.id);
-      if (!message) throw new ApiError(404, 'not_found', `The sandbox outbox has no message ${params.id}`);
+      if (!message) throw notFound(`The sandbox outbox has no message ${params.id}`);
       renderPage(ctx, { title: 'Sandbox email', view: 'outbox-message', ...page, message: { ...outboxHead(message), text: message.text_body, html: message.html_body } });
     }),
   );

@@ -3,7 +3,7 @@
 // is a urlencoded form with the CSRF token and answers 303.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ApiError } from '../../../lib/errors.ts';
+import { ApiError, csrfInvalid, invalidParameter } from '../../../lib/errors.ts';
 import type { Account } from '../../../models/Account.ts';
 import type { ConsoleSession } from '../../../models/ConsoleSession.ts';
 import { csrfTokenOf, findSession, sameSecret, sessionAccount, setMode, signIn, signOut, STEP_UP_MS, stepUp } from '../../../services/console/sessions.ts';
@@ -52,7 +52,7 @@ export async function pageForm(services: ApiServices, ctx: Context, page: PageSe
 
 /** A form's `_csrf` field against the session's token (urlencoded forms and the code upload alike), else 403. */
 export function checkFormCsrf(given: unknown, page: PageSession): void {
-  if (!sameSecret(typeof given === 'string' ? given : undefined, page.csrf)) throw new ApiError(403, 'csrf_invalid', 'The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
+  if (!sameSecret(typeof given === 'string' ? given : undefined, page.csrf)) throw csrfInvalid('The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
 }
 
 /**
@@ -118,7 +118,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
       checkOrigin(ctx, services.config.publicBaseUrl);
       const form = await readFormBody(ctx, services.config.bodyLimitBytes);
       const next = safeNext(form.next);
-      if (!sameSecret(form._csrf, signInCsrfCookie(ctx) ?? '\u0000')) throw new ApiError(403, 'csrf_invalid', 'The sign-in form is out of date: reload it and try again');
+      if (!sameSecret(form._csrf, signInCsrfCookie(ctx) ?? '\u0000')) throw csrfInvalid('The sign-in form is out of date: reload it and try again');
       try {
         const { sessionId } = await signIn(services, { email: form.email ?? '', password: form.password ?? '', clientIp: ctx.ip });
         setSessionCookie(ctx, sessionId);
@@ -142,7 +142,7 @@ export function consolePagesRouter(services: ApiServices): Router<ApiState> {
     '/mode',
     signedIn(services, async (ctx, page) => {
       const form = await pageForm(services, ctx, page);
-      if (form.mode !== 'live' && form.mode !== 'sandbox') throw new ApiError(400, 'invalid_parameter', 'mode must be live or sandbox');
+      if (form.mode !== 'live' && form.mode !== 'sandbox') throw invalidParameter('mode must be live or sandbox');
       await setMode(services.models, page.session, form.mode);
       seeOther(ctx, HOME);
     }),

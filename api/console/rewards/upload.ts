@@ -3,7 +3,7 @@
 // parsed by the web platform's `Request.formData()` (no multipart package), then the fields as CodesBody's input.
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { ApiError } from '../../../lib/errors.ts';
+import { malformedForm, unsupportedMediaType } from '../../../lib/errors.ts';
 import { readBodyBytes } from '../../body.ts';
 import { parseInput } from '../../validation.ts';
 import { type CodesBody, CodesForm } from './schema.ts';
@@ -15,12 +15,12 @@ export const isUpload = (ctx: Context) => Boolean(ctx.request.is('multipart/form
 
 /** The form, or 415 (another type), 413 (over the limit), 400 (not a valid multipart body). */
 export async function readCodesUpload(ctx: Context): Promise<FormData> {
-  if (!isUpload(ctx)) throw new ApiError(415, 'unsupported_media_type', 'Send the code file as multipart/form-data');
+  if (!isUpload(ctx)) throw unsupportedMediaType('Send the code file as multipart/form-data');
   const body = await readBodyBytes(ctx, UPLOAD_LIMIT);
   try {
     return await new Request('http://upload.invalid/', { method: 'POST', headers: { 'content-type': ctx.get('content-type') }, body }).formData();
   } catch {
-    throw new ApiError(400, 'malformed_form', 'The upload is not a valid multipart form');
+    throw malformedForm('The upload is not a valid multipart form');
   }
 }
 
