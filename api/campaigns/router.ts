@@ -8,7 +8,7 @@ import { saveCampaignEcards } from '../../services/campaigns/ecards.ts';
 import { cancelCampaign, scheduleCampaign, sendCampaign, unscheduleCampaign } from '../../services/campaigns/moves.ts';
 import { listRecipients, saveRecipients } from '../../services/campaigns/recipients.ts';
 import { canonicalTimeZone, parseScheduledAt } from '../../services/campaigns/schedule-time.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';
 import { presentCampaign, presentCampaigns, presentRecipient } from './present.ts';

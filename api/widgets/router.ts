@@ -1,6 +1,6 @@
 // Widget endpoints: search, findOne, save, deleteWidgets, copyWidgetWithEcards.
 import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets } from '../../services/widgets.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { presentWidgets, presentWidgetWithPrices } from './present.ts';
 import { CopyWidgetBody, Deleted, DeleteWidgetsBody, PageMeta, SaveWidgetBody, SearchWidgetsQuery, Widget, WidgetIdParams, WidgetList } from './schema.ts';

@@ -2,7 +2,7 @@
 // empty is 422. Either way the message names the field. Before any schema, a NUL character anywhere in the
 // input is refused (400 invalid_characters): no database stores it faithfully (SQLite cuts a statement there).
 import type { z } from 'zod';
-import { ApiError } from '../lib/errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 
 export type InputPlace = 'body' | 'query' | 'path';
 
