@@ -8,7 +8,7 @@ import { ApiError } from '../../lib/errors.ts';
 import { deepStrict } from '../../lib/zod-strict.ts';
 import type { Permissions } from '../../models/ApiKey.ts';
 import type { ConsoleSession } from '../../models/ConsoleSession.ts';
-import { csrfTokenOf, findSession, sessionAccount } from '../../services/console/sessions.ts';
+import { csrfTokenOf, findSession, requireStepUp, sessionAccount } from '../../services/console/sessions.ts';
 import { renderPage } from '../console/pages/render.ts';
 import type { ApiServices, ApiState } from '../context.ts';
 import { readFormBody, readJsonBody } from './body.ts';
@@ -40,7 +40,6 @@ import {
   pageSessionOf,
   readMe,
   signInPageLocation,
-  stepUpError,
   stepUpFresh,
   stepUpLocation,
   StepUpRequired,
@@ -74,6 +73,9 @@ function responseChecker(where: string, response: z.ZodType, meta: z.ZodType | u
   };
 }
 
+/** Koa's context as routes see it (the router has set its params). */
+const koaOf = (ctx: unknown) => ctx as KoaContext;
+
 const headerCode = (name: string) => `invalid_${name.toLowerCase().replaceAll('-', '_')}`;
 
 /** Declared request headers by name; a value outside its schema is 400 `invalid_<name>` with the schema's message. */
@@ -86,11 +88,20 @@ function parseHeaders(schema: z.ZodType, ctx: Context): unknown {
   throw new ApiError(400, headerCode(String(issue.path[0] ?? 'header')), issue.message);
 }
 
+/**
+ * The one body reader: the route's own (an upload), else JSON (the APIs) or an urlencoded form (pages); each
+ * within the route's limit (413), of its type (415), and JSON at most MAX_JSON_DEPTH deep.
+ */
+function readBody(route: { readBody?: (koa: Context, limit: number) => Promise<unknown> }, koa: Context, limit: number, kind: 'json' | 'form'): Promise<unknown> {
+  if (route.readBody) return route.readBody(koa, limit);
+  return kind === 'json' ? readJsonBody(koa, limit) : readFormBody(koa, limit);
+}
+
 type Contracts = { params?: z.ZodType | undefined; query?: z.ZodType | undefined; body?: z.ZodType | undefined; headers?: z.ZodType | undefined };
 
 function parseContracts(route: Contracts, ctx: Context, raw: unknown, query: unknown = ctx.query) {
   return {
-    params: route.params ? parseInput(route.params, ctx.params, 'path') : undefined,
+    params: route.params ? parseInput(route.params, koaOf(ctx).params, 'path') : undefined,
     query: route.query ? parseInput(route.query, query, 'query') : undefined,
     body: route.body ? parseInput(route.body, raw, 'body') : undefined,
     headers: route.headers ? parseHeaders(route.headers, ctx) : undefined,
@@ -100,8 +111,6 @@ function parseContracts(route: Contracts, ctx: Context, raw: unknown, query: unk
 const unwrap = (result: unknown, hasMeta: boolean): [unknown, unknown] =>
   hasMeta ? [(result as { data: unknown }).data, (result as { meta: unknown }).meta] : [result, undefined];
 
-type RouteContext = KoaContext;
-const koaOf = (ctx: unknown) => ctx as KoaContext;
 
 function keyRoute(route: AnyKeyRoute, where: string, services: ApiServices): Middleware<ApiState> {
   const bodyLimit = route.bodyLimitBytes ?? services.config.bodyLimitBytes;
@@ -111,7 +120,7 @@ function keyRoute(route: AnyKeyRoute, where: string, services: ApiServices): Mid
     const caller = ctx.state.caller;
     if (!caller) throw new Error('route reached without an authenticated caller');
     checkAccess(route.access, caller.apiKey);
-    const raw = route.method === 'get' ? undefined : route.readBody ? await route.readBody(ctx, bodyLimit) : await readJsonBody(ctx, bodyLimit);
+    const raw = route.method === 'get' ? undefined : await readBody(route, ctx, bodyLimit, 'json');
     const input = parseContracts(route, ctx, raw);
     const result = await route.handler(input, { services, caller, requestId: ctx.state.requestId, koa: koaOf(ctx) });
     const [data, meta] = unwrap(result, Boolean(route.meta));
@@ -121,15 +130,14 @@ function keyRoute(route: AnyKeyRoute, where: string, services: ApiServices): Mid
   };
 }
 
-function sessionContext(services: ApiServices, session: ConsoleSession, account: SessionContext['account'], ctx: KoaContext, onStepUp: (need: StepUpNeed) => Error): SessionContext {
+/** `checkStepUp`: the API's refusal (403) or a page's (a 303 to the step-up page), when the step-up is not fresh. */
+function sessionContext(services: ApiServices, session: ConsoleSession, account: SessionContext['account'], ctx: KoaContext, checkStepUp: (need: StepUpNeed) => void): SessionContext {
   return {
     services,
     session,
     account,
     me: (other) => (other ? readMe(services, other) : readMe(services, session, account)),
-    requireStepUp(need) {
-      if (!stepUpFresh(services, session)) throw onStepUp(need);
-    },
+    requireStepUp: checkStepUp,
     requestId: ctx.state.requestId as string,
     koa: koaOf(ctx),
   };
@@ -150,9 +158,9 @@ function sessionRoute(route: AnySessionRoute, where: string, services: ApiServic
       checkCsrf(ctx.get('X-CSRF-Token') || undefined, csrfTokenOf(session), 'The CSRF token is missing or wrong (GET /v2/console/api/me gives it)');
     }
     const account = await sessionAccount(services.models, session);
-    const raw = route.method === 'get' ? undefined : route.readBody ? await route.readBody(ctx, bodyLimit) : await readJsonBody(ctx, bodyLimit);
+    const raw = route.method === 'get' ? undefined : await readBody(route, ctx, bodyLimit, 'json');
     const input = parseContracts(route, ctx, raw);
-    const context = sessionContext(services, session, account, koaOf(ctx), stepUpError);
+    const context = sessionContext(services, session, account, koaOf(ctx), (need) => requireStepUp(services, session, need.action));
     if (route.access?.stepUp) context.requireStepUp({ action: route.access.stepUp });
     const [data, meta] = unwrap(await route.handler(input, context), Boolean(route.meta));
     checkResponse?.(data, meta);
@@ -170,7 +178,7 @@ function publicRoute(route: AnyPublicRoute, where: string, services: ApiServices
       checkOrigin(ctx, services.config.publicBaseUrl);
       if (route.csrf === 'sign-in') checkCsrf(ctx.get('X-CSRF-Token') || undefined, signInCsrfCookie(ctx) ?? '\u0000', 'The CSRF token is missing or wrong (GET /v2/console/api/csrf gives one)');
     }
-    const raw = route.method === 'get' ? undefined : route.readBody ? await route.readBody(ctx, bodyLimit) : await readJsonBody(ctx, bodyLimit);
+    const raw = route.method === 'get' ? undefined : await readBody(route, ctx, bodyLimit, 'json');
     const input = parseContracts(route, ctx, raw);
     const data = await route.handler(input as never, { services, requestId: ctx.state.requestId, koa: koaOf(ctx) });
     checkResponse?.(data, undefined);
@@ -214,13 +222,15 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
       let raw: unknown;
       if (isUnsafe(ctx.method)) {
         checkOrigin(ctx, services.config.publicBaseUrl);
-        raw = route.readBody ? await route.readBody(ctx, bodyLimit) : await readFormBody(ctx, bodyLimit);
+        raw = await readBody(route, ctx, bodyLimit, 'form');
         checkCsrf(formCsrf(raw), page.csrf, 'The form is out of date (its CSRF token is missing or wrong): reload the page and try again');
       }
       const form = raw && !(raw instanceof FormData) ? (raw as Record<string, string>) : {};
       const query = route.fromQuery ? route.fromQuery(ctx.query) : filledQuery(ctx.query);
       const input = parseContracts(route, ctx, route.fromForm ? route.fromForm(form) : form, query);
-      const context = { ...sessionContext(services, session, page.account, koaOf(ctx), (need) => new StepUpRequired(need)), page };
+      const context = { ...sessionContext(services, session, page.account, koaOf(ctx), (need) => {
+        if (!stepUpFresh(services, session)) throw new StepUpRequired(need);
+      }), page };
       let result: PageResult;
       try {
         if (route.access) context.requireStepUp({ action: route.access.stepUp, ...(route.access.back ? { back: route.access.back } : {}) });
@@ -240,7 +250,7 @@ function publicPage(route: PublicPageDefinition, services: ApiServices): Middlew
       let form: Record<string, string> = {};
       if (isUnsafe(ctx.method)) {
         checkOrigin(ctx, services.config.publicBaseUrl);
-        form = await readFormBody(ctx, bodyLimit);
+        form = (await readBody(route, ctx, bodyLimit, 'form')) as Record<string, string>;
         if (route.csrf === 'sign-in') checkCsrf(form._csrf, signInCsrfCookie(ctx) ?? '\u0000', 'The sign-in form is out of date: reload it and try again');
       }
       writePage(ctx, await route.handler({ form }, { services, requestId: ctx.state.requestId, koa: koaOf(ctx) }));
@@ -250,7 +260,7 @@ function publicPage(route: PublicPageDefinition, services: ApiServices): Middlew
 function fileRoute(route: AnyFileRoute, services: ApiServices): Middleware<ApiState> {
   return async (ctx, next: Next) => {
     // Public paths carry bearer tokens and file names as they are: their handlers answer unknown ones (no 400s).
-    const params = route.params ? route.params.parse((ctx as RouteContext).params) : undefined;
+    const params = route.params ? route.params.parse(koaOf(ctx).params) : undefined;
     const result = await route.handler({ params }, { services, requestId: ctx.state.requestId, koa: koaOf(ctx) });
     if (result === null) {
       await next();

@@ -50,10 +50,6 @@ export class StepUpRequired extends Error {
 export const stepUpFresh = (services: Pick<ApiServices, 'now'>, session: ConsoleSession) =>
   Boolean(session.step_up_at && services.now().getTime() - session.step_up_at.getTime() <= STEP_UP_MS);
 
-/** The API's refusal (the same words `requireStepUp` of the sessions service gave). */
-export const stepUpError = (need: StepUpNeed) =>
-  new ApiError(403, 'step_up_required', `${need.action} needs your password again (POST /v2/console/api/step-up); it is good for 10 minutes`);
-
 export const stepUpLocation = (back: string) => `${CONSOLE_PREFIX}/step-up?next=${encodeURIComponent(safeNext(back))}`;
 
 /** The CSRF token a request or form carries, against the expected one, else 403 with `message`. */
