@@ -35,7 +35,6 @@ import {
 import { checkOrigin, isUnsafe, readSessionCookie, signInCsrfCookie } from './session-cookie.ts';
 import {
   checkCsrf,
-  CONSOLE_API_PREFIX,
   formCsrf,
   pageSessionOf,
   readMe,
@@ -345,4 +344,3 @@ export function mountRoutes(groups: readonly RouteGroup[], services: ApiServices
   };
 }
 
-export { CONSOLE_API_PREFIX };

@@ -40,7 +40,7 @@ export type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
 
 export type HandlerResult<R extends z.ZodType, M> = M extends z.ZodType ? { data: z.input<R>; meta: z.input<M> } : z.input<R>;
 
-/** What a route's handler gets: the parsed contracts, and the raw form fields of a page's POST. */
+/** What a route's handler gets: its parsed contracts (a page's handler also gets the form's raw fields). */
 export interface RouteInput<P, Q, B, H> {
   params: Parsed<P>;
   query: Parsed<Q>;

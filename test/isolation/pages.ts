@@ -3,7 +3,6 @@
 // with a path parameter that is missing here fails the matrix until it is added (or explained in UNCHECKED).
 import { consolePageRoutes } from '../../api/console/pages/routes.ts';
 import { CONSOLE_PREFIX } from '../../api/http/session.ts';
-import type { ServiceContext } from '../../services/context.ts';
 import type { ResourceKind } from '../../api/schema-helpers.ts';
 import type { Made } from './fixtures.ts';
 
@@ -46,15 +45,14 @@ const FIELD_SLOTS: Array<{ method: 'GET' | 'POST'; path: string; field: string; 
   { method: 'POST', path: '/v2/console/tokens', field: 'resource_id', kind: 'ecard', with: { purpose: 'ecard_delete_in_use' } },
 ];
 
-/** Every page route with a path parameter, as `METHOD /path`. */
-export function pageRoutesWithParams(services: ServiceContext): string[] {
-  void services;
+/** Every page route with a path parameter, as `METHOD /path` (read from the page routes themselves). */
+export function pageRoutesWithParams(): string[] {
   return consolePageRoutes.filter((route) => /:\w/.test(route.path) && (route.method === 'get' || route.method === 'post')).map((route) => `${route.method.toUpperCase()} ${CONSOLE_PREFIX}${route.path}`);
 }
 
 /** The routes neither mapped nor explained (the matrix fails on any). */
-export function unmappedPageRoutes(services: ServiceContext): string[] {
-  return pageRoutesWithParams(services).filter((route) => !(route in PATH_KINDS) && !(route in UNCHECKED));
+export function unmappedPageRoutes(): string[] {
+  return pageRoutesWithParams().filter((route) => !(route in PATH_KINDS) && !(route in UNCHECKED));
 }
 
 /** Every page request naming one of `victim`'s ids, with its slot for the report. */
