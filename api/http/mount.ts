@@ -9,10 +9,9 @@ import { deepStrict } from '../../lib/zod-strict.ts';
 import type { Permissions } from '../../models/ApiKey.ts';
 import type { ConsoleSession } from '../../models/ConsoleSession.ts';
 import { csrfTokenOf, findSession, requireStepUp, sessionAccount } from '../../services/console/sessions.ts';
-import { renderPage } from '../console/pages/render.ts';
 import type { ApiServices, ApiState } from '../context.ts';
 import { readFormBody, readJsonBody } from './body.ts';
-import { successBody } from './envelope.ts';
+import { htmlErrors, writeEnvelope, writeFile, writePage } from './answer.ts';
 import {
   answerOf,
   capabilityOf,
@@ -27,7 +26,6 @@ import {
   type Envelope,
   type KoaContext,
   type PageResult,
-  type PageSession,
   type PublicPageDefinition,
   type SessionContext,
   type StepUpNeed,
@@ -43,7 +41,7 @@ import {
   stepUpLocation,
   StepUpRequired,
 } from './session.ts';
-import { parseInput } from './validation.ts';
+import { filledQuery, parseInput } from './validation.ts';
 
 export const API_PREFIX = '/v2/api';
 
@@ -124,8 +122,7 @@ function keyRoute(route: AnyKeyRoute, where: string, services: ApiServices): Mid
     const result = await route.handler(input, { services, caller, requestId: ctx.state.requestId, koa: koaOf(ctx) });
     const [data, meta] = unwrap(result, Boolean(route.meta));
     checkResponse?.(data, meta);
-    ctx.status = 200;
-    ctx.body = successBody(answer, data, meta);
+    writeEnvelope(ctx, answer, data, meta);
   };
 }
 
@@ -163,8 +160,7 @@ function sessionRoute(route: AnySessionRoute, where: string, services: ApiServic
     if (route.access?.stepUp) context.requireStepUp({ action: route.access.stepUp });
     const [data, meta] = unwrap(await route.handler(input, context), Boolean(route.meta));
     checkResponse?.(data, meta);
-    ctx.status = 200;
-    ctx.body = successBody('standard', data, meta);
+    writeEnvelope(ctx, 'standard', data, meta);
   };
 }
 
@@ -181,34 +177,8 @@ function publicRoute(route: AnyPublicRoute, where: string, services: ApiServices
     const input = parseContracts(route, ctx, raw);
     const data = await route.handler(input as never, { services, requestId: ctx.state.requestId, koa: koaOf(ctx) });
     checkResponse?.(data, undefined);
-    ctx.status = 200;
-    ctx.body = successBody('standard', data);
+    writeEnvelope(ctx, 'standard', data, undefined);
   };
-}
-
-function writePage(ctx: Context, result: PageResult, signedIn?: PageSession): void {
-  if ('seeOther' in result) {
-    ctx.status = 303;
-    ctx.redirect(result.seeOther);
-    return;
-  }
-  renderPage(ctx, signedIn ? { ...signedIn, ...result.view } : result.view, result.status);
-}
-
-/** Page failures as an HTML page with the error's status (the JSON envelope is for the APIs). */
-async function htmlErrors(ctx: Context, run: () => Promise<void>): Promise<void> {
-  try {
-    await run();
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    for (const [name, value] of Object.entries(err.headers ?? {})) ctx.set(name, value);
-    renderPage(ctx, { title: 'Something went wrong', view: 'error', message: err.message }, err.status);
-  }
-}
-
-/** A GET form's query: a blank field means "any", so it is left out before the schema reads the rest. */
-export function filledQuery(query: Context['query']): Record<string, string> {
-  return Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
 }
 
 function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<ApiState> {
@@ -261,18 +231,8 @@ function fileRoute(route: AnyFileRoute, services: ApiServices): Middleware<ApiSt
     // Public paths carry bearer tokens and file names as they are: their handlers answer unknown ones (no 400s).
     const params = route.params ? route.params.parse(koaOf(ctx).params) : undefined;
     const result = await route.handler({ params }, { services, requestId: ctx.state.requestId, koa: koaOf(ctx) });
-    if (result === null) {
-      await next();
-      return;
-    }
-    if ('seeOther' in result) {
-      ctx.status = 303;
-      ctx.redirect(result.seeOther);
-      return;
-    }
-    if (result.status !== undefined) ctx.status = result.status;
-    if (result.type !== undefined) ctx.type = result.type;
-    ctx.body = result.body;
+    if (result === null) await next();
+    else writeFile(ctx, result);
   };
 }
 

@@ -65,3 +65,8 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, place
   if (!result.success) throw inputError(result.error.issues, place);
   return result.data;
 }
+
+/** A GET form's query: a blank field means "any", so it is left out before the schema reads the rest. */
+export function filledQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+}

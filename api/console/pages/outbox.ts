@@ -2,10 +2,9 @@
 // sandboxed iframe. Only in sandbox mode; in live mode the page says to switch (live emails go out by SMTP).
 import { ApiError } from '../../../lib/errors.ts';
 import { findOutboxMessage, listOutbox } from '../../../services/mail/outbox.ts';
-import { filledQuery } from '../../http/mount.ts';
 import { definePage, page } from '../../http/route.ts';
 import { CONSOLE_PREFIX } from '../../http/session.ts';
-import { parseInput } from '../../http/validation.ts';
+import { filledQuery, parseInput } from '../../http/validation.ts';
 import { outboxHead } from '../outbox/present.ts';
 import { OutboxParams, OutboxQuery } from '../outbox/schema.ts';
 import { paging } from './render.ts';

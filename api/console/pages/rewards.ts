@@ -10,7 +10,7 @@ import { rulesView } from '../../../services/rewards/rules-view.ts';
 import { loadSettings, ruleChangeLoosens, setRule, updateSettings } from '../../../services/rewards/settings.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
 import { ListOrdersQuery, orderQueryOf } from '../../gift-cards/schema.ts';
-import { filledQuery } from '../../http/mount.ts';
+import { filledQuery } from '../../http/validation.ts';
 import { definePage, page, seeOther } from '../../http/route.ts';
 import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { RuleBody, SettingsBody } from '../rewards/schema.ts';
