@@ -1,5 +1,6 @@
 // What the API's middleware and handlers share: the services of the process (built once by app/services.ts) with
-// the API's own pieces (key authentication, the rate limiter), and the caller of a request.
+// the API's own pieces (key authentication, the rate limiter; built by the root, app/runtime.ts), and the caller of
+// a request.
 import type { Account } from '../models/Account.ts';
 import type { ApiKey } from '../models/ApiKey.ts';
 import type { AuthenticatedKey, KeyAuthenticator } from '../services/api-keys.ts';

@@ -4,7 +4,7 @@ import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type Respon
 type RouteParameter = NonNullable<RouteConfig['request']>['params'];
 import { z } from 'zod';
 import { MemberEvent } from './directory/schema.ts';
-import { capabilityOf, type AnyRoute } from './route.ts';
+import { capabilityOf, type AnyKeyRoute as AnyRoute } from './http/route.ts';
 import { EcardSharedEvent } from './webhooks/schema.ts';
 
 // Lets schemas carry OpenAPI metadata (component names) and the registry name them.
@@ -54,7 +54,7 @@ const RATE_HEADERS = z.object({
 });
 
 function successSchema(route: AnyRoute): z.ZodType {
-  if (route.envelope === 'flat') {
+  if (route.answer === 'flat') {
     return (route.response as z.ZodObject).extend({ success: z.literal(true), messages: z.array(z.string()) });
   }
   return z.object({
@@ -74,7 +74,7 @@ function register(registry: OpenAPIRegistry, route: AnyRoute): void {
   const responses: Record<string, ResponseConfig> = {
     200: { description: 'Success', headers: RATE_HEADERS, content: { 'application/json': { schema: successSchema(route) } } },
   };
-  const errorBody = route.envelope === 'flat' ? FlatErrorBody : ErrorBody;
+  const errorBody = route.answer === 'flat' ? FlatErrorBody : ErrorBody;
   for (const [status, description] of Object.entries(errors)) {
     responses[status] = { description, content: { 'application/json': { schema: errorBody } } };
   }
@@ -88,6 +88,7 @@ function register(registry: OpenAPIRegistry, route: AnyRoute): void {
     request: {
       ...(route.params ? { params: route.params as RouteParameter } : {}),
       ...(route.query ? { query: route.query as RouteParameter } : {}),
+      ...(route.headers ? { headers: route.headers as RouteParameter } : {}),
       ...(route.body ? { body: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
     },
     responses,

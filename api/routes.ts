@@ -6,8 +6,8 @@ import { ecardRoutes } from './ecards/router.ts';
 import { giftCardRoutes } from './gift-cards/router.ts';
 import { keyInfoRoutes } from './key-info/router.ts';
 import { sendRoutes } from './sends/router.ts';
-import type { AnyRoute } from './route.ts';
+import type { AnyKeyRoute } from './http/route.ts';
 import { webhookRoutes } from './webhooks/router.ts';
 import { widgetRoutes } from './widgets/router.ts';
 
-export const apiRoutes: readonly AnyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...giftCardRoutes, ...keyInfoRoutes];
+export const apiRoutes: readonly AnyKeyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...giftCardRoutes, ...keyInfoRoutes];

@@ -9,6 +9,8 @@ import { probeConnection } from '../lib/temporal.ts';
 import { createWorker, workerIdentity } from '../lib/worker.ts';
 import { createModels, type Models } from '../models/index.ts';
 import { migrateUp, pendingMigrations } from '../models/migrator.ts';
+import { createKeyAuthenticator } from '../services/api-keys.ts';
+import { createRateLimiter, type RateLimiter } from '../services/rate-limits.ts';
 import { encryptPlaintextSecrets } from '../services/webhooks/secrets.ts';
 import type { Services } from './services.ts';
 
@@ -78,15 +80,24 @@ export interface RunningApi extends RunningServer {
   stop(): Promise<void>;
 }
 
-export interface ApiOptions extends Omit<AppOptions, 'readinessProbe'> {
+export interface ApiOptions extends Omit<AppOptions, 'readinessProbe' | 'keys' | 'rateLimiter'> {
   host?: string;
+  /** Replaces the database-backed limiter (the benchmark measures the API without it). */
+  rateLimiter?: RateLimiter;
 }
 
 export async function startApi(services: Services, options: ApiOptions = {}): Promise<RunningApi> {
   await sealPlaintextSecrets(services);
   const probe = probeConnection(temporalAddressOf(services, 'API'));
-  const { host, ...appOptions } = options;
-  const app = createApp(services, { ...appOptions, readinessProbe: probe });
+  const { host, rateLimiter, ...appOptions } = options;
+  // The API's own pieces: key authentication and the per-key rate limiter (their background writes only log).
+  const onBackgroundError = (err: unknown) => services.logger.warn({ err }, 'background write failed');
+  const app = createApp(services, {
+    ...appOptions,
+    readinessProbe: probe,
+    keys: createKeyAuthenticator(services.models, services.now, onBackgroundError),
+    rateLimiter: rateLimiter ?? createRateLimiter(services.models.sequelize, services.now, onBackgroundError),
+  });
   const server = await listen(app, services.config.port, host, services.config.keepAliveTimeoutMs);
   return {
     ...server,

@@ -5,7 +5,7 @@ import { consoleOnly, requireFields } from '../../lib/errors.ts';
 import { findAutomation, listAutomations, saveAutomation, toggleAutomation } from '../../services/automations/automations.ts';
 import { deleteNotificationEcards, getNotificationEcards, saveNotificationEcards } from '../../services/automations/notification-ecards.ts';
 import { previewTrigger } from '../../services/automations/preview.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';
 import { presentAutomation, presentAutomations } from './present.ts';

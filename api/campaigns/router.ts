@@ -9,7 +9,7 @@ import { cancelCampaign, scheduleCampaign, sendCampaign, unscheduleCampaign } fr
 import { listRecipients, saveRecipients } from '../../services/campaigns/recipients.ts';
 import { canonicalTimeZone, parseScheduledAt } from '../../services/campaigns/schedule-time.ts';
 import { campaignView, campaignViews } from '../../services/campaigns/view.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';
 import { presentCampaign, presentRecipient } from './present.ts';

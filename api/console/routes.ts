@@ -1,5 +1,5 @@
 // Every route of the console's JSON API (session-authenticated, out of the public OpenAPI).
-import type { AnyConsoleRoute } from './route.ts';
+import type { AnyRoute } from '../http/route.ts';
 import { consoleKeyRoutes } from './keys/router.ts';
 import { consoleTokenRoutes } from './tokens/router.ts';
 import { consoleDeleteRoutes } from './deletes/router.ts';
@@ -9,4 +9,4 @@ import { consoleSettingsRoutes } from './settings/router.ts';
 import { consoleOutboxRoutes } from './outbox/router.ts';
 import { consoleWebhookRoutes } from './webhooks/router.ts';
 
-export const consoleRoutes: readonly AnyConsoleRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes];
+export const consoleRoutes: readonly AnyRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes];

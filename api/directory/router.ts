@@ -4,7 +4,7 @@ import { settableFields } from '../../services/directory/custom-fields.ts';
 import { eraseMember, findMember, listMembers, setMemberDisabled, type MemberKey } from '../../services/directory/members.ts';
 import { sampleMemberEvent } from '../../services/directory/sample.ts';
 import { upsertMember, type MemberFieldsInput } from '../../services/directory/upsert.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { presentMember, saved } from './present.ts';
 import {
   CursorMeta,

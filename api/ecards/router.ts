@@ -4,7 +4,7 @@ import {
   bulkUpdateEcards, copyEcard, deleteEcards, findEcard, renderEcard, saveEcard, saveOrder, searchEcards, textsOf, type DateWindow,
 } from '../../services/ecards.ts';
 import { uploadImage } from '../../services/media.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { Deleted } from '../widgets/schema.ts';
 import { presentEcard } from './present.ts';
@@ -12,7 +12,7 @@ import {
   BulkUpdateBody, CopyEcardBody, DeleteEcardsBody, Ecard, ecardFieldSchemas, EcardIdParams, EcardList, Order, PageMeta, Preview,
   PreviewBody, SaveEcardBody, SaveOrderBody, SearchEcardsQuery, Updated, UploadedMedia, UploadMediaBody,
 } from './schema.ts';
-import { inputError } from '../validation.ts';
+import { inputError } from '../http/validation.ts';
 
 const tags = ['ecards'];
 const view = { area: 'ecards', level: 'view' } as const;

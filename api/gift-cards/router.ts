@@ -6,7 +6,7 @@ import { rewardInventory } from '../../services/rewards/inventory-view.ts';
 import { listOrders } from '../../services/rewards/orders-list.ts';
 import { rulesView } from '../../services/rewards/rules-view.ts';
 import { loadSettings } from '../../services/rewards/settings.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { presentAnalytics, presentInventory, presentOrder, presentProduct, presentRules, presentSettings } from './present.ts';
 import { Analytics, GiftSettings, InventoryList, ListOrdersQuery, orderQueryOf, ListProductsQuery, OrderList, PageMeta, ProductList, Rules } from './schema.ts';

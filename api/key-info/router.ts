@@ -1,6 +1,6 @@
 // GET /key/info: the calling key's own permissions, capabilities, limits and usage (any valid key).
 import { AREAS, type Permissions } from '../../models/ApiKey.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { KeyInfo } from './schema.ts';
 
 export function capabilitiesOf(permissions: Permissions): string[] {

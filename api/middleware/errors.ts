@@ -5,8 +5,8 @@ import { isDatabaseBusy, isDatabaseUnreachable } from '../../lib/db.ts';
 import { ApiError, internalError, serviceUnavailable } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ApiState } from '../context.ts';
-import { failureBody } from '../envelope.ts';
-import type { Envelope } from '../route.ts';
+import { failureBody } from '../http/envelope.ts';
+import type { Envelope } from '../http/route.ts';
 
 export function databaseUnavailable(): ApiError {
   return serviceUnavailable('The service is temporarily unavailable; retry in a few seconds', {

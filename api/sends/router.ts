@@ -2,10 +2,10 @@
 import { sendableEcards } from '../../services/ecards.ts';
 import { cancelSend } from '../../services/sends/cancel.ts';
 import { requestHashOf, sendEcard } from '../../services/sends/send-ecard.ts';
-import { checkAccess } from '../mount.ts';
-import { defineRoute } from '../route.ts';
+import { checkAccess } from '../http/mount.ts';
+import { defineRoute } from '../http/route.ts';
 import { presentSend } from './present.ts';
-import { CancelAnswer, CancelBody, GetEcardsQuery, idempotencyKeyOf, SendableEcardList, SendAnswer, SendBody } from './schema.ts';
+import { CancelAnswer, CancelBody, GetEcardsQuery, SendableEcardList, SendAnswer, SendBody, SendHeaders } from './schema.ts';
 
 const tags = ['sends'];
 const asList = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
@@ -39,11 +39,12 @@ export const sendRoutes = [
     summary: 'Sends an eCard by email now, at `sendAt`, or as a share link (header Idempotency-Key, 1–255 characters in 0x21–0x7E: the same key within 24 h sends once)',
     tags,
     access: { area: 'sends', level: 'manage' },
-    envelope: 'flat',
+    answer: 'flat',
     body: SendBody,
+    headers: SendHeaders,
     response: SendAnswer,
-    async handler({ body }, { services, caller, koa }) {
-      const idempotencyKey = idempotencyKeyOf(koa);
+    async handler({ body, headers }, { services, caller }) {
+      const idempotencyKey = headers['Idempotency-Key'];
       // A gift spends money: the key needs the gift-card area too.
       if (body.giftCard) checkAccess({ area: 'gift_cards', level: 'manage' }, caller.apiKey);
       const send = await sendEcard(services, caller.account, {

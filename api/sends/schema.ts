@@ -1,7 +1,5 @@
 // Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send.
-import type { Context } from 'koa';
 import { z } from 'zod';
-import { invalidIdempotencyKey } from '../../lib/errors.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { httpUrl } from '../ecards/schema.ts';
 import { flag, resource, withAliases } from '../schema-helpers.ts';
@@ -68,10 +66,13 @@ export const CancelAnswer = z.object({ sendId: z.string(), status: z.literal('ca
 /** 1–255 characters from `!` to `~` (printable ASCII, no spaces): the idempotency table's column holds 255. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** The request's Idempotency-Key, or undefined without one; any other text is 400 invalid_idempotency_key. */
-export function idempotencyKeyOf(koa: Context): string | undefined {
-  const key = koa.req.headers['idempotency-key'];
-  if (key === undefined) return undefined;
-  if (typeof key === 'string' && IDEMPOTENCY_KEY.test(key)) return key;
-  throw invalidIdempotencyKey('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces (0x21-0x7E)');
-}
+const INVALID_IDEMPOTENCY_KEY = 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces (0x21-0x7E)';
+
+/** send-ecard's request headers: an Idempotency-Key, or none; any other text is 400 invalid_idempotency_key. */
+export const SendHeaders = z.object({
+  'Idempotency-Key': z
+    .string({ error: INVALID_IDEMPOTENCY_KEY })
+    .regex(IDEMPOTENCY_KEY, { error: INVALID_IDEMPOTENCY_KEY })
+    .optional()
+    .describe('the same key within 24 h sends once'),
+});

@@ -1,7 +1,7 @@
 // Webhook endpoints: member-change subscriptions, the ecard_shared URL, endpoints, the delivery log, replay, test.
 import { enableEndpoint, listEndpoints, setEcardSharedUrl, subscribe, unsubscribe } from '../../services/webhooks/endpoints.ts';
 import { findDelivery, listDeliveries, replayDelivery, sendTest, type LoggedDelivery } from '../../services/webhooks/deliveries.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from './present.ts';

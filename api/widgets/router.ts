@@ -1,6 +1,6 @@
 // Widget endpoints: search, findOne, save, deleteWidgets, copyWidgetWithEcards.
 import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets, widgetView, widgetViews } from '../../services/widgets.ts';
-import { defineRoute } from '../route.ts';
+import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { presentWidget } from './present.ts';
 import { CopyWidgetBody, Deleted, DeleteWidgetsBody, PageMeta, SaveWidgetBody, SearchWidgetsQuery, Widget, WidgetIdParams, WidgetList } from './schema.ts';

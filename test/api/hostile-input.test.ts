@@ -75,7 +75,7 @@ describe('hostile input: deep bodies, ids, Idempotency-Key, lengths', function (
 
     it('the console API answers a body nested 65 deep with 400 body_too_deep on every JSON route', async () => {
       const { client } = await ownerOnApi(stack);
-      const unsafe = consoleRoutes.filter((r) => r.method !== 'get' && r.auth === 'session');
+      const unsafe = consoleRoutes.filter((r) => r.method !== 'get' && r.surface === 'session');
       expect(unsafe.length).to.be.greaterThan(10);
       for (const route of unsafe) {
         const path = route.path.replace(/:id\b/g, '1').replace(/:key\b/g, 'birthday');

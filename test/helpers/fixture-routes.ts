@@ -1,7 +1,7 @@
 // Test-only routes built with the same route definition as the real ones (kept out of the OpenAPI document):
 // a scoped read of an account-owned resource, a scoped write with a zod body, a list, a flat route, failures.
 import { z } from 'zod';
-import { defineRoute, type AnyRoute } from '../../api/route.ts';
+import { defineRoute, type AnyRoute } from '../../api/http/route.ts';
 import { flag, pageMeta, PageMeta, pageQuery, withAliases } from '../../api/schema-helpers.ts';
 import { ApiError } from '../../lib/errors.ts';
 
@@ -64,7 +64,7 @@ export const fixtureRoutes: AnyRoute[] = [
     summary: 'A flat-envelope route (as send-ecard)',
     tags: ['fixture'],
     access: { area: 'sends', level: 'manage' },
-    envelope: 'flat',
+    answer: 'flat',
     documented: false,
     body: z.object({ fail: z.boolean().optional() }),
     response: z.object({ sendId: z.string() }),

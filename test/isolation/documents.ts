@@ -56,7 +56,7 @@ export function apiDocument(): Document {
 export function consoleDocument(): Document {
   const registry = new OpenAPIRegistry();
   for (const route of consoleRoutes) {
-    if (route.auth !== 'session') continue;
+    if (route.surface !== 'session') continue;
     registry.registerPath({
       method: route.method,
       path: route.path.replace(/:(\w+)/g, '{$1}'),

@@ -100,7 +100,7 @@ describe('isolation matrix', function () {
   });
 
   it('the console pages: every page naming B’s or the sandbox’s ids in its path, filters or forms answers 404', async () => {
-    expect(unmappedPageRoutes(stack.services), 'page routes with a path parameter not in test/isolation/pages.ts').to.deep.equal([]);
+    expect(unmappedPageRoutes(), 'page routes with a path parameter not in test/isolation/pages.ts').to.deep.equal([]);
     const owner = await stack.models.Owner.findOne({ where: { account_id: a.accountId }, rejectOnEmpty: true });
     const { browser, csrf } = await signedInPages(stack.url, owner.email, OWNER_PASSWORD);
     const form = async (path: string, fields: Record<string, string>) => {

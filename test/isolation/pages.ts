@@ -1,10 +1,8 @@
 // The console's HTML pages in the isolation matrix: every page route whose path names an id, and the forms and
 // filters that carry one, with what each names. The routes come from the page routers themselves, so a new page
 // with a path parameter that is missing here fails the matrix until it is added (or explained in UNCHECKED).
-import type Router from '@koa/router';
-import { consolePageRouters } from '../../api/console/pages/routers.ts';
-import type { ApiServices, ApiState } from '../../api/context.ts';
-import type { ServiceContext } from '../../services/context.ts';
+import { consolePageRoutes } from '../../api/console/pages/routes.ts';
+import { CONSOLE_PREFIX } from '../../api/http/session.ts';
 import type { ResourceKind } from '../../api/schema-helpers.ts';
 import type { Made } from './fixtures.ts';
 
@@ -47,18 +45,14 @@ const FIELD_SLOTS: Array<{ method: 'GET' | 'POST'; path: string; field: string; 
   { method: 'POST', path: '/v2/console/tokens', field: 'resource_id', kind: 'ecard', with: { purpose: 'ecard_delete_in_use' } },
 ];
 
-/** Every page route with a path parameter, as `METHOD /path`. */
-export function pageRoutesWithParams(services: ServiceContext): string[] {
-  // Only the routers' table is read: no handler runs, so the API's own pieces (keys, rate limiter) are not needed.
-  const routers: Array<Router<ApiState>> = consolePageRouters(services as ApiServices);
-  return routers.flatMap((router) =>
-    router.stack.filter((layer) => layer.paramNames.length > 0).flatMap((layer) => layer.methods.filter((m) => m === 'GET' || m === 'POST').map((m) => `${m} ${layer.path}`)),
-  );
+/** Every page route with a path parameter, as `METHOD /path` (read from the page routes themselves). */
+export function pageRoutesWithParams(): string[] {
+  return consolePageRoutes.filter((route) => /:\w/.test(route.path) && (route.method === 'get' || route.method === 'post')).map((route) => `${route.method.toUpperCase()} ${CONSOLE_PREFIX}${route.path}`);
 }
 
 /** The routes neither mapped nor explained (the matrix fails on any). */
-export function unmappedPageRoutes(services: ServiceContext): string[] {
-  return pageRoutesWithParams(services).filter((route) => !(route in PATH_KINDS) && !(route in UNCHECKED));
+export function unmappedPageRoutes(): string[] {
+  return pageRoutesWithParams().filter((route) => !(route in PATH_KINDS) && !(route in UNCHECKED));
 }
 
 /** Every page request naming one of `victim`'s ids, with its slot for the report. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { deleteAutomation } from '../../../services/automations/delete.ts';
 import { deleteCampaign } from '../../../services/campaigns/delete.ts';
 import { numericId, resource } from '../../schema-helpers.ts';
-import { defineConsoleRoute } from '../route.ts';
+import { defineSessionRoute } from '../../http/route.ts';
 
 export const IdParams = z.object({ id: numericId() });
 const CampaignIdParams = z.object({ id: resource('campaign', numericId()) });
@@ -12,7 +12,7 @@ const AutomationIdParams = z.object({ id: resource('automation', numericId()) })
 const Deleted = z.object({ deleted: z.array(z.number().int()) });
 
 export const consoleDeleteRoutes = [
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/campaigns/:id/delete',
     summary: 'Deletes a campaign (a scheduled or sending one is canceled first), its recipients and backing widget; its sends stay',
@@ -23,7 +23,7 @@ export const consoleDeleteRoutes = [
       return { deleted: [params.id] };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/automations/:id/delete',
     summary: 'Deletes an automation and its Schedule; its sends stay',

@@ -3,8 +3,7 @@
 // A key as powerful as full access (full access, or manage on gift_cards, webhooks, settings or directory) needs
 // step-up to be created, rotated, or rescoped to.
 import { createApiKey, findAccountKey, keyMode, keyNeedsStepUp, listAccountKeys, revokeKey, rotateKey, STEP_UP_AREAS, updateKey } from '../../../services/api-keys.ts';
-import { requireStepUp } from '../../../services/console/sessions.ts';
-import { defineConsoleRoute } from '../route.ts';
+import { defineSessionRoute } from '../../http/route.ts';
 import { presentConsoleKey as present } from './present.ts';
 import { CreatedKey, CreateKeyBody, KeyIdParams, KeyList, Key, RotateKeyBody, RotatedKey, UpdateKeyBody } from './schema.ts';
 
@@ -12,7 +11,7 @@ import { CreatedKey, CreateKeyBody, KeyIdParams, KeyList, Key, RotateKeyBody, Ro
 export const POWERFUL_KEY = (action: string) => `${action} a key with full access or manage on ${STEP_UP_AREAS.join(', ')}`;
 
 export const consoleKeyRoutes = [
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/keys',
     summary: 'The API keys of the current account (live or sandbox), with last use and revocation; never a key',
@@ -22,50 +21,50 @@ export const consoleKeyRoutes = [
       return { keys: (await listAccountKeys(services.models, account.id)).map((key) => present(key, account, now)) };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/keys',
     summary: 'Creates a key (full access needs step-up); the key is shown only in this answer',
     body: CreateKeyBody,
     response: CreatedKey,
-    async handler({ body }, { services, session, account }) {
+    async handler({ body }, { services, account, requireStepUp }) {
       const fullAccess = body.full_access === true;
-      if (keyNeedsStepUp({ fullAccess, levels: body.permissions })) requireStepUp(services, session, POWERFUL_KEY('Creating'));
+      if (keyNeedsStepUp({ fullAccess, levels: body.permissions })) requireStepUp({ action: POWERFUL_KEY('Creating') });
       const created = await createApiKey(services.models, { accountId: account.id, mode: keyMode(account), name: body.name ?? '', fullAccess, levels: body.permissions ?? {} });
       const key = await findAccountKey(services.models, account.id, created.keyId);
       return { key: created.key, api_key: present(key, account, services.now()) };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/keys/:id',
     summary: 'Renames a key and/or replaces its scopes (unlisted areas: none; a full-access key becomes scoped)',
     params: KeyIdParams,
     body: UpdateKeyBody,
     response: Key,
-    async handler({ params, body }, { services, session, account }) {
-      if (keyNeedsStepUp({ fullAccess: false, levels: body.permissions })) requireStepUp(services, session, POWERFUL_KEY('Giving'));
+    async handler({ params, body }, { services, account, requireStepUp }) {
+      if (keyNeedsStepUp({ fullAccess: false, levels: body.permissions })) requireStepUp({ action: POWERFUL_KEY('Giving') });
       const key = await updateKey(services.models, account.id, params.id, { name: body.name, levels: body.permissions }, services.now());
       return present(key, account, services.now());
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/keys/:id/rotate',
     summary: 'A new key with the same name and scopes, shown only now; the old one stops after grace_seconds',
     params: KeyIdParams,
     body: RotateKeyBody,
     response: RotatedKey,
-    async handler({ params, body }, { services, session, account }) {
+    async handler({ params, body }, { services, account, requireStepUp }) {
       const old = await findAccountKey(services.models, account.id, params.id);
-      if (keyNeedsStepUp({ fullAccess: old.full_access, levels: old.permissions })) requireStepUp(services, session, POWERFUL_KEY('Rotating'));
+      if (keyNeedsStepUp({ fullAccess: old.full_access, levels: old.permissions })) requireStepUp({ action: POWERFUL_KEY('Rotating') });
       const now = services.now();
       const created = await rotateKey(services.models, params.id, body?.grace_seconds ?? 0, now, account.id);
       const [key, replaced] = await Promise.all([findAccountKey(services.models, account.id, created.keyId), findAccountKey(services.models, account.id, params.id)]);
       return { key: created.key, api_key: present(key, account, now), replaced: present(replaced, account, now) };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/keys/:id/revoke',
     summary: 'Revokes a key at once (every API process within 5 seconds)',

@@ -4,7 +4,7 @@ import { notFound, sandboxOnly as sandboxOnlyError } from '../../../lib/errors.t
 import type { Account } from '../../../models/Account.ts';
 import { findOutboxMessage, listOutbox } from '../../../services/mail/outbox.ts';
 import { PageMeta, pageMeta } from '../../schema-helpers.ts';
-import { defineConsoleRoute } from '../route.ts';
+import { defineSessionRoute } from '../../http/route.ts';
 import { outboxHead } from './present.ts';
 import { OutboxList, OutboxMessage, OutboxParams, OutboxQuery } from './schema.ts';
 
@@ -13,7 +13,7 @@ function sandboxOnly(account: Account): void {
 }
 
 export const consoleOutboxRoutes = [
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/outbox',
     summary: 'The sandbox’s emails (mail_sink), newest first, paged; sandbox mode only (else 422 sandbox_only)',
@@ -26,7 +26,7 @@ export const consoleOutboxRoutes = [
       return { data: rows.map(outboxHead), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/outbox/:id',
     summary: 'One sandbox email with its text and HTML; sandbox mode only',

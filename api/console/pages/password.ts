@@ -1,40 +1,36 @@
 // The console's password page: the current password and a new one; the change ends every session of the owner (this
 // one too), so the answer is a 303 to the sign-in page with a notice. The same service as the console API's
 // POST password.
-import Router from '@koa/router';
 import { ApiError } from '../../../lib/errors.ts';
 import { changePassword, MIN_PASSWORD_LENGTH } from '../../../services/console/sessions.ts';
-import type { ApiServices, ApiState } from '../../context.ts';
-import { parseInput } from '../../validation.ts';
+import { definePage, page, seeOther } from '../../http/route.ts';
+import { clearSessionCookie } from '../../http/session-cookie.ts';
+import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { PasswordBody } from '../session/schema.ts';
-import { clearSessionCookie } from '../session-cookie.ts';
-import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, pageForm, seeOther, signedIn } from './router.ts';
 
-export function consolePasswordPagesRouter(services: ApiServices): Router<ApiState> {
-  const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
-  const view = { title: 'Change your password', view: 'password', minLength: MIN_PASSWORD_LENGTH };
-  router.get(
-    '/password',
-    signedIn(services, async (ctx, page) => {
-      renderPage(ctx, { ...view, ...page });
-    }),
-  );
-  router.post(
-    '/password',
-    signedIn(services, async (ctx, page) => {
-      const form = await pageForm(services, ctx, page);
-      const body = parseInput(PasswordBody, { current_password: form.current_password || undefined, new_password: form.new_password || undefined }, 'body');
+const view = { title: 'Change your password', view: 'password', minLength: MIN_PASSWORD_LENGTH };
+
+export const passwordPageRoutes = [
+  definePage({
+    method: 'get',
+    path: '/password',
+    handler: async () => page(view),
+  }),
+  definePage({
+    method: 'post',
+    path: '/password',
+    body: PasswordBody,
+    fromForm: (form) => ({ current_password: form.current_password || undefined, new_password: form.new_password || undefined }),
+    async handler({ body }, { services, session, koa }) {
       try {
-        await changePassword(services, page.session, { current: body.current_password, next: body.new_password, clientIp: ctx.ip });
+        await changePassword(services, session, { current: body.current_password, next: body.new_password, clientIp: koa.ip });
       } catch (err) {
         // A wrong current password or a short new one: the form again, with the reason.
         if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 422)) throw err;
-        return renderPage(ctx, { ...view, ...page, error: err.message }, err.status);
+        return page({ ...view, error: err.message }, err.status);
       }
-      clearSessionCookie(ctx);
-      seeOther(ctx, `${CONSOLE_PREFIX}/sign-in?done=password`);
-    }),
-  );
-  return router;
-}
+      clearSessionCookie(koa);
+      return seeOther(`${CONSOLE_PREFIX}/sign-in?done=password`);
+    },
+  }),
+];

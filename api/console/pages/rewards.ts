@@ -1,6 +1,5 @@
 // The console's reward pages: settings, spend rules, manual code uploads (a multipart file form), inventory and
 // orders. The same services and presenters as the console API's rewards group (api/console/rewards/).
-import Router from '@koa/router';
 import type { Context } from 'koa';
 import { CLAIM_STATUSES, FULFILLMENT_STATUSES, GIFT_SCOPES, PAYMENT_STATUSES, SPEND_PERIODS } from '../../../models/Gift.ts';
 import { addCodes } from '../../../services/rewards/codes.ts';
@@ -9,16 +8,15 @@ import { toCents } from '../../../services/rewards/money.ts';
 import { listOrders } from '../../../services/rewards/orders-list.ts';
 import { rulesView } from '../../../services/rewards/rules-view.ts';
 import { loadSettings, ruleChangeLoosens, setRule, updateSettings } from '../../../services/rewards/settings.ts';
-import type { ApiServices, ApiState } from '../../context.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
 import { ListOrdersQuery, orderQueryOf } from '../../gift-cards/schema.ts';
-import { parseInput } from '../../validation.ts';
+import { filledQuery } from '../../http/validation.ts';
+import { definePage, page, seeOther } from '../../http/route.ts';
+import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { RuleBody, SettingsBody } from '../rewards/schema.ts';
 import { settingsChangeOf } from '../rewards/settings-change.ts';
 import { codesOfUpload, readCodesUpload } from '../rewards/upload.ts';
-import { checkOrigin } from '../session-cookie.ts';
-import { paging, renderPage } from './render.ts';
-import { checkFormCsrf, CONSOLE_PREFIX, filledQuery, pageForm, type PageSession, pageStepUp, seeOther, signedIn } from './router.ts';
+import { paging } from './render.ts';
 
 const REWARDS = `${CONSOLE_PREFIX}/rewards`;
 
@@ -44,73 +42,65 @@ function noticeOf(query: Context['query']): string | undefined {
   }
 }
 
-/** The code upload form, with the CSRF check the urlencoded forms get (its token is a field of the multipart form). */
-async function uploadForm(services: ApiServices, ctx: Context, page: PageSession): Promise<FormData> {
-  checkOrigin(ctx, services.config.publicBaseUrl);
-  const form = await readCodesUpload(ctx);
-  checkFormCsrf(form.get('_csrf'), page);
-  return form;
-}
-
 const options = (values: readonly string[], current: unknown) => values.map((value) => ({ value, selected: value === current }));
 
-export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState> {
-  const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
-  router.get(
-    '/rewards',
-    signedIn(services, async (ctx, page) => {
-      const [settings, rules, inventory] = await Promise.all([loadSettings(services, page.account.id), rulesView(services, page.account.id), rewardInventory(services, page.account.id)]);
+export const rewardPageRoutes = [
+  definePage({
+    method: 'get',
+    path: '/rewards',
+    async handler(_input, { services, account, koa }) {
+      const [settings, rules, inventory] = await Promise.all([loadSettings(services, account.id), rulesView(services, account.id), rewardInventory(services, account.id)]);
       const shown = presentSettings(settings);
-      renderPage(ctx, {
+      return page({
         title: 'Rewards',
         view: 'rewards',
-        ...page,
-        notice: noticeOf(ctx.query),
+        notice: noticeOf(koa.query),
         settings: shown,
         providerModes: options(['manual', 'provider'], shown.provider_mode),
         rules: presentRules(rules),
         periods: SPEND_PERIODS,
         inventory: presentInventory(inventory),
       });
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/rewards/settings',
+    body: SettingsBody,
+    fromForm: (form) => ({
+      provider_mode: form.provider_mode || undefined,
+      min_amount: numberField(form.min_amount),
+      max_amount: numberField(form.max_amount),
+      velocity_limits_enabled: form.velocity_limits_enabled === undefined || form.velocity_limits_enabled === '' ? undefined : form.velocity_limits_enabled === 'on',
+      claim_expiry_days: numberField(form.claim_expiry_days),
     }),
-  );
-  router.post(
-    '/rewards/settings',
-    signedIn(services, async (ctx, page) => {
-      const form = await pageForm(services, ctx, page);
-      const body = parseInput(
-        SettingsBody,
-        {
-          provider_mode: form.provider_mode || undefined,
-          min_amount: numberField(form.min_amount),
-          max_amount: numberField(form.max_amount),
-          velocity_limits_enabled: form.velocity_limits_enabled === undefined || form.velocity_limits_enabled === '' ? undefined : form.velocity_limits_enabled === 'on',
-          claim_expiry_days: numberField(form.claim_expiry_days),
-        },
-        'body',
-      );
-      // Step-up comes back to the page: the owner submits the form again.
-      if (!pageStepUp(services, ctx, page, REWARDS)) return;
-      await updateSettings(services, page.account.id, settingsChangeOf(body));
-      seeOther(ctx, `${REWARDS}?done=settings`);
-    }),
-  );
-  router.post(
-    '/rewards/rules',
-    signedIn(services, async (ctx, page) => {
-      const form = await pageForm(services, ctx, page);
-      const body = parseInput(RuleBody, { period: form.period || undefined, limit: numberField(form.limit) }, 'body');
+    // Step-up comes back to the page: the owner submits the form again.
+    access: { stepUp: 'Changing the reward settings', back: REWARDS },
+    async handler({ body }, { services, account }) {
+      await updateSettings(services, account.id, settingsChangeOf(body));
+      return seeOther(`${REWARDS}?done=settings`);
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/rewards/rules',
+    body: RuleBody,
+    fromForm: (form) => ({ period: form.period || undefined, limit: numberField(form.limit) }),
+    async handler({ body }, { services, account, requireStepUp }) {
       const cents = toCents(body.limit);
-      if ((await ruleChangeLoosens(services.models, page.account.id, body.period, cents)) && !pageStepUp(services, ctx, page, REWARDS)) return;
-      await setRule(services.models, page.account.id, body.period, cents);
-      seeOther(ctx, `${REWARDS}?done=${cents === 0 ? 'rule-removed' : 'rule'}`);
-    }),
-  );
-  router.post(
-    '/rewards/codes',
-    signedIn(services, async (ctx, page) => {
-      const body = await codesOfUpload(await uploadForm(services, ctx, page));
-      const result = await addCodes(services, page.account.id, { brand: body.brand, denominationCents: toCents(body.denomination), text: body.text });
+      if (await ruleChangeLoosens(services.models, account.id, body.period, cents)) requireStepUp({ action: 'Raising or removing a spend limit', back: REWARDS });
+      await setRule(services.models, account.id, body.period, cents);
+      return seeOther(`${REWARDS}?done=${cents === 0 ? 'rule-removed' : 'rule'}`);
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/rewards/codes',
+    // A multipart form: its CSRF token is one of its fields, checked as the urlencoded forms' are.
+    readBody: (koa) => readCodesUpload(koa),
+    async handler({ raw }, { services, account }) {
+      const body = await codesOfUpload(raw as FormData);
+      const result = await addCodes(services, account.id, { brand: body.brand, denominationCents: toCents(body.denomination), text: body.text });
       const query = new URLSearchParams({
         done: 'codes',
         added: String(result.added),
@@ -118,21 +108,21 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
         invalid: String(result.invalid_lines.length),
         lines: result.invalid_lines.slice(0, 20).join(','),
       });
-      seeOther(ctx, `${REWARDS}?${query.toString()}`);
-    }),
-  );
-  router.get(
-    '/rewards/orders',
-    signedIn(services, async (ctx, page) => {
-      // A GET form sends every field: blank ones mean "any".
-      const given = filledQuery(ctx.query);
-      const query = parseInput(ListOrdersQuery, given, 'query');
-      const { rows, count } = await listOrders(services.models, page.account.id, orderQueryOf(query));
+      return seeOther(`${REWARDS}?${query.toString()}`);
+    },
+  }),
+  definePage({
+    method: 'get',
+    path: '/rewards/orders',
+    // A GET form sends every field: blank ones mean "any" (the kit drops them before the schema).
+    query: ListOrdersQuery,
+    async handler({ query }, { services, account, koa }) {
+      const given = filledQuery(koa.query);
+      const { rows, count } = await listOrders(services.models, account.id, orderQueryOf(query));
       const link = (n: number) => `${REWARDS}/orders?${new URLSearchParams({ ...given, page: String(n) }).toString()}`;
-      renderPage(ctx, {
+      return page({
         title: 'Gift orders',
         view: 'rewards-orders',
-        ...page,
         orders: rows.map(presentOrder),
         ...paging(query.page, query.perPage, count, link),
         filters: {
@@ -147,7 +137,6 @@ export function consoleRewardPagesRouter(services: ApiServices): Router<ApiState
           perPage: query.perPage,
         },
       });
-    }),
-  );
-  return router;
-}
+    },
+  }),
+];

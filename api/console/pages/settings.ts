@@ -1,14 +1,12 @@
 // The console's fields and suppressions page: custom date fields for members (list, add, remove) and the
 // suppression list (addresses and blocked domains). The same services as the console API's settings group.
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import { activeCustomFields, addCustomField, deactivateCustomField } from '../../../services/directory/custom-fields.ts';
 import { addSuppression, listSuppressions, removeSuppression, validSuppressionValue } from '../../../services/sends/rules.ts';
-import type { ApiServices, ApiState } from '../../context.ts';
-import { parseInput } from '../../validation.ts';
+import { definePage, page, seeOther } from '../../http/route.ts';
+import { CONSOLE_PREFIX } from '../../http/session.ts';
+import { parseInput } from '../../http/validation.ts';
 import { CustomFieldBody, CustomFieldParams, SuppressionBody, SuppressionsQuery } from '../settings/schema.ts';
-import { paging, renderPage } from './render.ts';
-import { CONSOLE_PREFIX, filledQuery, pageForm, seeOther, signedIn } from './router.ts';
+import { paging } from './render.ts';
 
 const SETTINGS = `${CONSOLE_PREFIX}/settings`;
 
@@ -21,7 +19,7 @@ const NOTICES: Record<string, string> = {
   'not-suppressed': 'It was not blocked.',
 };
 
-const done = (ctx: Context, what: string) => seeOther(ctx, `${SETTINGS}?done=${what}`);
+const done = (what: string) => seeOther(`${SETTINGS}?done=${what}`);
 
 /** `{ email }` or `{ domain }` from the form's kind and value fields. */
 function suppressionOf(form: Record<string, string>) {
@@ -30,56 +28,57 @@ function suppressionOf(form: Record<string, string>) {
   return { kind, value: validSuppressionValue(kind, (body.email ?? body.domain)!) };
 }
 
-export function consoleSettingsPagesRouter(services: ApiServices): Router<ApiState> {
-  const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
-  router.get(
-    '/settings',
-    signedIn(services, async (ctx, page) => {
-      const query = parseInput(SuppressionsQuery, filledQuery(ctx.query), 'query');
-      const [fields, suppressions] = await Promise.all([activeCustomFields(services.models, page.account.id), listSuppressions(services.models, page.account.id, query)]);
+export const settingsPageRoutes = [
+  definePage({
+    method: 'get',
+    path: '/settings',
+    query: SuppressionsQuery,
+    async handler({ query }, { services, account, koa }) {
+      const [fields, suppressions] = await Promise.all([activeCustomFields(services.models, account.id), listSuppressions(services.models, account.id, query)]);
       const link = (n: number) => `${SETTINGS}?${new URLSearchParams({ ...(query.kind ? { kind: query.kind } : {}), perPage: String(query.perPage), page: String(n) }).toString()}`;
-      renderPage(ctx, {
+      return page({
         title: 'Fields and suppressions',
         view: 'settings',
-        ...page,
-        notice: typeof ctx.query.done === 'string' ? NOTICES[ctx.query.done] : undefined,
+        notice: typeof koa.query.done === 'string' ? NOTICES[koa.query.done] : undefined,
         fields: fields.map((f) => ({ key: f.field_key, label: f.label, type: f.field_type, required: Boolean(f.required) })),
         suppressions: suppressions.rows.map((r) => ({ kind: r.kind, value: r.value, created_at: r.created_at.toISOString() })),
         ...paging(query.page, query.perPage, suppressions.count, link),
       });
-    }),
-  );
-  router.post(
-    '/settings/fields',
-    signedIn(services, async (ctx, page) => {
-      const form = await pageForm(services, ctx, page);
-      const body = parseInput(CustomFieldBody, { key: form.key || undefined, label: form.label || undefined, required: form.required === 'on' }, 'body');
-      await addCustomField(services.models, { accountId: page.account.id, key: body.key, label: body.label, required: body.required });
-      done(ctx, 'field-added');
-    }),
-  );
-  router.post(
-    '/settings/fields/:key/remove',
-    signedIn(services, async (ctx, page) => {
-      await pageForm(services, ctx, page);
-      const params = parseInput(CustomFieldParams, ctx.params, 'path');
-      await deactivateCustomField(services.models, page.account.id, params.key);
-      done(ctx, 'field-removed');
-    }),
-  );
-  router.post(
-    '/settings/suppressions',
-    signedIn(services, async (ctx, page) => {
-      const { kind, value } = suppressionOf(await pageForm(services, ctx, page));
-      done(ctx, (await addSuppression(services, page.account.id, kind, value)) ? 'suppressed' : 'already-suppressed');
-    }),
-  );
-  router.post(
-    '/settings/suppressions/remove',
-    signedIn(services, async (ctx, page) => {
-      const { kind, value } = suppressionOf(await pageForm(services, ctx, page));
-      done(ctx, (await removeSuppression(services.models, page.account.id, kind, value)) ? 'lifted' : 'not-suppressed');
-    }),
-  );
-  return router;
-}
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/settings/fields',
+    body: CustomFieldBody,
+    fromForm: (form) => ({ key: form.key || undefined, label: form.label || undefined, required: form.required === 'on' }),
+    async handler({ body }, { services, account }) {
+      await addCustomField(services.models, { accountId: account.id, key: body.key, label: body.label, required: body.required });
+      return done('field-added');
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/settings/fields/:key/remove',
+    params: CustomFieldParams,
+    async handler({ params }, { services, account }) {
+      await deactivateCustomField(services.models, account.id, params.key);
+      return done('field-removed');
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/settings/suppressions',
+    async handler({ form }, { services, account }) {
+      const { kind, value } = suppressionOf(form);
+      return done((await addSuppression(services, account.id, kind, value)) ? 'suppressed' : 'already-suppressed');
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/settings/suppressions/remove',
+    async handler({ form }, { services, account }) {
+      const { kind, value } = suppressionOf(form);
+      return done((await removeSuppression(services.models, account.id, kind, value)) ? 'lifted' : 'not-suppressed');
+    },
+  }),
+];

@@ -1,14 +1,11 @@
 // The console's confirmation tokens page: a purpose and the resource's id → a one-time token shown once, for the key
 // API's gated actions. The same service as the console API's tokens group; gift-card and widget-delete tokens need
 // step-up (which comes back to the form, filled in).
-import Router from '@koa/router';
 import { TOKEN_PURPOSES } from '../../../models/ConfirmationToken.ts';
 import { issueTokenFor, tokenNeedsStepUp } from '../../../services/confirmation-tokens.ts';
-import type { ApiServices, ApiState } from '../../context.ts';
-import { parseInput } from '../../validation.ts';
+import { definePage, page } from '../../http/route.ts';
+import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { IssueTokenBody } from '../tokens/schema.ts';
-import { renderPage } from './render.ts';
-import { CONSOLE_PREFIX, pageForm, pageStepUp, signedIn } from './router.ts';
 
 const PURPOSES: Record<(typeof TOKEN_PURPOSES)[number], string> = {
   widget_delete: 'Delete a widget in use (widget id)',
@@ -18,38 +15,39 @@ const PURPOSES: Record<(typeof TOKEN_PURPOSES)[number], string> = {
   gc_automation_enable: 'Enable an automation with gift cards (automation id; empty for a new one)',
 };
 
-export function consoleTokenPagesRouter(services: ApiServices): Router<ApiState> {
-  const router = new Router<ApiState>({ prefix: CONSOLE_PREFIX });
-  router.get(
-    '/tokens',
-    signedIn(services, async (ctx, page) => {
-      const chosen = typeof ctx.query.purpose === 'string' ? ctx.query.purpose : '';
+export const tokenPageRoutes = [
+  definePage({
+    method: 'get',
+    path: '/tokens',
+    async handler(_input, { koa }) {
+      const chosen = typeof koa.query.purpose === 'string' ? koa.query.purpose : '';
       const purposes = TOKEN_PURPOSES.map((purpose) => ({ purpose, label: PURPOSES[purpose], selected: purpose === chosen, stepUp: tokenNeedsStepUp(purpose) }));
-      const resourceId = typeof ctx.query.resource_id === 'string' && /^[0-9]{1,16}$/.test(ctx.query.resource_id) ? ctx.query.resource_id : '';
-      renderPage(ctx, { title: 'Confirmation tokens', view: 'tokens', ...page, purposes, resource_id: resourceId });
-    }),
-  );
-  router.post(
-    '/tokens',
-    signedIn(services, async (ctx, page) => {
-      const form = await pageForm(services, ctx, page);
+      const resourceId = typeof koa.query.resource_id === 'string' && /^[0-9]{1,16}$/.test(koa.query.resource_id) ? koa.query.resource_id : '';
+      return page({ title: 'Confirmation tokens', view: 'tokens', purposes, resource_id: resourceId });
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/tokens',
+    body: IssueTokenBody,
+    fromForm: (form) => {
       const rawId = (form.resource_id ?? '').trim();
-      const body = parseInput(IssueTokenBody, { purpose: form.purpose, resource_id: rawId === '' ? null : rawId }, 'body');
+      return { purpose: form.purpose, resource_id: rawId === '' ? null : rawId };
+    },
+    async handler({ body }, { services, account, requireStepUp }) {
       const back = `${CONSOLE_PREFIX}/tokens?purpose=${body.purpose}&resource_id=${body.resource_id ?? ''}`;
-      if (tokenNeedsStepUp(body.purpose) && !pageStepUp(services, ctx, page, back)) return;
+      if (tokenNeedsStepUp(body.purpose)) requireStepUp({ action: `A ${body.purpose} token`, back });
       const resourceId = body.resource_id ?? null;
-      const { token, expiresAt } = await issueTokenFor(services.models, { accountId: page.account.id, purpose: body.purpose, resourceId, now: services.now() });
-      renderPage(ctx, {
+      const { token, expiresAt } = await issueTokenFor(services.models, { accountId: account.id, purpose: body.purpose, resourceId, now: services.now() });
+      return page({
         title: 'Your confirmation token',
         view: 'tokens-secret',
-        ...page,
         token,
         purpose: body.purpose,
         label: PURPOSES[body.purpose],
         resource_id: resourceId,
         expires: expiresAt.toISOString(),
       });
-    }),
-  );
-  return router;
-}
+    },
+  }),
+];

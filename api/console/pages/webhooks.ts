@@ -2,20 +2,18 @@
 // (enable a paused one), the delivery log (the key API's filters as form GET fields, 50 rows a page), a delivery with
 // every attempt and a replay button, a test send and member-change subscriptions. The same services and presenters as
 // the console API's webhooks group (api/console/webhooks/router.ts); inputs go through the same schemas.
-import Router from '@koa/router';
 import type { Context } from 'koa';
 import { findDelivery, listDeliveries, replayDelivery, sendTest } from '../../../services/webhooks/deliveries.ts';
 import { ecardSharedEndpoint, enableEndpoint, listEndpoints, listSubscriptions, setEcardSharedUrl, unsubscribe } from '../../../services/webhooks/endpoints.ts';
 import { shownSecret } from '../../../services/webhooks/secrets.ts';
 import { DELIVERY_STATUSES } from '../../../models/WebhookDelivery.ts';
-import type { ApiServices, ApiState } from '../../context.ts';
 import { fromDigits } from '../../schema-helpers.ts';
-import { parseInput } from '../../validation.ts';
+import { definePage, page, seeOther } from '../../http/route.ts';
+import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from '../../webhooks/present.ts';
 import { DeliveryListQuery, deliveryQueryOf, EcardSharedUrlBody, TestBody } from '../../webhooks/schema.ts';
 import { IdParams } from '../webhooks/schema.ts';
-import { paging, renderPage } from './render.ts';
-import { CONSOLE_PREFIX, pageForm, pageStepUp, seeOther, signedIn } from './router.ts';
+import { paging } from './render.ts';
 
 const BASE = `${CONSOLE_PREFIX}/webhooks`;
 /** The delivery log's page size (the key API's own default is 20; the console shows 50). */
@@ -42,134 +40,132 @@ function filledFilters(query: Context['query']): Record<string, string> {
   return out;
 }
 
-export function consoleWebhookPagesRouter(services: ApiServices): Router<ApiState> {
-  const router = new Router<ApiState>({ prefix: BASE });
-  const { models } = services;
-
-  router.get(
-    '/',
-    signedIn(services, async (ctx, session) => {
-      const [shared, endpoints] = await Promise.all([ecardSharedEndpoint(models, session.account.id), listEndpoints(models, session.account.id)]);
-      renderPage(ctx, {
+export const webhookPageRoutes = [
+  definePage({
+    method: 'get',
+    path: '/webhooks',
+    async handler(_input, { services, account, koa }) {
+      const [shared, endpoints] = await Promise.all([ecardSharedEndpoint(services.models, account.id), listEndpoints(services.models, account.id)]);
+      return page({
         title: 'Webhooks',
         view: 'webhooks',
-        ...session,
-        notice: noticeOf(ctx),
+        notice: noticeOf(koa),
         sharedUrl: shared?.url ?? '',
         endpoints: endpoints.map((e) => ({ ...presentEndpoint(e), paused: e.paused_at !== null })),
       });
-    }),
-  );
-  router.post(
-    '/ecard-shared-url',
-    signedIn(services, async (ctx, session) => {
-      const form = await pageForm(services, ctx, session);
-      const body = parseInput(EcardSharedUrlBody, { url: form.url ?? '' }, 'body');
-      const endpoint = await setEcardSharedUrl(services, session.account.id, body.url);
-      seeOther(ctx, `${BASE}?done=${endpoint ? 'url_saved' : 'url_off'}`);
-    }),
-  );
-  router.post(
-    '/endpoints/:id/enable',
-    signedIn(services, async (ctx, session) => {
-      await pageForm(services, ctx, session);
-      const { id } = parseInput(IdParams, ctx.params, 'path');
-      await enableEndpoint(services, session.account.id, id);
-      seeOther(ctx, `${BASE}?done=enabled`);
-    }),
-  );
-  router.post(
-    '/test',
-    signedIn(services, async (ctx, session) => {
-      const form = await pageForm(services, ctx, session);
-      const body = parseInput(TestBody, form.endpoint_id ? { endpoint_id: fromDigits(form.endpoint_id) } : {}, 'body');
-      const { delivery } = await sendTest(services, session.account.id, body.endpoint_id);
-      seeOther(ctx, `${BASE}/deliveries/${delivery.id}?done=tested`);
-    }),
-  );
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/webhooks/ecard-shared-url',
+    body: EcardSharedUrlBody,
+    fromForm: (form) => ({ url: form.url ?? '' }),
+    async handler({ body }, { services, account }) {
+      const endpoint = await setEcardSharedUrl(services, account.id, body.url);
+      return seeOther(`${BASE}?done=${endpoint ? 'url_saved' : 'url_off'}`);
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/webhooks/endpoints/:id/enable',
+    params: IdParams,
+    async handler({ params }, { services, account }) {
+      await enableEndpoint(services, account.id, params.id);
+      return seeOther(`${BASE}?done=enabled`);
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/webhooks/test',
+    body: TestBody,
+    fromForm: (form) => (form.endpoint_id ? { endpoint_id: fromDigits(form.endpoint_id) } : {}),
+    async handler({ body }, { services, account }) {
+      const { delivery } = await sendTest(services, account.id, body.endpoint_id);
+      return seeOther(`${BASE}/deliveries/${delivery.id}?done=tested`);
+    },
+  }),
 
   // The signing secret: a show-once page (no-store) behind a step-up, as the console API's GET secret.
-  router.get(
-    '/secret',
-    signedIn(services, async (ctx, session) => {
-      if (!pageStepUp(services, ctx, session, `${BASE}/secret`)) return;
-      const secret = await shownSecret(services, session.account.id, services.now(), false);
-      renderPage(ctx, { title: 'Signing secret', view: 'webhook-secret', ...session, secret });
-    }),
-  );
-  router.post(
-    '/secret/rotate',
-    signedIn(services, async (ctx, session) => {
-      await pageForm(services, ctx, session);
-      if (!pageStepUp(services, ctx, session, `${BASE}/secret`)) return;
-      const secret = await shownSecret(services, session.account.id, services.now(), true);
-      renderPage(ctx, { title: 'Signing secret', view: 'webhook-secret', ...session, secret, notice: 'A new signing secret: the previous one also signs for 24 hours.' });
-    }),
-  );
+  definePage({
+    method: 'get',
+    path: '/webhooks/secret',
+    access: { stepUp: 'Revealing the signing secret', back: `${BASE}/secret` },
+    async handler(_input, { services, account }) {
+      const secret = await shownSecret(services, account.id, services.now(), false);
+      return page({ title: 'Signing secret', view: 'webhook-secret', secret });
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/webhooks/secret/rotate',
+    access: { stepUp: 'Rotating the signing secret', back: `${BASE}/secret` },
+    async handler(_input, { services, account }) {
+      const secret = await shownSecret(services, account.id, services.now(), true);
+      return page({ title: 'Signing secret', view: 'webhook-secret', secret, notice: 'A new signing secret: the previous one also signs for 24 hours.' });
+    },
+  }),
 
-  router.get(
-    '/deliveries',
-    signedIn(services, async (ctx, session) => {
-      const filled = filledFilters(ctx.query);
-      const query = parseInput(DeliveryListQuery, { ...filled, perPage: String(DELIVERY_PAGE_ROWS) }, 'query');
-      const [{ rows, count }, endpoints] = await Promise.all([
-        listDeliveries(models, session.account.id, deliveryQueryOf(query)),
-        listEndpoints(models, session.account.id),
-      ]);
+  definePage({
+    method: 'get',
+    path: '/webhooks/deliveries',
+    fromQuery: (query) => ({ ...filledFilters(query), perPage: String(DELIVERY_PAGE_ROWS) }),
+    query: DeliveryListQuery,
+    async handler({ query }, { services, account, koa }) {
+      const filled = filledFilters(koa.query);
+      const [{ rows, count }, endpoints] = await Promise.all([listDeliveries(services.models, account.id, deliveryQueryOf(query)), listEndpoints(services.models, account.id)]);
       const link = (n: number) => `${BASE}/deliveries?${new URLSearchParams({ ...filled, page: String(n) }).toString()}`;
-      renderPage(ctx, {
+      return page({
         title: 'Webhook deliveries',
         view: 'webhook-deliveries',
-        ...session,
         filters: filled,
         statuses: DELIVERY_STATUSES.map((s) => ({ value: s, selected: s === filled.status })),
         endpoints: endpoints.map((e) => ({ id: e.id, url: e.url, selected: String(e.id) === filled.endpoint_id })),
         deliveries: rows.map(({ delivery, url }) => presentDelivery(delivery, url)),
         ...paging(query.page, query.perPage, count, link),
       });
-    }),
-  );
-  router.get(
-    '/deliveries/:id',
-    signedIn(services, async (ctx, session) => {
-      const { id } = parseInput(IdParams, ctx.params, 'path');
-      const detail = presentDeliveryDetail(await findDelivery(models, session.account.id, id));
-      renderPage(ctx, {
+    },
+  }),
+  definePage({
+    method: 'get',
+    path: '/webhooks/deliveries/:id',
+    params: IdParams,
+    async handler({ params }, { services, account, koa }) {
+      const detail = presentDeliveryDetail(await findDelivery(services.models, account.id, params.id));
+      return page({
         title: `Delivery ${detail.id}`,
         view: 'webhook-delivery',
-        ...session,
-        notice: noticeOf(ctx),
+        notice: noticeOf(koa),
         delivery: detail,
         attempts: detail.attempt_log.map((a, i) => ({ ...a, number: i + 1, headers: Object.entries(a.request_headers).map(([name, value]) => ({ name, value })) })),
         finished: detail.status === 'Delivered' || detail.status === 'Failed',
       });
-    }),
-  );
-  router.post(
-    '/deliveries/:id/replay',
-    signedIn(services, async (ctx, session) => {
-      await pageForm(services, ctx, session);
-      const { id } = parseInput(IdParams, ctx.params, 'path');
-      await replayDelivery(services, session.account.id, id);
-      seeOther(ctx, `${BASE}/deliveries/${id}?done=replayed`);
-    }),
-  );
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/webhooks/deliveries/:id/replay',
+    params: IdParams,
+    async handler({ params }, { services, account }) {
+      await replayDelivery(services, account.id, params.id);
+      return seeOther(`${BASE}/deliveries/${params.id}?done=replayed`);
+    },
+  }),
 
-  router.get(
-    '/subscriptions',
-    signedIn(services, async (ctx, session) => {
-      const subscriptions = await listSubscriptions(models, session.account.id);
-      renderPage(ctx, { title: 'Webhook subscriptions', view: 'webhook-subscriptions', ...session, notice: noticeOf(ctx), subscriptions: subscriptions.map(presentEndpoint) });
-    }),
-  );
-  router.post(
-    '/subscriptions/:id/remove',
-    signedIn(services, async (ctx, session) => {
-      await pageForm(services, ctx, session);
-      const { id } = parseInput(IdParams, ctx.params, 'path');
-      await unsubscribe(services, session.account.id, id);
-      seeOther(ctx, `${BASE}/subscriptions?done=removed`);
-    }),
-  );
-  return router;
-}
+  definePage({
+    method: 'get',
+    path: '/webhooks/subscriptions',
+    async handler(_input, { services, account, koa }) {
+      const subscriptions = await listSubscriptions(services.models, account.id);
+      return page({ title: 'Webhook subscriptions', view: 'webhook-subscriptions', notice: noticeOf(koa), subscriptions: subscriptions.map(presentEndpoint) });
+    },
+  }),
+  definePage({
+    method: 'post',
+    path: '/webhooks/subscriptions/:id/remove',
+    params: IdParams,
+    async handler({ params }, { services, account }) {
+      await unsubscribe(services, account.id, params.id);
+      return seeOther(`${BASE}/subscriptions?done=removed`);
+    },
+  }),
+];

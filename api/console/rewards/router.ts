@@ -5,19 +5,18 @@ import { rewardInventory } from '../../../services/rewards/inventory-view.ts';
 import { toCents } from '../../../services/rewards/money.ts';
 import { listOrders } from '../../../services/rewards/orders-list.ts';
 import { rulesView } from '../../../services/rewards/rules-view.ts';
-import { requireStepUp } from '../../../services/console/sessions.ts';
 import { loadSettings, ruleChangeLoosens, setRule, updateSettings } from '../../../services/rewards/settings.ts';
-import { readJsonBody } from '../../body.ts';
+import { readJsonBody } from '../../http/body.ts';
 import { presentInventory, presentOrder, presentRules, presentSettings } from '../../gift-cards/present.ts';
 import { GiftSettings, InventoryList, ListOrdersQuery, orderQueryOf, OrderList, PageMeta, Rules } from '../../gift-cards/schema.ts';
 import { pageMeta } from '../../schema-helpers.ts';
-import { defineConsoleRoute } from '../route.ts';
+import { defineSessionRoute } from '../../http/route.ts';
 import { CodesBody, CodesResult, RuleBody, SettingsBody } from './schema.ts';
 import { settingsChangeOf } from './settings-change.ts';
 import { codesOfUpload, isUpload, readCodesUpload } from './upload.ts';
 
 export const consoleRewardRoutes = [
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/rewards/settings',
     summary: 'The reward settings, as the key API’s getSettings answers them',
@@ -26,18 +25,18 @@ export const consoleRewardRoutes = [
       return presentSettings(await loadSettings(services, account.id));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/rewards/settings',
     summary: 'Changes the reward settings (each field optional); min ≤ max',
     body: SettingsBody,
     response: GiftSettings,
-    async handler({ body }, { services, session, account }) {
-      requireStepUp(services, session, 'Changing the reward settings');
+    access: { stepUp: 'Changing the reward settings' },
+    async handler({ body }, { services, account }) {
       return presentSettings(await updateSettings(services, account.id, settingsChangeOf(body)));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/rewards/rules',
     summary: 'Spend rules with the current period’s use, as the key API’s getRules answers them',
@@ -46,19 +45,19 @@ export const consoleRewardRoutes = [
       return presentRules(await rulesView(services, account.id));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/rewards/rules',
     summary: 'Sets the spend limit of a period (day, week, month); 0 removes the rule',
     body: RuleBody,
     response: Rules,
-    async handler({ body }, { services, session, account }) {
-      if (await ruleChangeLoosens(services.models, account.id, body.period, toCents(body.limit))) requireStepUp(services, session, 'Raising or removing a spend limit');
+    async handler({ body }, { services, account, requireStepUp }) {
+      if (await ruleChangeLoosens(services.models, account.id, body.period, toCents(body.limit))) requireStepUp({ action: 'Raising or removing a spend limit' });
       await setRule(services.models, account.id, body.period, toCents(body.limit));
       return presentRules(await rulesView(services, account.id));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/rewards/codes',
     summary: 'Adds manual codes (a multipart file, or JSON with the file’s text) to the pool of a brand and denomination; duplicates are skipped',
@@ -71,7 +70,7 @@ export const consoleRewardRoutes = [
       return { ...(await addCodes(services, account.id, { brand: body.brand, denominationCents: toCents(body.denomination), text: body.text })) };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/rewards/inventory',
     summary: 'Manual codes by brand and denomination, as the key API’s rewardInventory answers them',
@@ -80,7 +79,7 @@ export const consoleRewardRoutes = [
       return presentInventory(await rewardInventory(services, account.id));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/rewards/orders',
     summary: 'Gift orders, newest first, paged and filtered as the key API’s listOrders; codes and claim links masked',

@@ -4,8 +4,8 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import { malformedForm, unsupportedMediaType } from '../../../lib/errors.ts';
-import { readBodyBytes } from '../../body.ts';
-import { parseInput } from '../../validation.ts';
+import { readBodyBytes } from '../../http/body.ts';
+import { parseInput } from '../../http/validation.ts';
 import { type CodesBody, CodesForm } from './schema.ts';
 
 /** A code file: 4 MiB of text as the schema allows, with room for the multipart envelope. */

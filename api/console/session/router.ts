@@ -1,21 +1,13 @@
 // The console's session endpoints: the sign-in's CSRF token, sign-in (a new session id, the cookie), sign-out, who
 // is signed in, the live/sandbox switch, step-up, and a password change (which ends every session of the owner).
 import type { ConsoleSession } from '../../../models/ConsoleSession.ts';
-import type { Account } from '../../../models/Account.ts';
-import type { Owner } from '../../../models/Owner.ts';
-import type { Models } from '../../../models/index.ts';
-import { ABSOLUTE_MS, changePassword, csrfTokenOf, sessionAccount, setMode, signIn, signOut, STEP_UP_MS, stepUp } from '../../../services/console/sessions.ts';
-import { defineConsoleRoute, definePublicConsoleRoute } from '../route.ts';
-import { clearSessionCookie, setSessionCookie, signInCsrf } from '../session-cookie.ts';
+import { ABSOLUTE_MS, changePassword, csrfTokenOf, setMode, signIn, signOut, STEP_UP_MS, stepUp } from '../../../services/console/sessions.ts';
+import { definePublicRoute, defineSessionRoute, type Me as SignedIn } from '../../http/route.ts';
+import { clearSessionCookie, setSessionCookie, signInCsrf } from '../../http/session-cookie.ts';
+import { readMe } from '../../http/session.ts';
 import { CsrfAnswer, Done, Me, ModeBody, PasswordBody, SignInBody, StepUpBody } from './schema.ts';
 
-async function presentMe(models: Models, session: ConsoleSession, current?: Account) {
-  const [owner, live] = await Promise.all([models.Owner.findByPk(session.owner_id, { rejectOnEmpty: true }), models.Account.findByPk(session.account_id, { rejectOnEmpty: true })]);
-  const account = current ?? (await sessionAccount(models, session));
-  return meOf(owner, live, account, session);
-}
-
-function meOf(owner: Owner, live: Account, account: Account, session: ConsoleSession) {
+function meOf({ owner, live, account }: SignedIn, session: ConsoleSession) {
   return {
     owner_email: owner.email,
     account_id: live.id,
@@ -30,7 +22,7 @@ function meOf(owner: Owner, live: Account, account: Account, session: ConsoleSes
 }
 
 export const consoleSessionRoutes = [
-  definePublicConsoleRoute({
+  definePublicRoute({
     method: 'get',
     path: '/csrf',
     summary: 'The sign-in CSRF token (also set as a cookie the sign-in must repeat)',
@@ -39,19 +31,20 @@ export const consoleSessionRoutes = [
       return { csrf_token: signInCsrf(koa) };
     },
   }),
-  definePublicConsoleRoute({
+  definePublicRoute({
     method: 'post',
     path: '/sign-in',
     summary: 'Signs the owner in: a new session and its cookie',
+    csrf: 'sign-in',
     body: SignInBody,
     response: Me,
     async handler({ body }, { services, koa }) {
       const { sessionId, session } = await signIn(services, { ...body, clientIp: koa.ip });
       setSessionCookie(koa, sessionId);
-      return presentMe(services.models, session);
+      return meOf(await readMe(services, session), session);
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/sign-out',
     summary: 'Ends this session',
@@ -62,36 +55,38 @@ export const consoleSessionRoutes = [
       return { ok: true as const };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/me',
     summary: 'Who is signed in, on which account, and the CSRF token',
     response: Me,
-    async handler(_input, { services, session, account }) {
-      return presentMe(services.models, session, account);
+    async handler(_input, { session, me }) {
+      return meOf(await me(), session);
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/mode',
     summary: 'Switches the console between the live account and its sandbox',
     body: ModeBody,
     response: Me,
-    async handler({ body }, { services, session }) {
-      return presentMe(services.models, await setMode(services.models, session, body.mode));
+    async handler({ body }, { services, session, me }) {
+      const changed = await setMode(services.models, session, body.mode);
+      return meOf(await me(changed), changed);
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/step-up',
     summary: 'The password again: sensitive actions are allowed for 10 minutes',
     body: StepUpBody,
     response: Me,
-    async handler({ body }, { services, session, account, koa }) {
-      return presentMe(services.models, await stepUp(services, session, body.password, koa.ip), account);
+    async handler({ body }, { services, session, me, koa }) {
+      const stepped = await stepUp(services, session, body.password, koa.ip);
+      return meOf(await me(), stepped);
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/password',
     summary: 'Changes the password; every session of the owner ends (sign in again)',

@@ -4,7 +4,7 @@ import type { CustomField as CustomFieldRow } from '../../../models/CustomField.
 import { activeCustomFields, addCustomField, deactivateCustomField } from '../../../services/directory/custom-fields.ts';
 import { addSuppression, listSuppressions, removeSuppression, validSuppressionValue, type SuppressionKind } from '../../../services/sends/rules.ts';
 import { PageMeta, pageMeta } from '../../schema-helpers.ts';
-import { defineConsoleRoute } from '../route.ts';
+import { defineSessionRoute } from '../../http/route.ts';
 import { CustomField, CustomFieldBody, CustomFieldList, CustomFieldParams, SuppressionBody, SuppressionChange, SuppressionList, SuppressionsQuery } from './schema.ts';
 
 const shownField = (f: CustomFieldRow) => ({ id: f.id, key: f.field_key, label: f.label, type: f.field_type, required: Boolean(f.required), active: Boolean(f.active) });
@@ -16,7 +16,7 @@ function suppressionOf(body: { email?: string | undefined; domain?: string | und
 }
 
 export const consoleSettingsRoutes = [
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/custom-fields',
     summary: 'The account’s custom date fields for members',
@@ -25,7 +25,7 @@ export const consoleSettingsRoutes = [
       return (await activeCustomFields(services.models, account.id)).map(shownField);
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/custom-fields',
     summary: 'Adds a custom date field (a removed key comes back with its members’ values)',
@@ -35,7 +35,7 @@ export const consoleSettingsRoutes = [
       return shownField(await addCustomField(services.models, { accountId: account.id, key: body.key, label: body.label, required: body.required }));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/custom-fields/:key/remove',
     summary: 'Removes a custom field from the directory; members’ values are kept',
@@ -45,7 +45,7 @@ export const consoleSettingsRoutes = [
       return shownField(await deactivateCustomField(services.models, account.id, params.key));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/suppressions',
     summary: 'Suppressed addresses and blocked domains, newest first, paged',
@@ -57,7 +57,7 @@ export const consoleSettingsRoutes = [
       return { data: rows.map((r) => ({ kind: r.kind, value: r.value, created_at: r.created_at.toISOString() })), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/suppressions',
     summary: 'Suppresses an address ({ email }) or blocks a domain ({ domain }): sends to it are refused',
@@ -68,7 +68,7 @@ export const consoleSettingsRoutes = [
       return { kind, value, blocked: true, changed: await addSuppression(services, account.id, kind, value) };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/suppressions/remove',
     summary: 'Lifts a suppression ({ email }) or a blocked domain ({ domain })',

@@ -2,19 +2,18 @@
 // deletes, turning off the directory rule, gift-card spend). The resource must be the current account's (404);
 // gift-card and widget-delete tokens need step-up.
 import { issueTokenFor, tokenNeedsStepUp } from '../../../services/confirmation-tokens.ts';
-import { requireStepUp } from '../../../services/console/sessions.ts';
-import { defineConsoleRoute } from '../route.ts';
+import { defineSessionRoute } from '../../http/route.ts';
 import { IssuedToken, IssueTokenBody } from './schema.ts';
 
 export const consoleTokenRoutes = [
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/tokens',
     summary: 'Issues a one-time confirmation token for a purpose and resource (valid 10 minutes), shown only now',
     body: IssueTokenBody,
     response: IssuedToken,
-    async handler({ body }, { services, session, account }) {
-      if (tokenNeedsStepUp(body.purpose)) requireStepUp(services, session, `A ${body.purpose} token`);
+    async handler({ body }, { services, account, requireStepUp }) {
+      if (tokenNeedsStepUp(body.purpose)) requireStepUp({ action: `A ${body.purpose} token` });
       const resourceId = body.resource_id ?? null;
       const { token, expiresAt } = await issueTokenFor(services.models, { accountId: account.id, purpose: body.purpose, resourceId, now: services.now() });
       return { token, purpose: body.purpose, resource_id: resourceId, expires_at: expiresAt.toISOString() };

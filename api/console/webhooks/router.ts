@@ -1,7 +1,6 @@
 // The console's webhooks: the ecard_shared URL, the signing secret (step-up), endpoints, the delivery log with every
 // attempt, replay, test sends and member-change subscriptions. The same services as the key API's webhook routes and
 // `cardsvc webhook`, scoped to the console's current account (foreign ids are 404 there).
-import { requireStepUp } from '../../../services/console/sessions.ts';
 import { findDelivery, listDeliveries, replayDelivery, sendTest, type LoggedDelivery } from '../../../services/webhooks/deliveries.ts';
 import { ecardSharedEndpoint, enableEndpoint, listEndpoints, listSubscriptions, setEcardSharedUrl, unsubscribe } from '../../../services/webhooks/endpoints.ts';
 import { shownSecret } from '../../../services/webhooks/secrets.ts';
@@ -21,13 +20,13 @@ import {
   TestBody,
   UnsubscribeAnswer,
 } from '../../webhooks/schema.ts';
-import { defineConsoleRoute } from '../route.ts';
+import { defineSessionRoute } from '../../http/route.ts';
 import { DeliveryIdParams, EndpointIdParams, SigningSecret } from './schema.ts';
 
 const present = ({ delivery, url }: LoggedDelivery) => presentDelivery(delivery, url);
 
 export const consoleWebhookRoutes = [
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/ecard-shared-url',
     summary: 'The ecard_shared webhook endpoint, or null when it is off',
@@ -37,7 +36,7 @@ export const consoleWebhookRoutes = [
       return { endpoint: endpoint ? presentEndpoint(endpoint) : null };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/ecard-shared-url',
     summary: 'Sets the ecard_shared webhook URL (blank disables it)',
@@ -48,27 +47,27 @@ export const consoleWebhookRoutes = [
       return { endpoint: endpoint ? presentEndpoint(endpoint) : null };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/secret',
     summary: 'The signing secret (and the previous one while it still signs); needs a step-up',
     response: SigningSecret,
-    async handler(_input, { services, session, account }) {
-      requireStepUp(services, session, 'Revealing the signing secret');
+    access: { stepUp: 'Revealing the signing secret' },
+    async handler(_input, { services, account }) {
       return shownSecret(services, account.id, services.now(), false);
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/secret/rotate',
     summary: 'A new signing secret; the previous one also signs for 24 hours; needs a step-up',
     response: SigningSecret,
-    async handler(_input, { services, session, account }) {
-      requireStepUp(services, session, 'Rotating the signing secret');
+    access: { stepUp: 'Rotating the signing secret' },
+    async handler(_input, { services, account }) {
       return shownSecret(services, account.id, services.now(), true);
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/endpoints',
     summary: 'The webhook endpoints with their state',
@@ -77,7 +76,7 @@ export const consoleWebhookRoutes = [
       return (await listEndpoints(services.models, account.id)).map(presentEndpoint);
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/endpoints/:id/enable',
     summary: 'Re-enables a paused endpoint and resets its count of failed deliveries',
@@ -87,7 +86,7 @@ export const consoleWebhookRoutes = [
       return presentEndpoint(await enableEndpoint(services, account.id, params.id));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/deliveries',
     summary: 'The delivery log, newest first (the key API\'s filters and paging)',
@@ -99,7 +98,7 @@ export const consoleWebhookRoutes = [
       return { data: rows.map(present), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/deliveries/:id',
     summary: 'One delivery with the exact body and every attempt',
@@ -109,7 +108,7 @@ export const consoleWebhookRoutes = [
       return presentDeliveryDetail(await findDelivery(services.models, account.id, params.id));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/deliveries/:id/replay',
     summary: 'Sends a finished delivery again (same body and event id) as a new attempt',
@@ -119,7 +118,7 @@ export const consoleWebhookRoutes = [
       return present(await replayDelivery(services, account.id, params.id));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/webhook-test',
     summary: 'Fires a sample event at an endpoint (default: the ecard_shared URL), even while it is paused',
@@ -129,7 +128,7 @@ export const consoleWebhookRoutes = [
       return present(await sendTest(services, account.id, body.endpoint_id));
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'get',
     path: '/subscriptions',
     summary: 'The member-change webhook subscriptions',
@@ -138,7 +137,7 @@ export const consoleWebhookRoutes = [
       return (await listSubscriptions(services.models, account.id)).map(presentEndpoint);
     },
   }),
-  defineConsoleRoute({
+  defineSessionRoute({
     method: 'post',
     path: '/subscriptions/:id/remove',
     summary: 'Removes a member-change subscription',

@@ -1,5 +1,5 @@
 // The bodies every API response is written in: success and failure, standard or flat.
-import type { ApiError } from '../lib/errors.ts';
+import type { ApiError } from '../../lib/errors.ts';
 import type { Envelope } from './route.ts';
 
 // Flat failures (send-ecard) carry a `reason`; the shared errors map to the spec's reason names.

@@ -1,7 +1,7 @@
 // Reads a JSON request body within a size limit: 415 for another type, 413 over the limit, 400 when nested deeper
 // than MAX_JSON_DEPTH (before anything else looks at it) or malformed.
 import type { Context } from 'koa';
-import { type ApiError, bodyNotObject, bodyTooDeep as bodyTooDeepError, malformedJson, payloadTooLarge, unsupportedMediaType } from '../lib/errors.ts';
+import { type ApiError, bodyNotObject, bodyTooDeep as bodyTooDeepError, malformedJson, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.ts';
 
 function hasBody(ctx: Context): boolean {
   return ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';

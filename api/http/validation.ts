@@ -2,7 +2,7 @@
 // empty is 422. Either way the message names the field. Before any schema, a NUL character anywhere in the
 // input is refused (400 invalid_characters): no database stores it faithfully (SQLite cuts a statement there).
 import type { z } from 'zod';
-import { type ApiError, invalidCharacters, invalidParameter, missingField } from '../lib/errors.ts';
+import { type ApiError, invalidCharacters, invalidParameter, missingField } from '../../lib/errors.ts';
 
 export type InputPlace = 'body' | 'query' | 'path';
 
@@ -64,4 +64,9 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, place
   const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw inputError(result.error.issues, place);
   return result.data;
+}
+
+/** A GET form's query: a blank field means "any", so it is left out before the schema reads the rest. */
+export function filledQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
 }

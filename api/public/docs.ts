@@ -2,9 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import Router from '@koa/router';
-import type { ApiState } from './context.ts';
-import { API_PREFIX } from './mount.ts';
+import { z } from 'zod';
+import { API_PREFIX } from '../http/mount.ts';
+import { defineFile, type AnyRoute } from '../http/route.ts';
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS: Record<string, string> = {
@@ -36,32 +36,40 @@ const PAGE = `<!doctype html>
 // Loaded as a file, not inline, so the page works under a strict Content-Security-Policy.
 const INIT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(OPENAPI_PATH)}, dom_id: '#docs', deepLinking: true });\n`;
 
-export function docsRouter(document: object): Router<ApiState> {
-  const router = new Router<ApiState>();
+export function docsRoutes(document: object): AnyRoute[] {
   const documentText = JSON.stringify(document);
-  router.get(OPENAPI_PATH, (ctx) => {
-    ctx.type = 'application/json';
-    ctx.body = documentText;
-  });
-  router.get(DOCS_PATH, (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.body = PAGE;
-  });
-  router.get(`${DOCS_PATH}/init.js`, (ctx) => {
-    ctx.type = 'text/javascript; charset=utf-8';
-    ctx.body = INIT;
-  });
-  router.get(`${DOCS_PATH}/:asset`, async (ctx, next) => {
-    const type = ASSETS[ctx.params.asset!];
-    if (!type) {
-      await next();
-      return;
-    }
-    ctx.type = type;
-    ctx.set('Cache-Control', 'public, max-age=86400');
-    ctx.body = await readFile(join(swaggerDir, ctx.params.asset!));
-  });
-  return router;
+  return [
+    defineFile({
+      method: 'get',
+      path: OPENAPI_PATH,
+      handler: async () => ({ type: 'application/json', body: documentText }),
+    }),
+    defineFile({
+      method: 'get',
+      path: DOCS_PATH,
+      async handler(_input, { koa }) {
+        koa.type = 'text/html; charset=utf-8';
+        koa.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+        koa.set('Referrer-Policy', 'no-referrer');
+        return { body: PAGE };
+      },
+    }),
+    defineFile({
+      method: 'get',
+      path: `${DOCS_PATH}/init.js`,
+      handler: async () => ({ type: 'text/javascript; charset=utf-8', body: INIT }),
+    }),
+    defineFile({
+      method: 'get',
+      path: `${DOCS_PATH}/:asset`,
+      params: z.object({ asset: z.string() }),
+      async handler({ params }, { koa }) {
+        const type = ASSETS[params.asset];
+        if (!type) return null;
+        koa.type = type;
+        koa.set('Cache-Control', 'public, max-age=86400');
+        return { body: await readFile(join(swaggerDir, params.asset)) };
+      },
+    }),
+  ];
 }

@@ -1,0 +1,41 @@
+// The one answer writer: a success in its envelope (standard or flat), a console page through the page renderer (and
+// a page's failures as HTML pages), a public answer as its handler shaped it, a 303 See Other.
+import type { Context } from 'koa';
+import { ApiError } from '../../lib/errors.ts';
+import { renderPage } from '../console/pages/render.ts';
+import { successBody } from './envelope.ts';
+import type { Envelope, FileResult, PageResult, PageSession } from './route.ts';
+
+export function writeEnvelope(ctx: Context, envelope: Envelope, data: unknown, meta: unknown): void {
+  ctx.status = 200;
+  ctx.body = successBody(envelope, data, meta);
+}
+
+function writeSeeOther(ctx: Context, location: string): void {
+  ctx.status = 303;
+  ctx.redirect(location);
+}
+
+/** `signedIn`: the owner the layout shows (its header, the CSRF token of its forms); absent on the sign-in page. */
+export function writePage(ctx: Context, result: PageResult, signedIn?: PageSession): void {
+  if ('seeOther' in result) return writeSeeOther(ctx, result.seeOther);
+  renderPage(ctx, signedIn ? { ...signedIn, ...result.view } : result.view, result.status);
+}
+
+export function writeFile(ctx: Context, result: NonNullable<FileResult>): void {
+  if ('seeOther' in result) return writeSeeOther(ctx, result.seeOther);
+  if (result.status !== undefined) ctx.status = result.status;
+  if (result.type !== undefined) ctx.type = result.type;
+  ctx.body = result.body;
+}
+
+/** Page failures as an HTML page with the error's status (the JSON envelope is for the APIs). */
+export async function htmlErrors(ctx: Context, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    for (const [name, value] of Object.entries(err.headers ?? {})) ctx.set(name, value);
+    renderPage(ctx, { title: 'Something went wrong', view: 'error', message: err.message }, err.status);
+  }
+}

@@ -1,0 +1,67 @@
+// The session surface in one place: who is signed in ("me"), the CSRF and same-origin checks of unsafe requests,
+// and the step-up check, for the console's JSON API and its pages alike.
+import type { Context } from 'koa';
+import { csrfInvalid } from '../../lib/errors.ts';
+import type { ConsoleSession } from '../../models/ConsoleSession.ts';
+import type { Account } from '../../models/Account.ts';
+import { csrfTokenOf, sameSecret, sessionAccount, STEP_UP_MS } from '../../services/console/sessions.ts';
+import type { ApiServices } from '../context.ts';
+import type { Me, PageSession, StepUpNeed } from './route.ts';
+
+export const CONSOLE_PREFIX = '/v2/console';
+export const CONSOLE_API_PREFIX = `${CONSOLE_PREFIX}/api`;
+export const CONSOLE_HOME = `${CONSOLE_PREFIX}/`;
+
+/** Only a console path of this service: never another origin (`//evil`, `/\\evil`, `https:`). */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || !next.startsWith(`${CONSOLE_PREFIX}/`) || next.includes('\\') || next.includes('//') || [...next].some((c) => c.charCodeAt(0) < 32)) return CONSOLE_HOME;
+  return next;
+}
+
+/** The owner, the live account and the current one (`account`, when the caller has it, saves a read). */
+export async function readMe(services: ApiServices, session: ConsoleSession, account?: Account): Promise<Me> {
+  const current = account ?? (await sessionAccount(services.models, session));
+  const [owner, live] = await Promise.all([
+    services.models.Owner.findByPk(session.owner_id, { rejectOnEmpty: true }),
+    // The live account: the same row in live mode, one more read in sandbox mode.
+    session.mode === 'sandbox' || current.id !== session.account_id ? services.models.Account.findByPk(session.account_id, { rejectOnEmpty: true }) : current,
+  ]);
+  return { owner, live, account: current };
+}
+
+/** A page's view of the signed-in owner (the layout's header and forms). */
+export function pageSessionOf(session: ConsoleSession, me: Me): PageSession {
+  return {
+    session,
+    account: me.account,
+    me: { owner_email: me.owner.email, account_name: me.live.name, plan: me.live.plan },
+    csrf: csrfTokenOf(session),
+    sandbox: session.mode === 'sandbox',
+  };
+}
+
+/** Thrown by a step-up check: the API answers 403, a page a 303 to the step-up page. */
+export class StepUpRequired extends Error {
+  constructor(readonly need: StepUpNeed) {
+    super(`${need.action} needs a step-up`);
+  }
+}
+
+export const stepUpFresh = (services: Pick<ApiServices, 'now'>, session: ConsoleSession) =>
+  Boolean(session.step_up_at && services.now().getTime() - session.step_up_at.getTime() <= STEP_UP_MS);
+
+export const stepUpLocation = (back: string) => `${CONSOLE_PREFIX}/step-up?next=${encodeURIComponent(safeNext(back))}`;
+
+/** The CSRF token a request or form carries, against the expected one, else 403 with `message`. */
+export function checkCsrf(given: unknown, expected: string, message: string): void {
+  if (!sameSecret(typeof given === 'string' ? given : undefined, expected)) throw csrfInvalid(message);
+}
+
+/** A form's `_csrf` field (urlencoded forms, and the multipart code upload). */
+export function formCsrf(raw: unknown): unknown {
+  if (raw instanceof FormData) return raw.get('_csrf');
+  return raw && typeof raw === 'object' ? (raw as Record<string, unknown>)._csrf : undefined;
+}
+
+export const signInPageLocation = (ctx: Context) =>
+  `${CONSOLE_PREFIX}/sign-in?next=${encodeURIComponent(safeNext(ctx.method === 'GET' ? ctx.originalUrl : CONSOLE_HOME))}`;
