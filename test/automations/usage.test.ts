@@ -148,7 +148,8 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     expect(await paused(gone.id)).to.equal(true);
   });
 
-  it('erasing a member removes its automation_sends rows, its digest entries and its id from the lists; an automation for it alone stops', async () => {
+  /** Three members, automations naming one of them, rows to and about it; then that member is erased. */
+  const eraseScenario = async () => {
     const widget = await insertWidget(stack.models, account.accountId);
     const card = await insertEcard(stack.models, account.accountId, widget.id);
     const member = async (email: string) =>
@@ -183,29 +184,57 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     const othersCard = await row({});
 
     expectSuccess(await api('POST', '/pub/team-member-actions/delete', { email: 'erased@example.com' }));
+    return { erased, stays, third, only, several, offOne, send, aboutErased, othersCard };
+  };
 
-    expect(await stack.models.AutomationSend.count({ where: { account_id: account.accountId, member_id: erased } })).to.equal(0);
-    expect((await stack.models.AutomationSend.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] })).map((r) => r.id)).to.deep.equal([aboutErased.id, othersCard.id]);
-    await aboutErased.reload();
-    expect(JSON.parse(aboutErased.celebrants!)).to.deep.equal([{ member_id: stays, event: 'birthday', occasion_date: '2026-05-01' }]);
-    // The send made for the erased member: redacted, and never sent now.
-    const recipient = (await stack.models.SendRecipient.findOne({ where: { send_id: send.id } }))!;
-    expect(recipient).to.deep.include({ recipient_email: null, recipient_name: '', status: 'canceled', rendered_html: null });
-    expect((await send.reload()).status).to.equal('canceled');
-    expect((await stack.models.QuotaUsage.findOne({ where: { account_id: account.accountId, month: '2026-05' } }))!.used).to.equal(2);
+  describe('erasing a member that automations name', () => {
+    let run: Awaited<ReturnType<typeof eraseScenario>>;
+    let runAccount: TestAccount;
+    before(async () => {
+      runAccount = account = await newAccount(stack.models);
+      run = await eraseScenario();
+    });
+    // The outer beforeEach makes a fresh account for every it; these check the one the scenario ran on.
+    beforeEach(() => {
+      account = runAccount;
+    });
 
-    const [onlyAfter, severalAfter, offAfter] = [await findOne(only.id), await findOne(several.id), await findOne(offOne.id)];
-    expect(onlyAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
-    expect(severalAfter).to.deep.include({ enabled: true, selected_member_ids: [stays] });
-    expect(severalAfter.notification_segment).to.deep.equal({ member_ids: [third], department_ids: [] });
-    expect(offAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
-    for (const a of await stack.models.Automation.findAll({ where: { account_id: account.accountId } })) {
-      expect(`${a.selected_member_ids} ${a.notification_segment}`).not.to.match(new RegExp(`\\b${erased}\\b`));
-    }
-    const mail = await notices();
-    expect(mail.map((m) => [m.recipient, m.subject])).to.deep.equal([[await ownerEmail(), 'Automation "Just one" was disabled: the members it was for were erased']]);
-    expect(mail[0]!.body).to.include('every active member').and.include('/automation/save');
-    expect(await paused(only.id)).to.equal(true);
-    expect(await paused(several.id)).to.equal(false);
+    it('removes its automation_sends rows and its entries in others’ digests', async () => {
+      const { erased, stays, aboutErased, othersCard } = run;
+      expect(await stack.models.AutomationSend.count({ where: { account_id: account.accountId, member_id: erased } })).to.equal(0);
+      expect((await stack.models.AutomationSend.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] })).map((r) => r.id)).to.deep.equal([aboutErased.id, othersCard.id]);
+      await aboutErased.reload();
+      expect(JSON.parse(aboutErased.celebrants!)).to.deep.equal([{ member_id: stays, event: 'birthday', occasion_date: '2026-05-01' }]);
+    });
+
+    it('cancels and redacts the send made for it, giving its quota back', async () => {
+      const { send } = run;
+      // The send made for the erased member: redacted, and never sent now.
+      const recipient = (await stack.models.SendRecipient.findOne({ where: { send_id: send.id } }))!;
+      expect(recipient).to.deep.include({ recipient_email: null, recipient_name: '', status: 'canceled', rendered_html: null });
+      expect((await send.reload()).status).to.equal('canceled');
+      expect((await stack.models.QuotaUsage.findOne({ where: { account_id: account.accountId, month: '2026-05' } }))!.used).to.equal(2);
+    });
+
+    it('takes its id out of every automation’s members and segments; an automation for it alone is disabled', async () => {
+      const { erased, stays, third, only, several, offOne } = run;
+      const [onlyAfter, severalAfter, offAfter] = [await findOne(only.id), await findOne(several.id), await findOne(offOne.id)];
+      expect(onlyAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
+      expect(severalAfter).to.deep.include({ enabled: true, selected_member_ids: [stays] });
+      expect(severalAfter.notification_segment).to.deep.equal({ member_ids: [third], department_ids: [] });
+      expect(offAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
+      for (const a of await stack.models.Automation.findAll({ where: { account_id: account.accountId } })) {
+        expect(`${a.selected_member_ids} ${a.notification_segment}`).not.to.match(new RegExp(`\\b${erased}\\b`));
+      }
+    });
+
+    it('an automation for it alone has its Schedule paused and its owner emailed; the others run on', async () => {
+      const { only, several } = run;
+      const mail = await notices();
+      expect(mail.map((m) => [m.recipient, m.subject])).to.deep.equal([[await ownerEmail(), 'Automation "Just one" was disabled: the members it was for were erased']]);
+      expect(mail[0]!.body).to.include('every active member').and.include('/automation/save');
+      expect(await paused(only.id)).to.equal(true);
+      expect(await paused(several.id)).to.equal(false);
+    });
   });
 });
