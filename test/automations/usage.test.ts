@@ -80,7 +80,8 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     expect((await automationsUsageCheck.widgets(stack.models, other.accountId, [widget.id])).size).to.equal(0);
   });
 
-  it('deleting a used eCard needs its token; with it the eCard leaves every list, and an automation left without eCards is disabled and its owner emailed', async () => {
+  /** Three eCards of one widget; the first used by four automations (selected, notification, a milestone, a disabled one). */
+  const usedEcard = async () => {
     const widget = await insertWidget(stack.models, account.accountId);
     const [a, b, c] = [
       await insertEcard(stack.models, account.accountId, widget.id, { name: 'Balloons' }),
@@ -92,40 +93,64 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     const withAnother = await save({ automation_name: 'Two cards', selected_ecard_ids: [a.id, b.id] });
     const rules = await save({ automation_name: 'Milestones', event_type: 'rule_based', trigger_config: {}, milestone_rules: [{ after_years: 1, ecard_ids: [b.id] }, { after_years: 2, ecard_ids: [a.id] }] });
     const off = await save({ automation_name: 'Off', selected_ecard_ids: [a.id], enabled: false });
-    expect(await paused(alone.id)).to.equal(false);
+    return { widget, a, b, c, alone, withAnother, rules, off };
+  };
 
-    const refused = await api('POST', '/ecard/deleteEcards', { ecardids: [a.id] });
-    expectFailure(refused, 403, 'confirmation_required');
-    expect(refused.body).to.deep.include({ requires_otp: true, otp_purpose: 'ecard_delete_in_use', impact: [{ id: a.id, campaigns: 0, automations: 4, sends: 0 }] });
-    const widgetRefused = await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id] });
-    expectFailure(widgetRefused, 403, 'confirmation_required');
-    expect(widgetRefused.body).to.deep.include({ otp_purpose: 'widget_delete', impact: [{ id: widget.id, ecards: 3, campaigns: 0, automations: 4, sends: 0 }] });
-    expect(await stack.models.AutomationEcard.count({ where: { ecard_id: a.id } })).to.equal(5);
-    expect(await notices()).to.deep.equal([]);
+  describe('deleting an eCard that automations use', () => {
+    // The steps of one flow, in order, on the account its first it got (the outer beforeEach makes one per it).
+    let flow: { account: TestAccount; run: Awaited<ReturnType<typeof usedEcard>> } | undefined;
+    beforeEach(async () => {
+      flow ??= { account, run: await usedEcard() };
+      account = flow.account;
+    });
 
-    expectSuccess(await api('POST', '/ecard/deleteEcards', { ecardids: [a.id], otp_confirmation_token: await token('ecard_delete_in_use', a.id) }));
-    expect(await stack.models.AutomationEcard.count({ where: { account_id: account.accountId, ecard_id: a.id } })).to.equal(0);
-    const [aloneAfter, withAnotherAfter, rulesAfter, offAfter] = [await findOne(alone.id), await findOne(withAnother.id), await findOne(rules.id), await findOne(off.id)];
-    expect(aloneAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
-    expect(aloneAfter.notification_ecards.manager).to.deep.equal([c.id]);
-    expect(withAnotherAfter).to.deep.include({ enabled: true, selected_ecard_ids: [b.id] });
-    // A rule left without eCards (and none selected to fall back on): that occasion could not send.
-    expect(rulesAfter.enabled).to.equal(false);
-    expect(rulesAfter.milestone_rules.map((r) => r.ecard_ids)).to.deep.equal([[b.id], []]);
-    expect(offAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
+    it('needs its token: without it the eCard and its widget are refused 403 with their impact, nothing changed', async () => {
+      const { widget, a, alone } = flow!.run;
+      expect(await paused(alone.id)).to.equal(false);
 
-    const owner = await ownerEmail();
-    const mail = await notices();
-    expect(mail.map((m) => [m.recipient, m.subject])).to.have.deep.members([
-      [owner, 'Automation "Only balloons" was disabled: its eCards were deleted'],
-      [owner, 'Automation "Milestones" was disabled: its eCards were deleted'],
-    ]);
-    const aloneMail = mail.find((m) => m.subject.includes('Only balloons'))!;
-    expect(aloneMail.body).to.include(`(id ${alone.id})`).and.include(`"Balloons" (id ${a.id})`).and.include('/automation/save').and.include('/automation/toggle');
-    // After the commit, the disabled automations' Schedules are paused; the others run on.
-    expect(await paused(alone.id)).to.equal(true);
-    expect(await paused(rules.id)).to.equal(true);
-    expect(await paused(withAnother.id)).to.equal(false);
+      const refused = await api('POST', '/ecard/deleteEcards', { ecardids: [a.id] });
+      expectFailure(refused, 403, 'confirmation_required');
+      expect(refused.body).to.deep.include({ requires_otp: true, otp_purpose: 'ecard_delete_in_use', impact: [{ id: a.id, campaigns: 0, automations: 4, sends: 0 }] });
+      const widgetRefused = await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id] });
+      expectFailure(widgetRefused, 403, 'confirmation_required');
+      expect(widgetRefused.body).to.deep.include({ otp_purpose: 'widget_delete', impact: [{ id: widget.id, ecards: 3, campaigns: 0, automations: 4, sends: 0 }] });
+      expect(await stack.models.AutomationEcard.count({ where: { ecard_id: a.id } })).to.equal(5);
+      expect(await notices()).to.deep.equal([]);
+    });
+
+    it('with its token the eCard leaves every list; an automation or a milestone rule left without eCards is disabled', async () => {
+      const { a, b, c, alone, withAnother, rules, off } = flow!.run;
+      expectSuccess(await api('POST', '/ecard/deleteEcards', { ecardids: [a.id], otp_confirmation_token: await token('ecard_delete_in_use', a.id) }));
+      expect(await stack.models.AutomationEcard.count({ where: { account_id: account.accountId, ecard_id: a.id } })).to.equal(0);
+      const [aloneAfter, withAnotherAfter, rulesAfter, offAfter] = [await findOne(alone.id), await findOne(withAnother.id), await findOne(rules.id), await findOne(off.id)];
+      expect(aloneAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
+      expect(aloneAfter.notification_ecards.manager).to.deep.equal([c.id]);
+      expect(withAnotherAfter).to.deep.include({ enabled: true, selected_ecard_ids: [b.id] });
+      // A rule left without eCards (and none selected to fall back on): that occasion could not send.
+      expect(rulesAfter.enabled).to.equal(false);
+      expect(rulesAfter.milestone_rules.map((r) => r.ecard_ids)).to.deep.equal([[b.id], []]);
+      expect(offAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
+    });
+
+    it('the owner is emailed about each automation it disabled', async () => {
+      const { a, alone } = flow!.run;
+      const owner = await ownerEmail();
+      const mail = await notices();
+      expect(mail.map((m) => [m.recipient, m.subject])).to.have.deep.members([
+        [owner, 'Automation "Only balloons" was disabled: its eCards were deleted'],
+        [owner, 'Automation "Milestones" was disabled: its eCards were deleted'],
+      ]);
+      const aloneMail = mail.find((m) => m.subject.includes('Only balloons'))!;
+      expect(aloneMail.body).to.include(`(id ${alone.id})`).and.include(`"Balloons" (id ${a.id})`).and.include('/automation/save').and.include('/automation/toggle');
+    });
+
+    it('the disabled automations’ Schedules are paused; the others run on', async () => {
+      const { alone, withAnother, rules } = flow!.run;
+      // After the commit, the disabled automations' Schedules are paused; the others run on.
+      expect(await paused(alone.id)).to.equal(true);
+      expect(await paused(rules.id)).to.equal(true);
+      expect(await paused(withAnother.id)).to.equal(false);
+    });
   });
 
   it('deleting a used widget with its token takes its eCards out of the automations the same way', async () => {
