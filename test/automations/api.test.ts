@@ -349,7 +349,8 @@ describe('automations: the API', function () {
     expect((await saved({ id: plain, ...gift })).gift_card_enabled).to.equal(true);
   });
 
-  it('an enabled gift-card automation: changing its gift, event type, trigger, audience or milestones needs a token for it (403 requires_otp, nothing written); the same values or a rename need none; a token is spent once', async () => {
+  /** An enabled anniversary automation with a gift card, made with a token without resource. */
+  const giftAutomation = async () => {
     const token = async (resourceId: string | null) => (await issueToken(stack.models, { accountId: account.accountId, purpose: 'gc_automation_enable', resourceId, now: new Date() })).token;
     const [m1, m2] = [await member(), await member()];
     const dept = await stack.models.Department.create({ account_id: account.accountId, name: 'Sales', name_key: 'sales' });
@@ -368,49 +369,71 @@ describe('automations: the API', function () {
       row: (await row(id)).get({ plain: true }),
       refs: (await stack.models.AutomationEcard.findAll({ where: { automation_id: id }, order: [['id', 'ASC']] })).map((r) => r.get({ plain: true })),
     });
+    return { token, m1, m2, dept, rules, id, stored };
+  };
 
-    // Each gated field: refused without a token (and with a resource-less one), nothing written; accepted with one for it.
-    const changes: Array<[string, Json, (a: Json) => void]> = [
-      ['gift_card', { gift_card: { product_id: 'manual:amazon:25', amount: 30 } }, (a) => expect(a.gift_card).to.deep.equal({ product_id: 'manual:amazon:25', amount: 30 })],
-      ['trigger_config', { trigger_config: { years: [1, 5, 10] } }, (a) => expect(a.trigger_config).to.deep.equal({ years: [1, 5, 10] })],
-      ['selected_member_ids', { selected_member_ids: [m1.id] }, (a) => expect(a.selected_member_ids).to.deep.equal([m1.id])],
-      ['selected_department_ids', { selected_department_ids: [dept.id] }, (a) => expect(a.selected_department_ids).to.deep.equal([dept.id])],
-      ['milestone_rules', { milestone_rules: [{ ...rules[0], messages: ['Half a decade!'] }] }, (a) => expect((a.milestone_rules as Json[])[0]!.messages).to.deep.equal(['Half a decade!'])],
-      ['event_type', { event_type: 'rule_based', trigger_config: {} }, (a) => expect(a.event_type).to.equal('rule_based')],
-    ];
-    for (const [field, change, check] of changes) {
+  describe('an enabled gift-card automation', () => {
+    // The steps of one flow, in order, on the account its first it got (the outer beforeEach makes one per it).
+    let flow: { account: TestAccount; ecardIds: number[]; run: Awaited<ReturnType<typeof giftAutomation>> } | undefined;
+    beforeEach(async () => {
+      flow ??= { account, ecardIds, run: await giftAutomation() };
+      ({ account, ecardIds } = flow);
+    });
+
+    it('changing its gift, event type, trigger, audience or milestones needs a token for it (403 requires_otp, nothing written)', async () => {
+      const { token, m1, dept, rules, id, stored } = flow!.run;
+      // Each gated field: refused without a token (and with a resource-less one), nothing written; accepted with one for it.
+      const changes: Array<[string, Json, (a: Json) => void]> = [
+        ['gift_card', { gift_card: { product_id: 'manual:amazon:25', amount: 30 } }, (a) => expect(a.gift_card).to.deep.equal({ product_id: 'manual:amazon:25', amount: 30 })],
+        ['trigger_config', { trigger_config: { years: [1, 5, 10] } }, (a) => expect(a.trigger_config).to.deep.equal({ years: [1, 5, 10] })],
+        ['selected_member_ids', { selected_member_ids: [m1.id] }, (a) => expect(a.selected_member_ids).to.deep.equal([m1.id])],
+        ['selected_department_ids', { selected_department_ids: [dept.id] }, (a) => expect(a.selected_department_ids).to.deep.equal([dept.id])],
+        ['milestone_rules', { milestone_rules: [{ ...rules[0], messages: ['Half a decade!'] }] }, (a) => expect((a.milestone_rules as Json[])[0]!.messages).to.deep.equal(['Half a decade!'])],
+        ['event_type', { event_type: 'rule_based', trigger_config: {} }, (a) => expect(a.event_type).to.equal('rule_based')],
+      ];
+      for (const [field, change, check] of changes) {
+        const before = await stored();
+        const refused = await save({ id, automation_name: `Renamed for ${field}`, ...change });
+        expect(expectFailure(refused, 403, 'confirmation_required')[0], field).to.include(field);
+        expect(refused.body, field).to.deep.include({ requires_otp: true, otp_purpose: 'gc_automation_enable' });
+        expectFailure(await save({ id, ...change }, { gc_confirmation_token: await token(null) }), 403, 'confirmation_required');
+        expect(await stored(), `${field}: nothing written`).to.deep.equal(before);
+        const accepted = await saved({ id, ...change }, { gc_confirmation_token: await token(String(id)) });
+        check(accepted);
+        expect(accepted.enabled).to.equal(true);
+      }
+    });
+
+    it('the values it already has (ids in another order) or a rename need no token', async () => {
+      const { id } = flow!.run;
+      // A rename, or sending the values it already has (ids in another order), needs none.
+      const current = await findOne(id);
+      const same: Json = {
+        id, automation_name: 'Gift milestones', event_type: current.event_type, trigger_config: current.trigger_config, gift_card: current.gift_card,
+        selected_member_ids: [...(current.selected_member_ids as number[])].reverse(), selected_department_ids: current.selected_department_ids,
+        milestone_rules: current.milestone_rules,
+      };
+      expect((await saved(same)).automation_name).to.equal('Gift milestones');
+      expect((await saved({ id, automation_name: 'Renamed', from_name: 'HR' })).automation_name).to.equal('Renamed');
+    });
+
+    it('a token is spent once: reused for another change, it is refused with nothing written', async () => {
+      const { token, m1, m2, id, stored } = flow!.run;
+      // A token is spent once: reused for another change, refused with nothing written.
+      const once = await token(String(id));
+      expect((await saved({ id, selected_member_ids: [m1.id, m2.id] }, { gc_confirmation_token: once })).selected_member_ids).to.deep.equal([m1.id, m2.id]);
       const before = await stored();
-      const refused = await save({ id, automation_name: `Renamed for ${field}`, ...change });
-      expect(expectFailure(refused, 403, 'confirmation_required')[0], field).to.include(field);
-      expect(refused.body, field).to.deep.include({ requires_otp: true, otp_purpose: 'gc_automation_enable' });
-      expectFailure(await save({ id, ...change }, { gc_confirmation_token: await token(null) }), 403, 'confirmation_required');
-      expect(await stored(), `${field}: nothing written`).to.deep.equal(before);
-      const accepted = await saved({ id, ...change }, { gc_confirmation_token: await token(String(id)) });
-      check(accepted);
-      expect(accepted.enabled).to.equal(true);
-    }
+      expectFailure(await save({ id, selected_member_ids: [m2.id] }, { gc_confirmation_token: once }), 403, 'confirmation_required');
+      expect(await stored()).to.deep.equal(before);
+    });
 
-    // A rename, or sending the values it already has (ids in another order), needs none.
-    const current = await findOne(id);
-    const same: Json = {
-      id, automation_name: 'Gift milestones', event_type: current.event_type, trigger_config: current.trigger_config, gift_card: current.gift_card,
-      selected_member_ids: [...(current.selected_member_ids as number[])].reverse(), selected_department_ids: current.selected_department_ids,
-      milestone_rules: current.milestone_rules,
-    };
-    expect((await saved(same)).automation_name).to.equal('Gift milestones');
-    expect((await saved({ id, automation_name: 'Renamed', from_name: 'HR' })).automation_name).to.equal('Renamed');
-
-    // A token is spent once: reused for another change, refused with nothing written.
-    const once = await token(String(id));
-    expect((await saved({ id, selected_member_ids: [m1.id, m2.id] }, { gc_confirmation_token: once })).selected_member_ids).to.deep.equal([m1.id, m2.id]);
-    const before = await stored();
-    expectFailure(await save({ id, selected_member_ids: [m2.id] }, { gc_confirmation_token: once }), 403, 'confirmation_required');
-    expect(await stored()).to.deep.equal(before);
-
-    // Disabled, it changes freely (enabling again needs a token, as before).
-    expect((await ok('POST', '/automation/toggle', { automation: { id, enabled: false } })).enabled).to.equal(false);
-    expect((await saved({ id, gift_card: { product_id: 'manual:amazon:25', amount: 40 }, selected_member_ids: [m2.id] })).selected_member_ids).to.deep.equal([m2.id]);
-    expectFailure(await api('POST', '/automation/toggle', { automation: { id, enabled: true } }), 403, 'confirmation_required');
+    it('disabled, it changes freely; enabling it again needs a token', async () => {
+      const { id, m2 } = flow!.run;
+      // Disabled, it changes freely (enabling again needs a token, as before).
+      expect((await ok('POST', '/automation/toggle', { automation: { id, enabled: false } })).enabled).to.equal(false);
+      expect((await saved({ id, gift_card: { product_id: 'manual:amazon:25', amount: 40 }, selected_member_ids: [m2.id] })).selected_member_ids).to.deep.equal([m2.id]);
+      expectFailure(await api('POST', '/automation/toggle', { automation: { id, enabled: true } }), 403, 'confirmation_required');
+    });
   });
 
   it('delete: 404 when unknown or another account’s, else 403 console_only with requires_otp and no otp_purpose', async () => {

@@ -80,7 +80,8 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     expect((await automationsUsageCheck.widgets(stack.models, other.accountId, [widget.id])).size).to.equal(0);
   });
 
-  it('deleting a used eCard needs its token; with it the eCard leaves every list, and an automation left without eCards is disabled and its owner emailed', async () => {
+  /** Three eCards of one widget; the first used by four automations (selected, notification, a milestone, a disabled one). */
+  const usedEcard = async () => {
     const widget = await insertWidget(stack.models, account.accountId);
     const [a, b, c] = [
       await insertEcard(stack.models, account.accountId, widget.id, { name: 'Balloons' }),
@@ -92,40 +93,64 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     const withAnother = await save({ automation_name: 'Two cards', selected_ecard_ids: [a.id, b.id] });
     const rules = await save({ automation_name: 'Milestones', event_type: 'rule_based', trigger_config: {}, milestone_rules: [{ after_years: 1, ecard_ids: [b.id] }, { after_years: 2, ecard_ids: [a.id] }] });
     const off = await save({ automation_name: 'Off', selected_ecard_ids: [a.id], enabled: false });
-    expect(await paused(alone.id)).to.equal(false);
+    return { widget, a, b, c, alone, withAnother, rules, off };
+  };
 
-    const refused = await api('POST', '/ecard/deleteEcards', { ecardids: [a.id] });
-    expectFailure(refused, 403, 'confirmation_required');
-    expect(refused.body).to.deep.include({ requires_otp: true, otp_purpose: 'ecard_delete_in_use', impact: [{ id: a.id, campaigns: 0, automations: 4, sends: 0 }] });
-    const widgetRefused = await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id] });
-    expectFailure(widgetRefused, 403, 'confirmation_required');
-    expect(widgetRefused.body).to.deep.include({ otp_purpose: 'widget_delete', impact: [{ id: widget.id, ecards: 3, campaigns: 0, automations: 4, sends: 0 }] });
-    expect(await stack.models.AutomationEcard.count({ where: { ecard_id: a.id } })).to.equal(5);
-    expect(await notices()).to.deep.equal([]);
+  describe('deleting an eCard that automations use', () => {
+    // The steps of one flow, in order, on the account its first it got (the outer beforeEach makes one per it).
+    let flow: { account: TestAccount; run: Awaited<ReturnType<typeof usedEcard>> } | undefined;
+    beforeEach(async () => {
+      flow ??= { account, run: await usedEcard() };
+      account = flow.account;
+    });
 
-    expectSuccess(await api('POST', '/ecard/deleteEcards', { ecardids: [a.id], otp_confirmation_token: await token('ecard_delete_in_use', a.id) }));
-    expect(await stack.models.AutomationEcard.count({ where: { account_id: account.accountId, ecard_id: a.id } })).to.equal(0);
-    const [aloneAfter, withAnotherAfter, rulesAfter, offAfter] = [await findOne(alone.id), await findOne(withAnother.id), await findOne(rules.id), await findOne(off.id)];
-    expect(aloneAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
-    expect(aloneAfter.notification_ecards.manager).to.deep.equal([c.id]);
-    expect(withAnotherAfter).to.deep.include({ enabled: true, selected_ecard_ids: [b.id] });
-    // A rule left without eCards (and none selected to fall back on): that occasion could not send.
-    expect(rulesAfter.enabled).to.equal(false);
-    expect(rulesAfter.milestone_rules.map((r) => r.ecard_ids)).to.deep.equal([[b.id], []]);
-    expect(offAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
+    it('needs its token: without it the eCard and its widget are refused 403 with their impact, nothing changed', async () => {
+      const { widget, a, alone } = flow!.run;
+      expect(await paused(alone.id)).to.equal(false);
 
-    const owner = await ownerEmail();
-    const mail = await notices();
-    expect(mail.map((m) => [m.recipient, m.subject])).to.have.deep.members([
-      [owner, 'Automation "Only balloons" was disabled: its eCards were deleted'],
-      [owner, 'Automation "Milestones" was disabled: its eCards were deleted'],
-    ]);
-    const aloneMail = mail.find((m) => m.subject.includes('Only balloons'))!;
-    expect(aloneMail.body).to.include(`(id ${alone.id})`).and.include(`"Balloons" (id ${a.id})`).and.include('/automation/save').and.include('/automation/toggle');
-    // After the commit, the disabled automations' Schedules are paused; the others run on.
-    expect(await paused(alone.id)).to.equal(true);
-    expect(await paused(rules.id)).to.equal(true);
-    expect(await paused(withAnother.id)).to.equal(false);
+      const refused = await api('POST', '/ecard/deleteEcards', { ecardids: [a.id] });
+      expectFailure(refused, 403, 'confirmation_required');
+      expect(refused.body).to.deep.include({ requires_otp: true, otp_purpose: 'ecard_delete_in_use', impact: [{ id: a.id, campaigns: 0, automations: 4, sends: 0 }] });
+      const widgetRefused = await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id] });
+      expectFailure(widgetRefused, 403, 'confirmation_required');
+      expect(widgetRefused.body).to.deep.include({ otp_purpose: 'widget_delete', impact: [{ id: widget.id, ecards: 3, campaigns: 0, automations: 4, sends: 0 }] });
+      expect(await stack.models.AutomationEcard.count({ where: { ecard_id: a.id } })).to.equal(5);
+      expect(await notices()).to.deep.equal([]);
+    });
+
+    it('with its token the eCard leaves every list; an automation or a milestone rule left without eCards is disabled', async () => {
+      const { a, b, c, alone, withAnother, rules, off } = flow!.run;
+      expectSuccess(await api('POST', '/ecard/deleteEcards', { ecardids: [a.id], otp_confirmation_token: await token('ecard_delete_in_use', a.id) }));
+      expect(await stack.models.AutomationEcard.count({ where: { account_id: account.accountId, ecard_id: a.id } })).to.equal(0);
+      const [aloneAfter, withAnotherAfter, rulesAfter, offAfter] = [await findOne(alone.id), await findOne(withAnother.id), await findOne(rules.id), await findOne(off.id)];
+      expect(aloneAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
+      expect(aloneAfter.notification_ecards.manager).to.deep.equal([c.id]);
+      expect(withAnotherAfter).to.deep.include({ enabled: true, selected_ecard_ids: [b.id] });
+      // A rule left without eCards (and none selected to fall back on): that occasion could not send.
+      expect(rulesAfter.enabled).to.equal(false);
+      expect(rulesAfter.milestone_rules.map((r) => r.ecard_ids)).to.deep.equal([[b.id], []]);
+      expect(offAfter).to.deep.include({ enabled: false, selected_ecard_ids: [] });
+    });
+
+    it('the owner is emailed about each automation it disabled', async () => {
+      const { a, alone } = flow!.run;
+      const owner = await ownerEmail();
+      const mail = await notices();
+      expect(mail.map((m) => [m.recipient, m.subject])).to.have.deep.members([
+        [owner, 'Automation "Only balloons" was disabled: its eCards were deleted'],
+        [owner, 'Automation "Milestones" was disabled: its eCards were deleted'],
+      ]);
+      const aloneMail = mail.find((m) => m.subject.includes('Only balloons'))!;
+      expect(aloneMail.body).to.include(`(id ${alone.id})`).and.include(`"Balloons" (id ${a.id})`).and.include('/automation/save').and.include('/automation/toggle');
+    });
+
+    it('the disabled automations’ Schedules are paused; the others run on', async () => {
+      const { alone, withAnother, rules } = flow!.run;
+      // After the commit, the disabled automations' Schedules are paused; the others run on.
+      expect(await paused(alone.id)).to.equal(true);
+      expect(await paused(rules.id)).to.equal(true);
+      expect(await paused(withAnother.id)).to.equal(false);
+    });
   });
 
   it('deleting a used widget with its token takes its eCards out of the automations the same way', async () => {
@@ -148,7 +173,8 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     expect(await paused(gone.id)).to.equal(true);
   });
 
-  it('erasing a member removes its automation_sends rows, its digest entries and its id from the lists; an automation for it alone stops', async () => {
+  /** Three members, automations naming one of them, rows to and about it; then that member is erased. */
+  const eraseScenario = async () => {
     const widget = await insertWidget(stack.models, account.accountId);
     const card = await insertEcard(stack.models, account.accountId, widget.id);
     const member = async (email: string) =>
@@ -183,29 +209,57 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     const othersCard = await row({});
 
     expectSuccess(await api('POST', '/pub/team-member-actions/delete', { email: 'erased@example.com' }));
+    return { erased, stays, third, only, several, offOne, send, aboutErased, othersCard };
+  };
 
-    expect(await stack.models.AutomationSend.count({ where: { account_id: account.accountId, member_id: erased } })).to.equal(0);
-    expect((await stack.models.AutomationSend.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] })).map((r) => r.id)).to.deep.equal([aboutErased.id, othersCard.id]);
-    await aboutErased.reload();
-    expect(JSON.parse(aboutErased.celebrants!)).to.deep.equal([{ member_id: stays, event: 'birthday', occasion_date: '2026-05-01' }]);
-    // The send made for the erased member: redacted, and never sent now.
-    const recipient = (await stack.models.SendRecipient.findOne({ where: { send_id: send.id } }))!;
-    expect(recipient).to.deep.include({ recipient_email: null, recipient_name: '', status: 'canceled', rendered_html: null });
-    expect((await send.reload()).status).to.equal('canceled');
-    expect((await stack.models.QuotaUsage.findOne({ where: { account_id: account.accountId, month: '2026-05' } }))!.used).to.equal(2);
+  describe('erasing a member that automations name', () => {
+    let run: Awaited<ReturnType<typeof eraseScenario>>;
+    let runAccount: TestAccount;
+    before(async () => {
+      runAccount = account = await newAccount(stack.models);
+      run = await eraseScenario();
+    });
+    // The outer beforeEach makes a fresh account for every it; these check the one the scenario ran on.
+    beforeEach(() => {
+      account = runAccount;
+    });
 
-    const [onlyAfter, severalAfter, offAfter] = [await findOne(only.id), await findOne(several.id), await findOne(offOne.id)];
-    expect(onlyAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
-    expect(severalAfter).to.deep.include({ enabled: true, selected_member_ids: [stays] });
-    expect(severalAfter.notification_segment).to.deep.equal({ member_ids: [third], department_ids: [] });
-    expect(offAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
-    for (const a of await stack.models.Automation.findAll({ where: { account_id: account.accountId } })) {
-      expect(`${a.selected_member_ids} ${a.notification_segment}`).not.to.match(new RegExp(`\\b${erased}\\b`));
-    }
-    const mail = await notices();
-    expect(mail.map((m) => [m.recipient, m.subject])).to.deep.equal([[await ownerEmail(), 'Automation "Just one" was disabled: the members it was for were erased']]);
-    expect(mail[0]!.body).to.include('every active member').and.include('/automation/save');
-    expect(await paused(only.id)).to.equal(true);
-    expect(await paused(several.id)).to.equal(false);
+    it('removes its automation_sends rows and its entries in others’ digests', async () => {
+      const { erased, stays, aboutErased, othersCard } = run;
+      expect(await stack.models.AutomationSend.count({ where: { account_id: account.accountId, member_id: erased } })).to.equal(0);
+      expect((await stack.models.AutomationSend.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] })).map((r) => r.id)).to.deep.equal([aboutErased.id, othersCard.id]);
+      await aboutErased.reload();
+      expect(JSON.parse(aboutErased.celebrants!)).to.deep.equal([{ member_id: stays, event: 'birthday', occasion_date: '2026-05-01' }]);
+    });
+
+    it('cancels and redacts the send made for it, giving its quota back', async () => {
+      const { send } = run;
+      // The send made for the erased member: redacted, and never sent now.
+      const recipient = (await stack.models.SendRecipient.findOne({ where: { send_id: send.id } }))!;
+      expect(recipient).to.deep.include({ recipient_email: null, recipient_name: '', status: 'canceled', rendered_html: null });
+      expect((await send.reload()).status).to.equal('canceled');
+      expect((await stack.models.QuotaUsage.findOne({ where: { account_id: account.accountId, month: '2026-05' } }))!.used).to.equal(2);
+    });
+
+    it('takes its id out of every automation’s members and segments; an automation for it alone is disabled', async () => {
+      const { erased, stays, third, only, several, offOne } = run;
+      const [onlyAfter, severalAfter, offAfter] = [await findOne(only.id), await findOne(several.id), await findOne(offOne.id)];
+      expect(onlyAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
+      expect(severalAfter).to.deep.include({ enabled: true, selected_member_ids: [stays] });
+      expect(severalAfter.notification_segment).to.deep.equal({ member_ids: [third], department_ids: [] });
+      expect(offAfter).to.deep.include({ enabled: false, selected_member_ids: [] });
+      for (const a of await stack.models.Automation.findAll({ where: { account_id: account.accountId } })) {
+        expect(`${a.selected_member_ids} ${a.notification_segment}`).not.to.match(new RegExp(`\\b${erased}\\b`));
+      }
+    });
+
+    it('an automation for it alone has its Schedule paused and its owner emailed; the others run on', async () => {
+      const { only, several } = run;
+      const mail = await notices();
+      expect(mail.map((m) => [m.recipient, m.subject])).to.deep.equal([[await ownerEmail(), 'Automation "Just one" was disabled: the members it was for were erased']]);
+      expect(mail[0]!.body).to.include('every active member').and.include('/automation/save');
+      expect(await paused(only.id)).to.equal(true);
+      expect(await paused(several.id)).to.equal(false);
+    });
   });
 });

@@ -193,68 +193,94 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     expect(await stack.models.CampaignRecipient.count({ where: { account_id: account.accountId } })).to.equal(0);
   });
 
-  it('send: 2,000 recipients (members and CSV rows, two eCards) get one email each, filled in; ecard_shared in signed batches of <= 100; the unsubscribe link suppresses', async function () {
+  // The steps of one send, in order: each it goes on from where the one before it left.
+  describe('send: 2,000 recipients (members and CSV rows, two eCards)', function () {
     this.timeout(180_000);
-    const receiver = await testReceiver();
-    const path = hookPath('campaign-shared');
-    expectSuccess(await api('POST', '/webhook/ecard-shared-url', { url: `${receiver.url}${path}` }));
-    const created = await draft({ personal_message: '<p>Thanks!</p>', locale: 'fr' });
-    const id = created.id as number;
-    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds });
-    await seedMembers(stack.models, account.accountId, 1000, { domain });
-    const memberIds = (await stack.models.TeamMember.findAll({ attributes: ['id'], where: { account_id: account.accountId } })).map((m) => m.id);
-    await ok('POST', '/campaign/saveRecipients', { campaignid: id, directoryMemberIds: memberIds, csvRecipients: csvRows(1000) });
-    const sending = await ok('POST', '/campaign/send', { campaignid: id });
-    expect(sending.status).to.equal('sending');
-    const done = await eventually(() => ok('GET', `/campaign/findOne/id/${id}`), (c) => c.status === 'sent', 150_000);
-    expect(done.counts).to.deep.include({ recipients: 2000, sent: 2000, pending: 0, failed: 0, unknown: 0, skipped: 0 });
-    const client = await testClient();
-    await maybeRecordHistory(client, campaignWorkflowId(account.accountId, id), 'campaign-workflow');
-    await maybeRecordHistory(client, campaignFanOutWorkflowId(account.accountId, id), 'campaign-fan-out-workflow');
-
-    // One message per recipient, told apart by Message-ID.
-    const mails = smtp.messages.filter((m) => m.to[0]?.endsWith(`@${domain}`));
-    expect(mails).to.have.length(2000);
-    expect(new Set(mails.map((m) => m.messageId)).size).to.equal(2000);
-    expect(new Set(mails.map((m) => m.to[0])).size).to.equal(2000);
-    const csv0 = smtp.to(`csv0@${domain}`)[0]!;
-    expect(csv0.subject).to.match(/^H(ello|i) Csv0 \(T0\)$/);
-    expect(csv0.html).to.match(/(Dear|For) Csv0 Row/);
-    expect(csv0.text).to.include('HR Team vous a envoyé une carte.');
-    const member7 = smtp.to(`m7@${domain}`)[0]!;
-    expect(member7.html).to.match(/(Dear|For) First7/);
-    expect(member7.html).to.include('Ouvrir votre carte');
-    expect(csv0.headers['list-unsubscribe-post']).to.equal('List-Unsubscribe=One-Click');
-    expect(mails.every((m) => /<http[^>]+\/u\/[0-9A-Za-z]+>/.test(m.headers['list-unsubscribe'] ?? ''))).to.equal(true);
-
-    // ecard_shared: every recipient once, in signed requests of at most 100 elements.
-    const secret = (await accountSecret(stack.services, account.accountId)).secret;
-    const requests = await eventually(
-      async () => receiver.at(path),
-      (r) => r.reduce((n, req) => n + (JSON.parse(req.body) as unknown[]).length, 0) >= 2000,
-      60_000,
-    );
-    const elements = requests.flatMap((r) => {
-      expect(verifySignature(r.headers['x-svc-signature'] as string, r.body, [secret])).to.equal(true);
-      const body = JSON.parse(r.body) as Array<Record<string, unknown>>;
-      expect(body.length).to.be.within(1, 100);
-      return body;
+    let receiver: Awaited<ReturnType<typeof testReceiver>>;
+    let path: string;
+    let id: number;
+    let csv0: SmtpTestServer['messages'][number];
+    // The outer beforeEach makes a fresh account for every it; this send keeps the one its first it got.
+    let flow: { account: TestAccount; ecardIds: number[]; domain: string } | undefined;
+    beforeEach(() => {
+      flow ??= { account, ecardIds, domain };
+      ({ account, ecardIds, domain } = flow);
     });
-    expect(elements).to.have.length(2000);
-    expect(new Set(elements.map((e) => e.recipient_email)).size).to.equal(2000);
-    expect(elements[0]).to.deep.include({ event_type: 'ecard_shared', type: 'email', locale: 'fr', sender_email: 'hr@example.com' });
 
-    const link = /<(http[^>]+\/u\/[0-9A-Za-z]+)>/.exec(csv0.headers['list-unsubscribe'] ?? '')![1]!;
-    expect((await fetch(link)).status).to.equal(200);
-    expect(await stack.models.Suppression.count({ where: { account_id: account.accountId } })).to.equal(0);
-    expect((await fetch(link, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).to.equal(200);
-    expect(await stack.models.Suppression.count({ where: { account_id: account.accountId, value: `csv0@${domain}` } })).to.equal(1);
-    // Both eCards were used, and each recipient's send is a real send of the pipeline.
-    const recipients = expectSuccess(await api('GET', `/campaign/recipients?campaignid=${id}&perPage=500`)) as Json[];
-    expect(new Set(recipients.map((r) => r.ecard_id)).size).to.equal(2);
-    expect(await stack.models.Send.count({ where: { origin: 'campaign', origin_id: id, status: 'sent' } })).to.equal(2000);
-    expectFailure(await api('POST', '/campaign/send', { campaignid: id }), 422, 'invalid_campaign_state');
-    expectFailure(await api('POST', '/campaign/save', { campaign: { id, campaign_name: 'Late' } }), 422, 'campaign_not_editable');
+    it('is accepted (sending) and ends sent: all 2,000 sent, none pending, failed, unknown or skipped', async () => {
+      receiver = await testReceiver();
+      path = hookPath('campaign-shared');
+      expectSuccess(await api('POST', '/webhook/ecard-shared-url', { url: `${receiver.url}${path}` }));
+      const created = await draft({ personal_message: '<p>Thanks!</p>', locale: 'fr' });
+      id = created.id as number;
+      await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds });
+      await seedMembers(stack.models, account.accountId, 1000, { domain });
+      const memberIds = (await stack.models.TeamMember.findAll({ attributes: ['id'], where: { account_id: account.accountId } })).map((m) => m.id);
+      await ok('POST', '/campaign/saveRecipients', { campaignid: id, directoryMemberIds: memberIds, csvRecipients: csvRows(1000) });
+      const sending = await ok('POST', '/campaign/send', { campaignid: id });
+      expect(sending.status).to.equal('sending');
+      const done = await eventually(() => ok('GET', `/campaign/findOne/id/${id}`), (c) => c.status === 'sent', 150_000);
+      expect(done.counts).to.deep.include({ recipients: 2000, sent: 2000, pending: 0, failed: 0, unknown: 0, skipped: 0 });
+      const client = await testClient();
+      await maybeRecordHistory(client, campaignWorkflowId(account.accountId, id), 'campaign-workflow');
+      await maybeRecordHistory(client, campaignFanOutWorkflowId(account.accountId, id), 'campaign-fan-out-workflow');
+    });
+
+    it('gives each recipient one email, filled in, with a one-click List-Unsubscribe link', async () => {
+      // One message per recipient, told apart by Message-ID.
+      const mails = smtp.messages.filter((m) => m.to[0]?.endsWith(`@${domain}`));
+      expect(mails).to.have.length(2000);
+      expect(new Set(mails.map((m) => m.messageId)).size).to.equal(2000);
+      expect(new Set(mails.map((m) => m.to[0])).size).to.equal(2000);
+      csv0 = smtp.to(`csv0@${domain}`)[0]!;
+      expect(csv0.subject).to.match(/^H(ello|i) Csv0 \(T0\)$/);
+      expect(csv0.html).to.match(/(Dear|For) Csv0 Row/);
+      expect(csv0.text).to.include('HR Team vous a envoyé une carte.');
+      const member7 = smtp.to(`m7@${domain}`)[0]!;
+      expect(member7.html).to.match(/(Dear|For) First7/);
+      expect(member7.html).to.include('Ouvrir votre carte');
+      expect(csv0.headers['list-unsubscribe-post']).to.equal('List-Unsubscribe=One-Click');
+      expect(mails.every((m) => /<http[^>]+\/u\/[0-9A-Za-z]+>/.test(m.headers['list-unsubscribe'] ?? ''))).to.equal(true);
+    });
+
+    it('tells the ecard_shared webhook of every recipient once, in signed batches of at most 100', async () => {
+      // ecard_shared: every recipient once, in signed requests of at most 100 elements.
+      const secret = (await accountSecret(stack.services, account.accountId)).secret;
+      const requests = await eventually(
+        async () => receiver.at(path),
+        (r) => r.reduce((n, req) => n + (JSON.parse(req.body) as unknown[]).length, 0) >= 2000,
+        60_000,
+      );
+      const elements = requests.flatMap((r) => {
+        expect(verifySignature(r.headers['x-svc-signature'] as string, r.body, [secret])).to.equal(true);
+        const body = JSON.parse(r.body) as Array<Record<string, unknown>>;
+        expect(body.length).to.be.within(1, 100);
+        return body;
+      });
+      expect(elements).to.have.length(2000);
+      expect(new Set(elements.map((e) => e.recipient_email)).size).to.equal(2000);
+      expect(elements[0]).to.deep.include({ event_type: 'ecard_shared', type: 'email', locale: 'fr', sender_email: 'hr@example.com' });
+    });
+
+    it('the unsubscribe link suppresses the address on the one-click POST, not on GET', async () => {
+      const link = /<(http[^>]+\/u\/[0-9A-Za-z]+)>/.exec(csv0.headers['list-unsubscribe'] ?? '')![1]!;
+      expect((await fetch(link)).status).to.equal(200);
+      expect(await stack.models.Suppression.count({ where: { account_id: account.accountId } })).to.equal(0);
+      expect((await fetch(link, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).to.equal(200);
+      expect(await stack.models.Suppression.count({ where: { account_id: account.accountId, value: `csv0@${domain}` } })).to.equal(1);
+    });
+
+    it('each recipient\'s send is a real send of the pipeline, both eCards used', async () => {
+      // Both eCards were used, and each recipient's send is a real send of the pipeline.
+      const recipients = expectSuccess(await api('GET', `/campaign/recipients?campaignid=${id}&perPage=500`)) as Json[];
+      expect(new Set(recipients.map((r) => r.ecard_id)).size).to.equal(2);
+      expect(await stack.models.Send.count({ where: { origin: 'campaign', origin_id: id, status: 'sent' } })).to.equal(2000);
+    });
+
+    it('a sent campaign can be neither sent again nor edited', async () => {
+      expectFailure(await api('POST', '/campaign/send', { campaignid: id }), 422, 'invalid_campaign_state');
+      expectFailure(await api('POST', '/campaign/save', { campaign: { id, campaign_name: 'Late' } }), 422, 'campaign_not_editable');
+    });
   });
 
   it('schedule in Asia/Kolkata: nothing before its time, everything after; unschedule and cancel give quota back', async () => {

@@ -85,7 +85,7 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<R
     // Rewards: a fixed test key (tests that need no key, or the key file, override it), a short provider timeout.
     REWARDS_ENCRYPTION_KEY: TEST_REWARDS_KEY,
     REWARDS_PROVIDER_TIMEOUT_SECONDS: '1',
-    // The public pages' per-IP limits, raised: every test's requests come from 127.0.0.1 (test/api/public-limits tests them).
+    // The public pages' per-IP limits, raised: every test's requests come from 127.0.0.1 (test/http/limits.test.ts tests them).
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     PUBLIC_RATE_LIMIT_POSTS_PER_MINUTE: '1000000',
     ...overrides,

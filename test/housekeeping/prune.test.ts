@@ -11,7 +11,8 @@ describe('the daily prune pass', function () {
   const HOUR = 60 * MIN;
   const now = new Date();
 
-  it('deletes exactly the expired sessions, the sign-in slots whose window ended over a day ago, and idempotency keys past 24 h', async () => {
+  /** Sessions, sign-in slots and idempotency keys on both sides of their limits, then one prune pass. */
+  const pruneRun = async () => {
     const models = await testModels();
     const account = await newAccount(models);
     const owner = (await models.Owner.findOne({ where: { account_id: account.accountId } }))!;
@@ -47,14 +48,30 @@ describe('the daily prune pass', function () {
     const keys = { recent: await key('recent', 23 * HOUR), expired: await key('expired', 25 * HOUR) };
 
     const pruned = await pruneExpired({ models, now: () => now });
-    expect(pruned.sessions).to.be.at.least(2);
-    expect(pruned.signInSlots).to.be.at.least(1);
-    expect(pruned.idempotencyKeys).to.be.at.least(1);
+    return { models, account, sessions, slots, keys, pruned };
+  };
+  let run: Awaited<ReturnType<typeof pruneRun>>;
+  before(async () => {
+    run = await pruneRun();
+  });
 
+  it('deletes exactly the expired sessions: idle over 30 minutes or made over 12 hours ago', async () => {
+    const { models, account, sessions, pruned } = run;
+    expect(pruned.sessions).to.be.at.least(2);
     const leftSessions = (await models.ConsoleSession.findAll({ where: { account_id: account.accountId } })).map((s) => s.id).sort();
     expect(leftSessions).to.deep.equal([sessions.fresh.id, sessions.nearlyIdle.id, sessions.nearlyOld.id].sort());
+  });
+
+  it('deletes exactly the sign-in slots whose window ended over a day ago', async () => {
+    const { models, slots, pruned } = run;
+    expect(pruned.signInSlots).to.be.at.least(1);
     const leftSlots = (await models.SignInSlot.findAll({ where: { slot_key: Object.values(slots) } })).map((s) => s.slot_key).sort();
     expect(leftSlots).to.deep.equal([slots.current, slots.endedToday].sort());
+  });
+
+  it('deletes exactly the idempotency keys made over 24 h ago', async () => {
+    const { models, account, keys, pruned } = run;
+    expect(pruned.idempotencyKeys).to.be.at.least(1);
     const leftKeys = (await models.IdempotencyKey.findAll({ where: { account_id: account.accountId } })).map((k) => k.idem_key);
     expect(leftKeys).to.deep.equal([keys.recent]);
   });

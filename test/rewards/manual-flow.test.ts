@@ -82,86 +82,114 @@ describe('rewards e2e: the manual flow (codes, a gift send, its claim link, expi
     return { id, token, emails: rows.map((r) => r.email) };
   };
 
-  it('codes added, a gift send, the email\'s claim link: GET shows no code, POST reveals the assigned one and claims; expiry moves the unclaimed order', async () => {
-    // Claim links valid one day, so the expiry run below (a day ahead) is due for these orders only, not other tests'.
-    await updateSettings(stack.services, account.accountId, { claim_expiry_days: 1 });
-    // The codes come in with the operator's command, as a file of `code[,pin]` lines.
-    const codes = [0, 1, 2].map((i) => `MF-CLI-${process.pid}-${Date.now()}-${i}-QRST`);
-    const file = join(tempDir(), 'codes.csv');
-    const pin = 'PIN-8642-QQ';
-    writeFileSync(file, `${codes[0]},${pin}\n${codes[1]}\n${codes[2]}\n`);
-    const added = await cardsvc(
-      ['rewards', 'add-codes', '--account', String(account.accountId), '--brand', 'Acme', '--denomination', '25', '--file', file, '--json'],
-      baseEnv({ DATABASE_URL: suiteDatabaseUrl, DATA_DIR: tempDir(), REWARDS_ENCRYPTION_KEY: TEST_REWARDS_KEY }),
-    );
-    expect(added.code, added.stderr).to.equal(0);
-    expect(JSON.parse(added.stdout)).to.deep.equal({ added: 3, duplicates: 0, invalid_lines: [] });
-    expect(expectSuccess(await api('GET', '/gift-card/rewardInventory'))).to.deep.equal([{ brand: 'Acme', denomination: 25, currency: 'USD', available: 3, assigned: 0 }]);
+  // The steps of one flow, in order: each it goes on from where the one before it left.
+  describe('codes added with cardsvc, a gift send and its email\'s claim link, then the expiry', () => {
+    let codes: string[];
+    let pin: string;
+    let rita: string;
+    let order: Awaited<ReturnType<typeof orders>>[number] | undefined;
+    let assigned: string;
+    let link: string;
+    // The outer beforeEach makes a fresh account for every it; this flow keeps the one its first it got.
+    let flow: { account: TestAccount; ecardId: number; domain: string } | undefined;
+    beforeEach(() => {
+      flow ??= { account, ecardId, domain };
+      ({ account, ecardId, domain } = flow);
+    });
 
-    const rita = `rita@${domain}`;
-    const res = await send(rita);
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(res.body).to.deep.include({ success: true, emailsSent: 1 });
-    const [order] = await orders();
-    expect(order!.get({ plain: true })).to.deep.include({ scope: 'widget', source: 'manual', payment_status: 'paid', fulfillment_status: 'fulfilled', claim_status: 'unclaimed', amount_cents: 2500, product_id: 'manual:Acme:25' });
-    const codeRow = await stack.models.GiftCode.findOne({ where: { order_id: order!.id } });
-    expect(codeRow, 'the code given to the order').not.to.equal(null);
-    expect(order!.code_id).to.equal(codeRow!.id);
-    // The pool's first free code (by upload order): the one with the PIN.
-    const assigned = codeOfRow(codes, codeRow!.code_hmac)!;
-    expect(assigned).to.equal(codes[0]);
+    it('cardsvc rewards add-codes adds a file of code[,pin] lines to the inventory', async () => {
+      // Claim links valid one day, so the expiry run below (a day ahead) is due for these orders only, not other tests'.
+      await updateSettings(stack.services, account.accountId, { claim_expiry_days: 1 });
+      // The codes come in with the operator's command, as a file of `code[,pin]` lines.
+      codes = [0, 1, 2].map((i) => `MF-CLI-${process.pid}-${Date.now()}-${i}-QRST`);
+      const file = join(tempDir(), 'codes.csv');
+      pin = 'PIN-8642-QQ';
+      writeFileSync(file, `${codes[0]},${pin}\n${codes[1]}\n${codes[2]}\n`);
+      const added = await cardsvc(
+        ['rewards', 'add-codes', '--account', String(account.accountId), '--brand', 'Acme', '--denomination', '25', '--file', file, '--json'],
+        baseEnv({ DATABASE_URL: suiteDatabaseUrl, DATA_DIR: tempDir(), REWARDS_ENCRYPTION_KEY: TEST_REWARDS_KEY }),
+      );
+      expect(added.code, added.stderr).to.equal(0);
+      expect(JSON.parse(added.stdout)).to.deep.equal({ added: 3, duplicates: 0, invalid_lines: [] });
+      expect(expectSuccess(await api('GET', '/gift-card/rewardInventory'))).to.deep.equal([{ brand: 'Acme', denomination: 25, currency: 'USD', available: 3, assigned: 0 }]);
+    });
 
-    // The email: the claim link, never a code.
-    const [mail] = smtp.to(rita);
-    const link = claimLinkIn(mail!.text)!;
-    expect(link, mail!.text).to.be.a('string');
-    expect(link.startsWith(`${stack.config.publicBaseUrl}/g/`)).to.equal(true);
-    expect(mail!.html).to.include(link);
-    for (const c of codes) expect(mail!.raw).not.to.include(c);
-    expect(mail!.raw).not.to.include(pin);
+    it('a gift send gives its order the pool\'s first free code, the one with the PIN', async () => {
+      rita = `rita@${domain}`;
+      const res = await send(rita);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.deep.include({ success: true, emailsSent: 1 });
+      [order] = await orders();
+      expect(order!.get({ plain: true })).to.deep.include({ scope: 'widget', source: 'manual', payment_status: 'paid', fulfillment_status: 'fulfilled', claim_status: 'unclaimed', amount_cents: 2500, product_id: 'manual:Acme:25' });
+      const codeRow = await stack.models.GiftCode.findOne({ where: { order_id: order!.id } });
+      expect(codeRow, 'the code given to the order').not.to.equal(null);
+      expect(order!.code_id).to.equal(codeRow!.id);
+      // The pool's first free code (by upload order): the one with the PIN.
+      assigned = codeOfRow(codes, codeRow!.code_hmac)!;
+      expect(assigned).to.equal(codes[0]);
+    });
 
-    // GET (a mail scanner's prefetch) shows the gift, no code, and changes nothing.
-    const offer = await page('GET', link);
-    expect(offer.status).to.equal(200);
-    expect(offer.html).to.include('Acme').and.include('$25.00');
-    for (const c of codes) expect(offer.html).not.to.include(c);
-    expect(offer.html).not.to.include(pin);
-    expect((await order!.reload()).claim_status).to.equal('unclaimed');
+    it('the email carries the claim link, never a code or PIN', async () => {
+      // The email: the claim link, never a code.
+      const [mail] = smtp.to(rita);
+      link = claimLinkIn(mail!.text)!;
+      expect(link, mail!.text).to.be.a('string');
+      expect(link.startsWith(`${stack.config.publicBaseUrl}/g/`)).to.equal(true);
+      expect(mail!.html).to.include(link);
+      for (const c of codes) expect(mail!.raw).not.to.include(c);
+      expect(mail!.raw).not.to.include(pin);
+    });
 
-    // POST reveals exactly the code assigned, and the order is claimed; a later POST shows it again, claimed once.
-    const reveal = await page('POST', link);
-    expect(reveal.status).to.equal(200);
-    expect(reveal.html).to.include(assigned).and.include(pin);
-    for (const c of codes.filter((c) => c !== assigned)) expect(reveal.html).not.to.include(c);
-    await order!.reload();
-    expect(order!.claim_status).to.equal('claimed');
-    const claimedAt = order!.claimed_at!.getTime();
-    expect((await page('POST', link)).html).to.include(assigned);
-    expect((await order!.reload()).claimed_at!.getTime()).to.equal(claimedAt);
+    it('GET on the link (a mail scanner\'s prefetch) shows the gift without its code and changes nothing', async () => {
+      // GET (a mail scanner's prefetch) shows the gift, no code, and changes nothing.
+      const offer = await page('GET', link);
+      expect(offer.status).to.equal(200);
+      expect(offer.html).to.include('Acme').and.include('$25.00');
+      for (const c of codes) expect(offer.html).not.to.include(c);
+      expect(offer.html).not.to.include(pin);
+      expect((await order!.reload()).claim_status).to.equal('unclaimed');
+    });
 
-    // The list masks the code as **** and its last 4; the inventory shows it assigned.
-    const listed = expectSuccess(await api('GET', '/gift-card/listOrders')) as Json[];
-    expect(listed).to.have.length(1);
-    expect(listed[0]).to.deep.include({ claim_status: 'claimed', code_masked: `****${assigned.slice(-4)}`, recipient_email: rita, amount: 25 });
-    expect(JSON.stringify(listed)).not.to.include(assigned);
-    expect(expectSuccess(await api('GET', '/gift-card/rewardInventory'))).to.deep.equal([{ brand: 'Acme', denomination: 25, currency: 'USD', available: 2, assigned: 1 }]);
+    it('POST reveals exactly the assigned code and its PIN and claims the order, once', async () => {
+      // POST reveals exactly the code assigned, and the order is claimed; a later POST shows it again, claimed once.
+      const reveal = await page('POST', link);
+      expect(reveal.status).to.equal(200);
+      expect(reveal.html).to.include(assigned).and.include(pin);
+      for (const c of codes.filter((c) => c !== assigned)) expect(reveal.html).not.to.include(c);
+      await order!.reload();
+      expect(order!.claim_status).to.equal('claimed');
+      const claimedAt = order!.claimed_at!.getTime();
+      expect((await page('POST', link)).html).to.include(assigned);
+      expect((await order!.reload()).claimed_at!.getTime()).to.equal(claimedAt);
+    });
 
-    // A second gift nobody claims: the expiry, with its clock past both orders' expires_at, moves only that one.
-    const otto = `otto@${domain}`;
-    expect((await send(otto)).status).to.equal(200);
-    const [, unclaimed] = await orders();
-    expect(unclaimed!.claim_status).to.equal('unclaimed');
-    const ottoLink = claimLinkIn(smtp.to(otto)[0]!.text)!;
-    const due = new Date(Math.max(order!.expires_at!.getTime(), unclaimed!.expires_at!.getTime()) + 1000);
-    expect(due.getTime() - Date.now()).to.be.within(86_400_000 - 60_000, 86_400_000 + 60_000);
-    const clocked = await testServices(await testConfig(), { now: () => due });
-    expect(await expireGiftOrders(clocked)).to.be.at.least(1);
-    expect((await unclaimed!.reload()).claim_status).to.equal('expired');
-    expect((await order!.reload()).claim_status).to.equal('claimed');
-    const gone = await page('POST', ottoLink);
-    expect(gone.status).to.equal(410);
-    for (const c of codes) expect(gone.html).not.to.include(c);
-    expect((expectSuccess(await api('GET', '/gift-card/listOrders?claim_status=expired')) as Json[]).map((o) => o.id)).to.deep.equal([unclaimed!.id]);
+    it('listOrders masks the code as **** and its last 4; the inventory shows it assigned', async () => {
+      // The list masks the code as **** and its last 4; the inventory shows it assigned.
+      const listed = expectSuccess(await api('GET', '/gift-card/listOrders')) as Json[];
+      expect(listed).to.have.length(1);
+      expect(listed[0]).to.deep.include({ claim_status: 'claimed', code_masked: `****${assigned.slice(-4)}`, recipient_email: rita, amount: 25 });
+      expect(JSON.stringify(listed)).not.to.include(assigned);
+      expect(expectSuccess(await api('GET', '/gift-card/rewardInventory'))).to.deep.equal([{ brand: 'Acme', denomination: 25, currency: 'USD', available: 2, assigned: 1 }]);
+    });
+
+    it('the expiry moves only an unclaimed order, whose claim link then answers 410', async () => {
+      // A second gift nobody claims: the expiry, with its clock past both orders' expires_at, moves only that one.
+      const otto = `otto@${domain}`;
+      expect((await send(otto)).status).to.equal(200);
+      const [, unclaimed] = await orders();
+      expect(unclaimed!.claim_status).to.equal('unclaimed');
+      const ottoLink = claimLinkIn(smtp.to(otto)[0]!.text)!;
+      const due = new Date(Math.max(order!.expires_at!.getTime(), unclaimed!.expires_at!.getTime()) + 1000);
+      expect(due.getTime() - Date.now()).to.be.within(86_400_000 - 60_000, 86_400_000 + 60_000);
+      const clocked = await testServices(await testConfig(), { now: () => due });
+      expect(await expireGiftOrders(clocked)).to.be.at.least(1);
+      expect((await unclaimed!.reload()).claim_status).to.equal('expired');
+      expect((await order!.reload()).claim_status).to.equal('claimed');
+      const gone = await page('POST', ottoLink);
+      expect(gone.status).to.equal(410);
+      for (const c of codes) expect(gone.html).not.to.include(c);
+      expect((expectSuccess(await api('GET', '/gift-card/listOrders?claim_status=expired')) as Json[]).map((o) => o.id)).to.deep.equal([unclaimed!.id]);
+    });
   });
 
   it('a gift campaign of 10 recipients: 10 campaign orders fulfilled, 10 distinct claim links and codes, inventory 10 assigned', async () => {

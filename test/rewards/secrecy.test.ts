@@ -75,7 +75,8 @@ describe('rewards: codes, PINs and claim links never leak', function () {
     url = api.url;
   });
 
-  it('after manual and provider gifts on send-ecard and campaigns (and a sandbox gift)', async () => {
+  /** The run every check below reads: gifts of each kind sent and their claim links POSTed, the webhooks delivered. */
+  const giftRun = async () => {
     const account: TestAccount = await newAccount(models, 'pro');
     const receiver = await testReceiver();
     const path = hookPath('gift-secrecy');
@@ -147,9 +148,6 @@ describe('rewards: codes, PINs and claim links never leak', function () {
       gifts.set(email, { token, code: code!, pin });
     }
     const revealed = [...gifts.values()];
-    expect(revealed.filter((g) => manualCodes.includes(g.code)).map((g) => g.pin).sort()).to.deep.equal(pins.slice(0, 3).sort());
-    expect(revealed.filter((g) => g.code.startsWith('SIM-'))).to.have.length(3);
-    expect(gifts.get(sandboxEmail)!.code).to.match(/^TEST-/);
     const tokens = revealed.map((g) => g.token);
     const secrets = [...new Set([...manualCodes, ...pins, ...revealed.map((g) => g.code)])];
     const everything = [...secrets, ...tokens];
@@ -166,116 +164,171 @@ describe('rewards: codes, PINs and claim links never leak', function () {
     );
     expect(deliveries.map((d) => d.status)).to.deep.equal(Array(4).fill('Delivered'));
     expect(receiver.at(path)).to.have.length(4);
-
-    const found: string[] = [];
     const accounts = [account.accountId, account.sandboxAccountId];
+    return { account, receiver, path, api, responses, manualCodes, pins, mails, sandboxEmail, gifts, revealed, tokens, secrets, everything, deliveries, manualCampaign, providerCampaign, accounts };
+  };
 
-    // Temporal: every workflow of both accounts (sends, campaigns, webhook deliveries) and the campaigns' fan-outs.
-    const client = await testClient();
-    const queries = [
-      ...accounts.map((id) => `CardAccountId = '${id}'`),
-      ...[manualCampaign, providerCampaign].map((id) => `WorkflowId = '${campaignFanOutWorkflowId(account.accountId, id)}'`),
-    ];
-    const histories: string[] = [];
-    for (const query of queries) {
-      for await (const run of client.workflow.list({ query })) {
-        histories.push(readable(await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory()));
+  describe('after manual and provider gifts on send-ecard and campaigns (and a sandbox gift)', () => {
+    let run: Awaited<ReturnType<typeof giftRun>>;
+    before(async () => {
+      run = await giftRun();
+    });
+
+    it('each claim link’s POST reveals its gift’s code: the manual ones with their PINs, the provider’s SIM- codes, the sandbox’s TEST- code', async () => {
+      const { manualCodes, pins, gifts, revealed, sandboxEmail } = run;
+      expect(revealed.filter((g) => manualCodes.includes(g.code)).map((g) => g.pin).sort()).to.deep.equal(pins.slice(0, 3).sort());
+      expect(revealed.filter((g) => g.code.startsWith('SIM-'))).to.have.length(3);
+      expect(gifts.get(sandboxEmail)!.code).to.match(/^TEST-/);
+    });
+
+    it('no code, PIN or claim token is in a Temporal history of the sends, campaigns, fan-outs or deliveries', async () => {
+      const { account, accounts, manualCampaign, providerCampaign, everything } = run;
+      const found: string[] = [];
+      // Temporal: every workflow of both accounts (sends, campaigns, webhook deliveries) and the campaigns' fan-outs.
+      const client = await testClient();
+      const queries = [
+        ...accounts.map((id) => `CardAccountId = '${id}'`),
+        ...[manualCampaign, providerCampaign].map((id) => `WorkflowId = '${campaignFanOutWorkflowId(account.accountId, id)}'`),
+      ];
+      const histories: string[] = [];
+      for (const query of queries) {
+        for await (const run of client.workflow.list({ query })) {
+          histories.push(readable(await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory()));
+        }
       }
-    }
-    // 3 sends, 2 campaigns and their fan-outs, 4 deliveries; the payloads are readable (ids are in them).
-    expect(histories.length).to.be.at.least(11);
-    expect(histories.some((h) => h.includes('sendPk'))).to.equal(true);
-    for (const [i, h] of histories.entries()) found.push(...leaks(`history ${i}`, h, everything));
+      // 3 sends, 2 campaigns and their fan-outs, 4 deliveries; the payloads are readable (ids are in them).
+      expect(histories.length).to.be.at.least(11);
+      expect(histories.some((h) => h.includes('sendPk'))).to.equal(true);
+      for (const [i, h] of histories.entries()) found.push(...leaks(`history ${i}`, h, everything));
+      expect(found).to.deep.equal([]);
+    });
 
-    // Logs (requests, the claim page's POSTs included, and the worker's activities).
-    expect(lines.length).to.be.greaterThan(10);
-    expect(lines.join('\n')).to.include('"path":"/g/****');
-    found.push(...leaks('logs', lines.join('\n'), everything));
+    it('none is in the API’s or the worker’s logs', async () => {
+      const { everything } = run;
+      const found: string[] = [];
+      // Logs (requests, the claim page's POSTs included, and the worker's activities).
+      expect(lines.length).to.be.greaterThan(10);
+      expect(lines.join('\n')).to.include('"path":"/g/****');
+      found.push(...leaks('logs', lines.join('\n'), everything));
+      expect(found).to.deep.equal([]);
+    });
 
-    // SMTP: no code or PIN in any message (raw, and its decoded parts); a token only in its own email.
-    const inMail = (m: ReceivedMail) => [m.raw, m.text, m.html].join('\n');
-    for (const m of mails) {
-      found.push(...leaks(`email to ${m.to[0]}`, inMail(m), secrets));
-      found.push(...leaks(`email to ${m.to[0]}`, inMail(m), tokens.filter((t) => t !== gifts.get(m.to[0]!)!.token)));
-    }
-    // mail_sink: the sandbox email holds its own claim link (the sink stands in for its inbox), nothing else.
-    const sinkRows = await models.MailSinkMessage.findAll({ where: { account_id: accounts }, raw: true });
-    found.push(...leaks('mail_sink', JSON.stringify(sinkRows), [...secrets, ...tokens.filter((t) => t !== gifts.get(sandboxEmail)!.token)]));
-
-    // The outbox, the delivery log (entries and attempts) and the bodies the receiver got.
-    found.push(...leaks('event_outbox', JSON.stringify(await models.OutboxEvent.findAll({ where: { account_id: accounts }, raw: true })), everything));
-    found.push(...leaks('webhook_deliveries', JSON.stringify(deliveries.map((d) => d.get({ plain: true }))), everything));
-    const attempts = await models.WebhookAttempt.findAll({ where: { delivery_id: deliveries.map((d) => d.id) }, raw: true });
-    expect(attempts.length).to.be.at.least(4);
-    found.push(...leaks('webhook_attempts', JSON.stringify(attempts), everything));
-    found.push(...leaks('delivered bodies', JSON.stringify(receiver.at(path)), everything));
-    for (const d of deliveries) found.push(...leaks(`delivery ${d.id} (API)`, JSON.stringify((await api('GET', `/webhook/deliveries/findOne/id/${d.id}`)).body), everything));
-
-    // What is stored of the sends: rows, rendered cards, snapshots; and each send's share page.
-    const sends = await models.Send.findAll({ where: { account_id: accounts } });
-    expect(sends).to.have.length(7);
-    const sendPks = sends.map((s) => s.id);
-    found.push(...leaks('sends', JSON.stringify(sends.map((s) => s.get({ plain: true }))), everything));
-    found.push(...leaks('send_recipients', JSON.stringify(await models.SendRecipient.findAll({ where: { send_id: sendPks }, raw: true })), everything));
-    const refs = await models.SendDesignRef.findAll({ where: { send_id: sendPks }, raw: true });
-    expect(refs.length).to.be.at.least(1);
-    const snapshots = [
-      ...(await models.SendSnapshot.findAll({ where: { send_id: sendPks }, raw: true })),
-      ...(await models.SendDesign.findAll({ where: { id: refs.map((r) => r.design_id) }, raw: true })),
-    ];
-    found.push(...leaks('send_snapshots', JSON.stringify(snapshots), everything));
-    for (const s of sends) {
-      const page = await fetch(`${url}/e/${s.stat_vanity_id}`);
-      expect(page.status, `share page of send ${s.id}`).to.equal(200);
-      found.push(...leaks(`share page ${s.stat_vanity_id}`, await page.text(), everything));
-    }
-    found.push(...leaks('campaigns', JSON.stringify(await models.Campaign.findAll({ where: { account_id: account.accountId }, raw: true })), everything));
-    found.push(...leaks('campaign_recipients', JSON.stringify(await models.CampaignRecipient.findAll({ where: { campaign_id: [manualCampaign, providerCampaign] }, raw: true })), everything));
-
-    // The gift-card endpoints (both keys), then every response of the run.
-    for (const key of [account.liveKey, account.sandboxKey]) {
-      for (const route of ['getSettings', 'listProducts', 'listOrders?perPage=100', `listOrders?campaign_id=${manualCampaign}`, 'getRules', 'rewardInventory', 'analytics']) {
-        if (key === account.sandboxKey && route.includes('campaign_id')) continue;
-        expectSuccess(await api('GET', `/gift-card/${route}`, undefined, key));
+    it('no code or PIN is in an email or mail_sink, and a claim token only in its own email', async () => {
+      const { mails, secrets, tokens, gifts, accounts, sandboxEmail } = run;
+      const found: string[] = [];
+      // SMTP: no code or PIN in any message (raw, and its decoded parts); a token only in its own email.
+      const inMail = (m: ReceivedMail) => [m.raw, m.text, m.html].join('\n');
+      for (const m of mails) {
+        found.push(...leaks(`email to ${m.to[0]}`, inMail(m), secrets));
+        found.push(...leaks(`email to ${m.to[0]}`, inMail(m), tokens.filter((t) => t !== gifts.get(m.to[0]!)!.token)));
       }
-    }
-    for (const { what, res } of responses) found.push(...leaks(`response ${what}`, JSON.stringify(res.body), everything));
+      // mail_sink: the sandbox email holds its own claim link (the sink stands in for its inbox), nothing else.
+      const sinkRows = await models.MailSinkMessage.findAll({ where: { account_id: accounts }, raw: true });
+      found.push(...leaks('mail_sink', JSON.stringify(sinkRows), [...secrets, ...tokens.filter((t) => t !== gifts.get(sandboxEmail)!.token)]));
+      expect(found).to.deep.equal([]);
+    });
 
-    // The rows themselves: only ciphertexts (which differ from the codes), the token's SHA-256, last 4s.
-    const orders = await models.GiftOrder.findAll({ where: { account_id: accounts }, raw: true });
-    expect(orders).to.have.length(7);
-    found.push(...leaks('gift_orders', JSON.stringify(orders), everything));
-    const codes = await models.GiftCode.findAll({ where: { account_id: accounts }, raw: true });
-    found.push(...leaks('gift_codes', JSON.stringify(codes), everything));
-    expect(found).to.deep.equal([]);
+    it('none is in event_outbox, the webhook delivery log or the bodies the receiver got', async () => {
+      const { accounts, deliveries, everything, receiver, path, api } = run;
+      const found: string[] = [];
+      // The outbox, the delivery log (entries and attempts) and the bodies the receiver got.
+      found.push(...leaks('event_outbox', JSON.stringify(await models.OutboxEvent.findAll({ where: { account_id: accounts }, raw: true })), everything));
+      found.push(...leaks('webhook_deliveries', JSON.stringify(deliveries.map((d) => d.get({ plain: true }))), everything));
+      const attempts = await models.WebhookAttempt.findAll({ where: { delivery_id: deliveries.map((d) => d.id) }, raw: true });
+      expect(attempts.length).to.be.at.least(4);
+      found.push(...leaks('webhook_attempts', JSON.stringify(attempts), everything));
+      found.push(...leaks('delivered bodies', JSON.stringify(receiver.at(path)), everything));
+      for (const d of deliveries) found.push(...leaks(`delivery ${d.id} (API)`, JSON.stringify((await api('GET', `/webhook/deliveries/findOne/id/${d.id}`)).body), everything));
+      expect(found).to.deep.equal([]);
+    });
 
-    // Masking: listOrders shows `****` + the last 4 of each code and claim link, never a PIN.
-    const listed = expectSuccess(await api('GET', '/gift-card/listOrders?perPage=100')) as Json[];
-    expect(listed).to.have.length(6);
-    for (const item of listed) {
-      const gift = gifts.get(item.recipient_email as string)!;
-      expect(item).to.deep.include({ code_masked: `****${gift.code.slice(-4)}`, claim_url_masked: `****${gift.token.slice(-4)}`, claim_status: 'claimed' });
-      expect(Object.keys(item).some((k) => k.includes('pin'))).to.equal(false);
-    }
-    const [sandboxListed] = expectSuccess(await api('GET', '/gift-card/listOrders', undefined, account.sandboxKey)) as Json[];
-    expect(sandboxListed).to.deep.include({ code_masked: `****${gifts.get(sandboxEmail)!.code.slice(-4)}` });
-
-    // At rest: each code and PIN encrypted (not the text, not its encoding), each link as its SHA-256.
-    for (const o of orders) {
-      const gift = gifts.get(o.recipient_email!)!;
-      expect(o.claim_token_hash).to.equal(createHash('sha256').update(gift.token).digest('hex'));
-      if (o.code_id === null) {
-        expect(o.code_ciphertext).to.be.a('string').and.not.equal(gift.code);
-        expect(o.code_ciphertext).not.to.include(Buffer.from(gift.code).toString('base64'));
+    it('none is in the stored sends, snapshots, share pages, campaigns or campaign recipients', async () => {
+      const { account, accounts, everything, manualCampaign, providerCampaign } = run;
+      const found: string[] = [];
+      // What is stored of the sends: rows, rendered cards, snapshots; and each send's share page.
+      const sends = await models.Send.findAll({ where: { account_id: accounts } });
+      expect(sends).to.have.length(7);
+      const sendPks = sends.map((s) => s.id);
+      found.push(...leaks('sends', JSON.stringify(sends.map((s) => s.get({ plain: true }))), everything));
+      found.push(...leaks('send_recipients', JSON.stringify(await models.SendRecipient.findAll({ where: { send_id: sendPks }, raw: true })), everything));
+      const refs = await models.SendDesignRef.findAll({ where: { send_id: sendPks }, raw: true });
+      expect(refs.length).to.be.at.least(1);
+      const snapshots = [
+        ...(await models.SendSnapshot.findAll({ where: { send_id: sendPks }, raw: true })),
+        ...(await models.SendDesign.findAll({ where: { id: refs.map((r) => r.design_id) }, raw: true })),
+      ];
+      found.push(...leaks('send_snapshots', JSON.stringify(snapshots), everything));
+      for (const s of sends) {
+        const page = await fetch(`${url}/e/${s.stat_vanity_id}`);
+        expect(page.status, `share page of send ${s.id}`).to.equal(200);
+        found.push(...leaks(`share page ${s.stat_vanity_id}`, await page.text(), everything));
       }
-    }
-    for (const c of codes) {
-      const i = manualCodes.findIndex((code) => code.endsWith(c.code_last4!));
-      expect(c.code_ciphertext).not.to.equal(manualCodes[i]);
-      expect(c.code_ciphertext).not.to.include(Buffer.from(manualCodes[i]!).toString('base64'));
-      expect(c.pin_ciphertext).to.be.a('string').and.not.equal(pins[i]);
-      expect(c.pin_ciphertext).not.to.equal(c.code_ciphertext);
-    }
-    expect(await models.GiftCode.count({ where: { account_id: account.accountId, order_id: { [Op.ne]: null } } })).to.equal(3);
+      found.push(...leaks('campaigns', JSON.stringify(await models.Campaign.findAll({ where: { account_id: account.accountId }, raw: true })), everything));
+      found.push(...leaks('campaign_recipients', JSON.stringify(await models.CampaignRecipient.findAll({ where: { campaign_id: [manualCampaign, providerCampaign] }, raw: true })), everything));
+      expect(found).to.deep.equal([]);
+    });
+
+    it('none is in a response of the run, the gift-card endpoints read with both keys included', async () => {
+      const { account, api, responses, manualCampaign, everything } = run;
+      const found: string[] = [];
+      // The gift-card endpoints (both keys), then every response of the run.
+      for (const key of [account.liveKey, account.sandboxKey]) {
+        for (const route of ['getSettings', 'listProducts', 'listOrders?perPage=100', `listOrders?campaign_id=${manualCampaign}`, 'getRules', 'rewardInventory', 'analytics']) {
+          if (key === account.sandboxKey && route.includes('campaign_id')) continue;
+          expectSuccess(await api('GET', `/gift-card/${route}`, undefined, key));
+        }
+      }
+      for (const { what, res } of responses) found.push(...leaks(`response ${what}`, JSON.stringify(res.body), everything));
+      expect(found).to.deep.equal([]);
+    });
+
+    it('gift_orders and gift_codes hold none of them', async () => {
+      const { accounts, everything } = run;
+      const found: string[] = [];
+      // The rows themselves: only ciphertexts (which differ from the codes), the token's SHA-256, last 4s.
+      const orders = await models.GiftOrder.findAll({ where: { account_id: accounts }, raw: true });
+      expect(orders).to.have.length(7);
+      found.push(...leaks('gift_orders', JSON.stringify(orders), everything));
+      const codes = await models.GiftCode.findAll({ where: { account_id: accounts }, raw: true });
+      found.push(...leaks('gift_codes', JSON.stringify(codes), everything));
+      expect(found).to.deep.equal([]);
+    });
+
+    it('listOrders shows each code and claim link as **** and its last 4, never a PIN', async () => {
+      const { account, api, gifts, sandboxEmail } = run;
+      // Masking: listOrders shows `****` + the last 4 of each code and claim link, never a PIN.
+      const listed = expectSuccess(await api('GET', '/gift-card/listOrders?perPage=100')) as Json[];
+      expect(listed).to.have.length(6);
+      for (const item of listed) {
+        const gift = gifts.get(item.recipient_email as string)!;
+        expect(item).to.deep.include({ code_masked: `****${gift.code.slice(-4)}`, claim_url_masked: `****${gift.token.slice(-4)}`, claim_status: 'claimed' });
+        expect(Object.keys(item).some((k) => k.includes('pin'))).to.equal(false);
+      }
+      const [sandboxListed] = expectSuccess(await api('GET', '/gift-card/listOrders', undefined, account.sandboxKey)) as Json[];
+      expect(sandboxListed).to.deep.include({ code_masked: `****${gifts.get(sandboxEmail)!.code.slice(-4)}` });
+    });
+
+    it('at rest each code and PIN is encrypted and each claim link is its SHA-256; three manual codes are taken', async () => {
+      const { account, accounts, gifts, manualCodes, pins } = run;
+      const orders = await models.GiftOrder.findAll({ where: { account_id: accounts }, raw: true });
+      const codes = await models.GiftCode.findAll({ where: { account_id: accounts }, raw: true });
+      // At rest: each code and PIN encrypted (not the text, not its encoding), each link as its SHA-256.
+      for (const o of orders) {
+        const gift = gifts.get(o.recipient_email!)!;
+        expect(o.claim_token_hash).to.equal(createHash('sha256').update(gift.token).digest('hex'));
+        if (o.code_id === null) {
+          expect(o.code_ciphertext).to.be.a('string').and.not.equal(gift.code);
+          expect(o.code_ciphertext).not.to.include(Buffer.from(gift.code).toString('base64'));
+        }
+      }
+      for (const c of codes) {
+        const i = manualCodes.findIndex((code) => code.endsWith(c.code_last4!));
+        expect(c.code_ciphertext).not.to.equal(manualCodes[i]);
+        expect(c.code_ciphertext).not.to.include(Buffer.from(manualCodes[i]!).toString('base64'));
+        expect(c.pin_ciphertext).to.be.a('string').and.not.equal(pins[i]);
+        expect(c.pin_ciphertext).not.to.equal(c.code_ciphertext);
+      }
+      expect(await models.GiftCode.count({ where: { account_id: account.accountId, order_id: { [Op.ne]: null } } })).to.equal(3);
+    });
   });
 });

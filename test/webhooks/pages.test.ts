@@ -86,56 +86,77 @@ describe('console pages: webhooks', function () {
     expect(await rotated.text()).to.include(now).and.include(original).and.include('Previous secret');
   });
 
-  it('endpoints with state, enable a paused one, a test send, the delivery log with filters and pages, a delivery with its attempts, replay', async () => {
-    const { browser, csrf } = await signedIn();
-    const path = hookPath('pages-member');
-    const endpointId = await ctx.hooks.subscribe('team_member_created', `${ctx.receiver.url}${path}`);
-    await ctx.stack.models.WebhookEndpoint.update({ paused_at: new Date(), consecutive_failures: 3 }, { where: { id: endpointId } });
-    const list = await (await browser.get('/v2/console/webhooks')).text();
-    expect(list).to.include('paused since').and.include(`Enable endpoint ${endpointId}`);
-    expect((await browser.post(`/v2/console/webhooks/endpoints/${endpointId}/enable`, {})).status).to.equal(403);
-    const enabled = await browser.post(`/v2/console/webhooks/endpoints/${endpointId}/enable`, { _csrf: csrf });
-    expect(enabled.status).to.equal(303);
-    expect(enabled.headers.get('location')).to.equal('/v2/console/webhooks?done=enabled');
-    const after = await (await browser.get('/v2/console/webhooks?done=enabled')).text();
-    expect(after).to.include('The endpoint is active again').and.not.include(`Enable endpoint ${endpointId}`);
-    expect((await ctx.stack.models.WebhookEndpoint.findByPk(endpointId))!.paused_at).to.equal(null);
+  // The steps of one flow, in order: each it goes on from where the one before it left.
+  describe('endpoints, a test send, the delivery log and a delivery\'s replay', () => {
+    let browser: Awaited<ReturnType<typeof signedIn>>['browser'];
+    let csrf: string;
+    let path: string;
+    let endpointId: number;
+    let settled: Awaited<ReturnType<typeof ctx.hooks.settled>>;
+    // webhookContext's beforeEach makes a fresh account for every it; this flow keeps the one its first it got.
+    let flow: Pick<typeof ctx, 'account' | 'hooks'> | undefined;
+    beforeEach(() => {
+      flow ??= { account: ctx.account, hooks: ctx.hooks };
+      Object.assign(ctx, flow);
+    });
 
-    // A test send lands on its delivery's page.
-    const test = await browser.post('/v2/console/webhooks/test', { _csrf: csrf, endpoint_id: String(endpointId) });
-    expect(test.status).to.equal(303);
-    const testPath = test.headers.get('location')!;
-    expect(testPath).to.match(/^\/v2\/console\/webhooks\/deliveries\/\d+\?done=tested$/);
-    expect((await browser.post('/v2/console/webhooks/test', { _csrf: csrf, endpoint_id: 'one' })).status).to.equal(400);
+    it('lists a paused endpoint with its state and enables it by form (403 without the CSRF token)', async () => {
+      ({ browser, csrf } = await signedIn());
+      path = hookPath('pages-member');
+      endpointId = await ctx.hooks.subscribe('team_member_created', `${ctx.receiver.url}${path}`);
+      await ctx.stack.models.WebhookEndpoint.update({ paused_at: new Date(), consecutive_failures: 3 }, { where: { id: endpointId } });
+      const list = await (await browser.get('/v2/console/webhooks')).text();
+      expect(list).to.include('paused since').and.include(`Enable endpoint ${endpointId}`);
+      expect((await browser.post(`/v2/console/webhooks/endpoints/${endpointId}/enable`, {})).status).to.equal(403);
+      const enabled = await browser.post(`/v2/console/webhooks/endpoints/${endpointId}/enable`, { _csrf: csrf });
+      expect(enabled.status).to.equal(303);
+      expect(enabled.headers.get('location')).to.equal('/v2/console/webhooks?done=enabled');
+      const after = await (await browser.get('/v2/console/webhooks?done=enabled')).text();
+      expect(after).to.include('The endpoint is active again').and.not.include(`Enable endpoint ${endpointId}`);
+      expect((await ctx.stack.models.WebhookEndpoint.findByPk(endpointId))!.paused_at).to.equal(null);
+    });
 
-    for (let i = 0; i < 3; i++) await ctx.hooks.upsert({ email: `pages-${i}@example.com` });
-    const settled = await ctx.hooks.settled(endpointId, 4);
+    it('a test send lands on its delivery\'s page; an endpoint_id that is not a number is 400', async () => {
+      // A test send lands on its delivery's page.
+      const test = await browser.post('/v2/console/webhooks/test', { _csrf: csrf, endpoint_id: String(endpointId) });
+      expect(test.status).to.equal(303);
+      const testPath = test.headers.get('location')!;
+      expect(testPath).to.match(/^\/v2\/console\/webhooks\/deliveries\/\d+\?done=tested$/);
+      expect((await browser.post('/v2/console/webhooks/test', { _csrf: csrf, endpoint_id: 'one' })).status).to.equal(400);
+    });
 
-    // The log: 50 rows a page; the key API's filters as GET fields; blank fields mean any; a link per delivery.
-    const log = await browser.get(`/v2/console/webhooks/deliveries?status=&event_type=&endpoint_id=${endpointId}&dateFrom=&dateTo=`);
-    expect(log.status).to.equal(200);
-    const logHtml = await log.text();
-    for (const d of settled) expect(logHtml).to.include(`<a href="/v2/console/webhooks/deliveries/${d.id}">Delivery ${d.id}</a>`);
-    expect(logHtml).to.include('4 deliveries · page 1 of 1').and.include('<th scope="col">Status</th>');
-    const none = await (await browser.get('/v2/console/webhooks/deliveries?status=Failed')).text();
-    expect(none).to.include('No deliveries match.').and.include('<option value="Failed" selected>');
-    expect(await (await browser.get('/v2/console/webhooks/deliveries?dateFrom=2099-01-01T00:00:00Z')).text()).to.include('No deliveries match.');
-    expect((await browser.get('/v2/console/webhooks/deliveries?status=Lost')).status).to.equal(400);
-    expect((await browser.get('/v2/console/webhooks/deliveries?dateFrom=yesterday')).status).to.equal(400);
+    it('the delivery log takes the key API\'s filters as GET fields (blank means any), with a link per delivery', async () => {
+      for (let i = 0; i < 3; i++) await ctx.hooks.upsert({ email: `pages-${i}@example.com` });
+      settled = await ctx.hooks.settled(endpointId, 4);
 
-    const delivery = settled.find((d) => d.trigger === 'auto')!;
-    const detail = await (await browser.get(`/v2/console/webhooks/deliveries/${delivery.id}`)).text();
-    expect(detail).to.include(`Replay delivery ${delivery.id}`).and.include('<td>delivered</td>');
-    expect((await browser.post(`/v2/console/webhooks/deliveries/${delivery.id}/replay`, {})).status).to.equal(403);
-    const replayed = await browser.post(`/v2/console/webhooks/deliveries/${delivery.id}/replay`, { _csrf: csrf });
-    expect(replayed.status).to.equal(303);
-    expect(replayed.headers.get('location')).to.equal(`/v2/console/webhooks/deliveries/${delivery.id}?done=replayed`);
-    const replayPage = await eventually(
-      async () => (await browser.get(`/v2/console/webhooks/deliveries/${delivery.id}?done=replayed`)).text(),
-      (html) => html.includes('<td>replay</td>') && html.includes('Replay delivery'),
-      15_000,
-    );
-    expect(replayPage).to.include('The delivery is being sent again').and.include('<td>auto</td>').and.include('<td>2</td>');
+      // The log: 50 rows a page; the key API's filters as GET fields; blank fields mean any; a link per delivery.
+      const log = await browser.get(`/v2/console/webhooks/deliveries?status=&event_type=&endpoint_id=${endpointId}&dateFrom=&dateTo=`);
+      expect(log.status).to.equal(200);
+      const logHtml = await log.text();
+      for (const d of settled) expect(logHtml).to.include(`<a href="/v2/console/webhooks/deliveries/${d.id}">Delivery ${d.id}</a>`);
+      expect(logHtml).to.include('4 deliveries · page 1 of 1').and.include('<th scope="col">Status</th>');
+      const none = await (await browser.get('/v2/console/webhooks/deliveries?status=Failed')).text();
+      expect(none).to.include('No deliveries match.').and.include('<option value="Failed" selected>');
+      expect(await (await browser.get('/v2/console/webhooks/deliveries?dateFrom=2099-01-01T00:00:00Z')).text()).to.include('No deliveries match.');
+      expect((await browser.get('/v2/console/webhooks/deliveries?status=Lost')).status).to.equal(400);
+      expect((await browser.get('/v2/console/webhooks/deliveries?dateFrom=yesterday')).status).to.equal(400);
+    });
+
+    it('a delivery\'s page shows its attempts, and replay sends it again (403 without the CSRF token)', async () => {
+      const delivery = settled.find((d) => d.trigger === 'auto')!;
+      const detail = await (await browser.get(`/v2/console/webhooks/deliveries/${delivery.id}`)).text();
+      expect(detail).to.include(`Replay delivery ${delivery.id}`).and.include('<td>delivered</td>');
+      expect((await browser.post(`/v2/console/webhooks/deliveries/${delivery.id}/replay`, {})).status).to.equal(403);
+      const replayed = await browser.post(`/v2/console/webhooks/deliveries/${delivery.id}/replay`, { _csrf: csrf });
+      expect(replayed.status).to.equal(303);
+      expect(replayed.headers.get('location')).to.equal(`/v2/console/webhooks/deliveries/${delivery.id}?done=replayed`);
+      const replayPage = await eventually(
+        async () => (await browser.get(`/v2/console/webhooks/deliveries/${delivery.id}?done=replayed`)).text(),
+        (html) => html.includes('<td>replay</td>') && html.includes('Replay delivery'),
+        15_000,
+      );
+      expect(replayPage).to.include('The delivery is being sent again').and.include('<td>auto</td>').and.include('<td>2</td>');
+    });
   });
 
   it('delivery log pages: 50 rows each, with filters kept in the page links', async () => {

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../lib/config.ts';
-import { findTemporalCli } from '../lib/temporal-cli.ts';
-import { startDevServer } from '../lib/temporal-dev-server.ts';
-import { baseEnv, tempDir } from './helpers/env.ts';
-import { freePort } from './helpers/ports.ts';
+import { loadConfig } from '../../lib/config.ts';
+import { findTemporalCli } from '../../lib/temporal-cli.ts';
+import { startDevServer } from '../../lib/temporal-dev-server.ts';
+import { baseEnv, tempDir } from '../helpers/env.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const alive = (pid: number) => {
   try {

@@ -1,13 +1,14 @@
-// Runs last (mocha sorts files; "zz" after every folder): replays committed histories and every
-// workflow run during this suite, so a change that would break running workflows fails the build.
+// Runs last (.mocharc.json names it after the suite's `*.test.ts` glob, mocha's global sort off): replays
+// committed histories and every workflow run during this suite, so a change that would break running
+// workflows fails the build.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker, type ReplayResult } from '@temporalio/worker';
 import { expect } from 'chai';
-import { workflowsPath } from '../lib/worker.ts';
-import { packageRoot } from '../lib/paths.ts';
-import { testClient } from './helpers/temporal.ts';
+import { workflowsPath } from '../../lib/worker.ts';
+import { packageRoot } from '../../lib/paths.ts';
+import { testClient } from '../helpers/temporal.ts';
 
 const fixturesDir = join(packageRoot, 'test', 'fixtures', 'histories');
 

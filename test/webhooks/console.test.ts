@@ -97,72 +97,100 @@ describe('console: webhooks', function () {
     expectFailure(await client.call('GET', '/secret'), 403, 'step_up_required');
   });
 
-  it('subscriptions, endpoints, the delivery log with every attempt, replay, test, enable and remove', async () => {
-    const client = await signedIn(ctx.account);
-    const path = hookPath('console-member');
-    const url = `${ctx.receiver.url}${path}`;
-    const endpointId = await ctx.hooks.subscribe('team_member_created', url);
-    const subscriptions = expectSuccess(await client.call('GET', '/subscriptions')) as EndpointView[];
-    expect(subscriptions.map((s) => [s.id, s.kind, s.event_type, s.url])).to.deep.equal([[endpointId, 'member_change', 'team_member_created', url]]);
-    // An ecard_shared URL is an endpoint but not a subscription.
-    expectSuccess(await client.call('POST', '/ecard-shared-url', { body: { url: `${ctx.receiver.url}${hookPath('console-shared-2')}` } }));
-    expect((expectSuccess(await client.call('GET', '/subscriptions')) as EndpointView[]).map((s) => s.id)).to.deep.equal([endpointId]);
-    expect((expectSuccess(await client.call('GET', '/endpoints')) as EndpointView[]).map((e) => e.kind)).to.deep.equal(['member_change', 'ecard_shared']);
+  // The steps of one flow, in order: each it goes on from where the one before it left.
+  describe('subscriptions, endpoints and the delivery log', () => {
+    let client: ConsoleClient;
+    let path: string;
+    let endpointId: number;
+    let settled: Awaited<ReturnType<typeof ctx.hooks.settled>>;
+    let delivery: (typeof settled)[number];
+    let shared: DeliveryView;
+    // webhookContext's beforeEach makes a fresh account for every it; this flow keeps the one its first it got.
+    let flow: Pick<typeof ctx, 'account' | 'hooks'> | undefined;
+    beforeEach(() => {
+      flow ??= { account: ctx.account, hooks: ctx.hooks };
+      Object.assign(ctx, flow);
+    });
 
-    await ctx.hooks.upsert({ email: 'console-one@example.com' });
-    await ctx.hooks.upsert({ email: 'console-two@example.com' });
-    const settled = await ctx.hooks.settled(endpointId, 2);
+    it('lists a member-change subscription; an ecard_shared URL is an endpoint but not a subscription', async () => {
+      client = await signedIn(ctx.account);
+      path = hookPath('console-member');
+      const url = `${ctx.receiver.url}${path}`;
+      endpointId = await ctx.hooks.subscribe('team_member_created', url);
+      const subscriptions = expectSuccess(await client.call('GET', '/subscriptions')) as EndpointView[];
+      expect(subscriptions.map((s) => [s.id, s.kind, s.event_type, s.url])).to.deep.equal([[endpointId, 'member_change', 'team_member_created', url]]);
+      // An ecard_shared URL is an endpoint but not a subscription.
+      expectSuccess(await client.call('POST', '/ecard-shared-url', { body: { url: `${ctx.receiver.url}${hookPath('console-shared-2')}` } }));
+      expect((expectSuccess(await client.call('GET', '/subscriptions')) as EndpointView[]).map((s) => s.id)).to.deep.equal([endpointId]);
+      expect((expectSuccess(await client.call('GET', '/endpoints')) as EndpointView[]).map((e) => e.kind)).to.deep.equal(['member_change', 'ecard_shared']);
+    });
 
-    // The same filters and paging as the key API, the same rows.
-    const page = await client.call('GET', `/deliveries?endpoint_id=${endpointId}&perPage=1&page=2`);
-    expect(expectSuccess(page)).to.deep.equal(expectSuccess(await ctx.hooks.api('GET', `/webhook/deliveries?endpoint_id=${endpointId}&perPage=1&page=2`)));
-    expect(page.body.meta).to.deep.equal({ page: 2, perPage: 1, total: 2, totalPages: 2 });
-    expect((expectSuccess(page) as DeliveryView[])[0]!.id).to.equal(settled[0]!.id);
-    expect(expectSuccess(await client.call('GET', '/deliveries?status=Failed'))).to.deep.equal([]);
-    expect(expectSuccess(await client.call('GET', '/deliveries?dateFrom=2099-01-01T00:00:00Z'))).to.deep.equal([]);
-    expect((expectSuccess(await client.call('GET', '/deliveries?event_type=team_member_created')) as DeliveryView[]).length).to.equal(2);
-    expectFailure(await client.call('GET', '/deliveries?status=Lost'), 400, 'invalid_parameter');
-    expectFailure(await client.call('GET', '/deliveries?perPage=1000'), 400, 'invalid_parameter');
-    expectFailure(await client.call('GET', '/deliveries?dateFrom=yesterday'), 400, 'invalid_parameter');
+    it('filters and pages the delivery log as the key API does, the same rows; bad filters are 400', async () => {
+      await ctx.hooks.upsert({ email: 'console-one@example.com' });
+      await ctx.hooks.upsert({ email: 'console-two@example.com' });
+      settled = await ctx.hooks.settled(endpointId, 2);
 
-    const delivery = settled[0]!;
-    const detail = expectSuccess(await client.call('GET', `/deliveries/${delivery.id}`)) as DeliveryDetailView;
-    expect(detail).to.deep.equal(await ctx.hooks.delivery(delivery.id));
-    expect(detail.attempt_log.map((a) => a.outcome)).to.deep.equal(['delivered']);
+      // The same filters and paging as the key API, the same rows.
+      const page = await client.call('GET', `/deliveries?endpoint_id=${endpointId}&perPage=1&page=2`);
+      expect(expectSuccess(page)).to.deep.equal(expectSuccess(await ctx.hooks.api('GET', `/webhook/deliveries?endpoint_id=${endpointId}&perPage=1&page=2`)));
+      expect(page.body.meta).to.deep.equal({ page: 2, perPage: 1, total: 2, totalPages: 2 });
+      expect((expectSuccess(page) as DeliveryView[])[0]!.id).to.equal(settled[0]!.id);
+      expect(expectSuccess(await client.call('GET', '/deliveries?status=Failed'))).to.deep.equal([]);
+      expect(expectSuccess(await client.call('GET', '/deliveries?dateFrom=2099-01-01T00:00:00Z'))).to.deep.equal([]);
+      expect((expectSuccess(await client.call('GET', '/deliveries?event_type=team_member_created')) as DeliveryView[]).length).to.equal(2);
+      expectFailure(await client.call('GET', '/deliveries?status=Lost'), 400, 'invalid_parameter');
+      expectFailure(await client.call('GET', '/deliveries?perPage=1000'), 400, 'invalid_parameter');
+      expectFailure(await client.call('GET', '/deliveries?dateFrom=yesterday'), 400, 'invalid_parameter');
+    });
 
-    const replayed = expectSuccess(await client.call('POST', `/deliveries/${delivery.id}/replay`)) as DeliveryView;
-    expect(replayed.id).to.equal(delivery.id);
-    const after = await eventually(
-      async () => expectSuccess(await client.call('GET', `/deliveries/${delivery.id}`)) as DeliveryDetailView,
-      (d) => d.attempt_log.length === 2,
-      15_000,
-    );
-    expect(after.attempt_log.map((a) => [a.trigger, a.outcome])).to.deep.equal([
-      ['auto', 'delivered'],
-      ['replay', 'delivered'],
-    ]);
-    expectFailure(await client.call('POST', '/deliveries/abc/replay'), 400, 'invalid_parameter');
+    it('shows a delivery with every attempt, as the key API does', async () => {
+      delivery = settled[0]!;
+      const detail = expectSuccess(await client.call('GET', `/deliveries/${delivery.id}`)) as DeliveryDetailView;
+      expect(detail).to.deep.equal(await ctx.hooks.delivery(delivery.id));
+      expect(detail.attempt_log.map((a) => a.outcome)).to.deep.equal(['delivered']);
+    });
 
-    // Paused (3 exhausted deliveries), then re-enabled from the console; a test send goes even while paused.
-    await ctx.stack.models.WebhookEndpoint.update({ paused_at: new Date(), consecutive_failures: 3 }, { where: { id: endpointId } });
-    expect((expectSuccess(await client.call('GET', '/endpoints')) as EndpointView[])[0]).to.include({ id: endpointId, state: 'paused', consecutive_failures: 3 });
-    const test = expectSuccess(await client.call('POST', '/webhook-test', { body: { endpoint_id: endpointId } })) as DeliveryView;
-    expect(test).to.include({ endpoint_id: endpointId, trigger: 'test', event_type: 'team_member_created' });
-    await eventually(async () => ctx.receiver.at(path).length, (n) => n >= 4, 15_000);
-    expectFailure(await client.call('POST', '/webhook-test', { body: { endpoint_id: 'one' } }), 400, 'invalid_parameter');
-    const enabled = expectSuccess(await client.call('POST', `/endpoints/${endpointId}/enable`)) as EndpointView;
-    expect(enabled).to.include({ id: endpointId, state: 'active', consecutive_failures: 0 });
+    it('replays a delivery, which gets a second attempt; a bad id is 400', async () => {
+      const replayed = expectSuccess(await client.call('POST', `/deliveries/${delivery.id}/replay`)) as DeliveryView;
+      expect(replayed.id).to.equal(delivery.id);
+      const after = await eventually(
+        async () => expectSuccess(await client.call('GET', `/deliveries/${delivery.id}`)) as DeliveryDetailView,
+        (d) => d.attempt_log.length === 2,
+        15_000,
+      );
+      expect(after.attempt_log.map((a) => [a.trigger, a.outcome])).to.deep.equal([
+        ['auto', 'delivered'],
+        ['replay', 'delivered'],
+      ]);
+      expectFailure(await client.call('POST', '/deliveries/abc/replay'), 400, 'invalid_parameter');
+    });
 
-    // A test without endpoint_id goes to the ecard_shared URL.
-    const shared = expectSuccess(await client.call('POST', '/webhook-test', { body: {} })) as DeliveryView;
-    expect(shared).to.include({ event_type: 'ecard_shared', trigger: 'test' });
+    it('a test send goes to a paused endpoint, and enable makes it active again', async () => {
+      // Paused (3 exhausted deliveries), then re-enabled from the console; a test send goes even while paused.
+      await ctx.stack.models.WebhookEndpoint.update({ paused_at: new Date(), consecutive_failures: 3 }, { where: { id: endpointId } });
+      expect((expectSuccess(await client.call('GET', '/endpoints')) as EndpointView[])[0]).to.include({ id: endpointId, state: 'paused', consecutive_failures: 3 });
+      const test = expectSuccess(await client.call('POST', '/webhook-test', { body: { endpoint_id: endpointId } })) as DeliveryView;
+      expect(test).to.include({ endpoint_id: endpointId, trigger: 'test', event_type: 'team_member_created' });
+      await eventually(async () => ctx.receiver.at(path).length, (n) => n >= 4, 15_000);
+      expectFailure(await client.call('POST', '/webhook-test', { body: { endpoint_id: 'one' } }), 400, 'invalid_parameter');
+      const enabled = expectSuccess(await client.call('POST', `/endpoints/${endpointId}/enable`)) as EndpointView;
+      expect(enabled).to.include({ id: endpointId, state: 'active', consecutive_failures: 0 });
+    });
 
-    expect(expectSuccess(await client.call('POST', `/subscriptions/${endpointId}/remove`))).to.deep.equal({ id: endpointId, removed: true });
-    expect(expectSuccess(await client.call('GET', '/subscriptions'))).to.deep.equal([]);
-    expectFailure(await client.call('POST', `/subscriptions/${endpointId}/remove`), 404, 'not_found');
-    // The ecard_shared endpoint is not a subscription.
-    expectFailure(await client.call('POST', `/subscriptions/${shared.endpoint_id}/remove`), 404, 'not_found');
-    expect((expectSuccess(await client.call('GET', '/endpoints')) as EndpointView[]).map((e) => e.id)).to.deep.equal([shared.endpoint_id]);
+    it('a test without endpoint_id goes to the ecard_shared URL', async () => {
+      // A test without endpoint_id goes to the ecard_shared URL.
+      shared = expectSuccess(await client.call('POST', '/webhook-test', { body: {} })) as DeliveryView;
+      expect(shared).to.include({ event_type: 'ecard_shared', trigger: 'test' });
+    });
+
+    it('removes a subscription (then 404); the ecard_shared endpoint is not one and stays', async () => {
+      expect(expectSuccess(await client.call('POST', `/subscriptions/${endpointId}/remove`))).to.deep.equal({ id: endpointId, removed: true });
+      expect(expectSuccess(await client.call('GET', '/subscriptions'))).to.deep.equal([]);
+      expectFailure(await client.call('POST', `/subscriptions/${endpointId}/remove`), 404, 'not_found');
+      // The ecard_shared endpoint is not a subscription.
+      expectFailure(await client.call('POST', `/subscriptions/${shared.endpoint_id}/remove`), 404, 'not_found');
+      expect((expectSuccess(await client.call('GET', '/endpoints')) as EndpointView[]).map((e) => e.id)).to.deep.equal([shared.endpoint_id]);
+    });
   });
 
   it('another account\'s endpoints, deliveries and subscriptions are 404 (in paths, bodies and the endpoint_id filter), B unchanged', async () => {
