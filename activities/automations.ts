@@ -8,13 +8,13 @@ import type { AutomationBatchCounts, FindDueResult } from '../workflows/automati
 import { BATCH_ATTEMPTS } from '../workflows/shared/bulk.ts';
 import { currentAttempt } from './attempt.ts';
 
-export function createAutomationActivities(deps: ServiceContext) {
+export function createAutomationActivities(ctx: ServiceContext) {
   return {
-    planAutomationFiring: (input: PlanInput): Promise<FiringPlan> => planFiring(deps, input),
-    findAutomationDue: (input: FindDueInput): Promise<FindDueResult> => findDue(deps, input),
-    advanceAutomationWatermark: (input: { automationId: number; firingDate: string }): Promise<boolean> => advanceWatermark(deps, input.automationId, input.firingDate),
+    planAutomationFiring: (input: PlanInput): Promise<FiringPlan> => planFiring(ctx, input),
+    findAutomationDue: (input: FindDueInput): Promise<FindDueResult> => findDue(ctx, input),
+    advanceAutomationWatermark: (input: { automationId: number; firingDate: string }): Promise<boolean> => advanceWatermark(ctx, input.automationId, input.firingDate),
     automationBatchBounds: (input: { automationId: number; firingDate: string; afterId: number; limit: number; count: number }): Promise<number[]> =>
-      automationBatchBounds(deps, input),
-    sendAutomationBatch: (input: AutomationBatchInput): Promise<AutomationBatchCounts> => sendAutomationBatch(deps, input, currentAttempt(BATCH_ATTEMPTS)),
+      automationBatchBounds(ctx, input),
+    sendAutomationBatch: (input: AutomationBatchInput): Promise<AutomationBatchCounts> => sendAutomationBatch(ctx, input, currentAttempt(BATCH_ATTEMPTS)),
   };
 }

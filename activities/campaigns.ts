@@ -7,12 +7,12 @@ import type { BatchCounts } from '../workflows/campaign/contract.ts';
 import { BATCH_ATTEMPTS } from '../workflows/shared/bulk.ts';
 import { currentAttempt } from './attempt.ts';
 
-export function createCampaignActivities(deps: ServiceContext) {
+export function createCampaignActivities(ctx: ServiceContext) {
   return {
-    campaignPlan: (input: { campaignId: number }): Promise<CampaignPlan> => campaignPlan(deps, input.campaignId),
-    beginCampaign: (input: { campaignId: number }): Promise<void> => beginCampaign(deps, input.campaignId),
-    finishCampaign: (input: { campaignId: number }): Promise<string> => finishCampaign(deps, input.campaignId),
-    campaignBatchStarts: (input: { campaignId: number; afterRecipientId: number; limit: number; count: number }) => campaignBatchStarts(deps, input),
-    sendCampaignBatch: (input: BatchInput): Promise<BatchCounts> => sendCampaignBatch(deps, input, currentAttempt(BATCH_ATTEMPTS)),
+    campaignPlan: (input: { campaignId: number }): Promise<CampaignPlan> => campaignPlan(ctx, input.campaignId),
+    beginCampaign: (input: { campaignId: number }): Promise<void> => beginCampaign(ctx, input.campaignId),
+    finishCampaign: (input: { campaignId: number }): Promise<string> => finishCampaign(ctx, input.campaignId),
+    campaignBatchStarts: (input: { campaignId: number; afterRecipientId: number; limit: number; count: number }) => campaignBatchStarts(ctx, input),
+    sendCampaignBatch: (input: BatchInput): Promise<BatchCounts> => sendCampaignBatch(ctx, input, currentAttempt(BATCH_ATTEMPTS)),
   };
 }

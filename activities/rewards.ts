@@ -2,9 +2,9 @@
 import type { ServiceContext } from '../services/context.ts';
 import { expireGiftOrders } from '../services/rewards/expiry.ts';
 
-export function createRewardsActivities(deps: ServiceContext) {
+export function createRewardsActivities(ctx: ServiceContext) {
   return {
     /** The daily expiry's one step: how many orders it moved to `expired`. */
-    expireGiftOrders: (): Promise<number> => expireGiftOrders(deps),
+    expireGiftOrders: (): Promise<number> => expireGiftOrders(ctx),
   };
 }

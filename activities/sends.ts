@@ -4,14 +4,14 @@ import { dispatchSend, failSend, type SendOutcome } from '../services/sends/disp
 import { DISPATCH_ATTEMPTS } from '../workflows/send-ecard/contract.ts';
 import { currentAttempt } from './attempt.ts';
 
-export function createSendActivities(deps: ServiceContext) {
+export function createSendActivities(ctx: ServiceContext) {
   return {
     async dispatchSend(input: { sendPk: number }): Promise<SendOutcome> {
       // On the last try a temporary SMTP failure becomes the recipient's failure instead of another retry.
-      return dispatchSend(deps, input.sendPk, currentAttempt(DISPATCH_ATTEMPTS));
+      return dispatchSend(ctx, input.sendPk, currentAttempt(DISPATCH_ATTEMPTS));
     },
     async failSend(input: { sendPk: number; reason: string }): Promise<SendOutcome> {
-      return failSend(deps, input.sendPk, input.reason);
+      return failSend(ctx, input.sendPk, input.reason);
     },
   };
 }

@@ -17,16 +17,16 @@ const shown = (e: WebhookEndpoint) => ({ id: e.id, kind: e.kind, url: e.url, sta
 
 async function context(ctx: CommandContext, values: { account?: string | undefined; sandbox: boolean }) {
   const accountId = positiveId(values.account, '--account');
-  const deps = await ctx.services();
-  const account = await resolveAccount(deps.models, accountId, values.sandbox);
-  return { account, deps };
+  const services = await ctx.services();
+  const account = await resolveAccount(services.models, accountId, values.sandbox);
+  return { account, services };
 }
 
 async function setUrl(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { ...accountOptions, url: { type: 'string' } } });
   if (values.url === undefined) throw new UsageError('--url is required ("" disables the ecard_shared webhook)');
-  const { account, deps } = await context(ctx, values);
-  const endpoint = await setEcardSharedUrl(deps, account.id, values.url);
+  const { account, services } = await context(ctx, values);
+  const endpoint = await setEcardSharedUrl(services, account.id, values.url);
   ctx.out.message(endpoint ? `ecard_shared events of account ${account.id} go to ${endpoint.url}.` : `The ecard_shared webhook of account ${account.id} is off.`);
   ctx.out.result({ endpoint: endpoint ? shown(endpoint) : null }, endpoint ? `endpoint ${endpoint.id}: ${endpoint.url}` : 'disabled');
 }
@@ -34,16 +34,16 @@ async function setUrl(args: string[], ctx: CommandContext) {
 async function enable(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { ...accountOptions, 'endpoint-id': { type: 'string' } } });
   const endpointId = positiveId(values['endpoint-id'], '--endpoint-id');
-  const { account, deps } = await context(ctx, values);
-  const endpoint = await enableEndpoint(deps, account.id, endpointId);
+  const { account, services } = await context(ctx, values);
+  const endpoint = await enableEndpoint(services, account.id, endpointId);
   ctx.out.message(`Endpoint ${endpoint.id} (${endpoint.url}) is active again; its failure count is reset.`);
   ctx.out.result(shown(endpoint));
 }
 
 async function secret(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { ...accountOptions, rotate: { type: 'boolean', default: false } } });
-  const { account, deps } = await context(ctx, values);
-  const signing = await shownSecret(deps, account.id, new Date(), values.rotate);
+  const { account, services } = await context(ctx, values);
+  const signing = await shownSecret(services, account.id, new Date(), values.rotate);
   if (values.rotate) ctx.out.message(`Rotated the signing secret of account ${account.id}; the previous one also signs for 24 hours.`);
   ctx.out.result(signing);
 }

@@ -77,11 +77,11 @@ async function nextDisplayOrder(models: Models, widgetId: number, transaction?: 
 
 /** Creates (no id) or updates an eCard; artwork is a URL or an uploaded image, not both. */
 export async function saveEcard(
-  deps: ServiceContext,
+  ctx: ServiceContext,
   accountId: number,
   input: { id: number | undefined; widgetid: number | undefined; fields: EcardInput; image: string | undefined },
 ): Promise<Ecard> {
-  const { models } = deps;
+  const { models } = ctx;
   if (input.image !== undefined && input.fields.self_hosted_url !== undefined) {
     throw invalidParameter('Give the artwork either as myEcard.self_hosted_url or as ecardimg, not both');
   }
@@ -93,11 +93,11 @@ export async function saveEcard(
   await editableWidget(models, accountId, targetWidgetId);
   // A new eCard, or one moved in, grows the target widget: checked before the image is stored, and again below.
   const grows = !existing || targetWidgetId !== existing.widget_id;
-  if (grows) await assertEcardRoom(deps, targetWidgetId, 1);
-  if (input.image !== undefined) columns.self_hosted_url = await uploadImage(deps, accountId, input.image, 'ecardimg');
+  if (grows) await assertEcardRoom(ctx, targetWidgetId, 1);
+  if (input.image !== undefined) columns.self_hosted_url = await uploadImage(ctx, accountId, input.image, 'ecardimg');
 
   return writeTransaction(models.sequelize, async (transaction) => {
-    if (grows) await assertEcardRoom(deps, targetWidgetId, 1, transaction);
+    if (grows) await assertEcardRoom(ctx, targetWidgetId, 1, transaction);
     if (!existing) {
       const created = await models.Ecard.create(
         {
@@ -122,14 +122,14 @@ export async function saveEcard(
 }
 
 /** Copies an eCard (design and image; the name is kept) into its own widget or another of the account's. */
-export async function copyEcard(deps: ServiceContext, accountId: number, ecardId: number, widgetId: number | undefined): Promise<Ecard> {
-  const { models } = deps;
+export async function copyEcard(ctx: ServiceContext, accountId: number, ecardId: number, widgetId: number | undefined): Promise<Ecard> {
+  const { models } = ctx;
   const source = await findEcard(models, accountId, ecardId);
   const target = await editableWidget(models, accountId, widgetId ?? source.widget_id);
-  await assertEcardRoom(deps, target.id, 1);
-  const image = await duplicateImage(deps, accountId, source.self_hosted_url);
+  await assertEcardRoom(ctx, target.id, 1);
+  const image = await duplicateImage(ctx, accountId, source.self_hosted_url);
   return writeTransaction(models.sequelize, async (transaction) => {
-    await assertEcardRoom(deps, target.id, 1, transaction);
+    await assertEcardRoom(ctx, target.id, 1, transaction);
     return models.Ecard.create(
       {
         ...copyOfEcard(source, { widgetId: target.id, image, displayOrder: await nextDisplayOrder(models, target.id, transaction) }),
@@ -206,16 +206,16 @@ export async function saveOrder(models: Models, accountId: number, order: number
 }
 
 /** Deletes eCards for good, all or nothing; an eCard in use needs its token (several in use: one at a time). */
-export async function deleteEcards(deps: ServiceContext, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
-  const { models } = deps;
+export async function deleteEcards(ctx: ServiceContext, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
+  const { models } = ctx;
   const ecards = await ownEcards(models, accountId, ids);
   await assertWidgetsEditable(models, accountId, ecards.map((e) => e.widget_id));
   const unique = ecards.map((e) => e.id);
-  const usage = await ecardUsage(deps.hooks.usage, models, accountId, unique);
+  const usage = await ecardUsage(ctx.hooks.usage, models, accountId, unique);
   const impact = unique.filter((id) => inUse(usage.get(id)!)).map((id) => ({ id, ...usage.get(id)! }));
-  const removal = deps.hooks.ecardsRemoved(accountId);
+  const removal = ctx.hooks.ecardsRemoved(accountId);
   await deleteGatedByToken(
-    { models, accountId, now: deps.now(), noun: 'eCard', purpose: 'ecard_delete_in_use', impact, token },
+    { models, accountId, now: ctx.now(), noun: 'eCard', purpose: 'ecard_delete_in_use', impact, token },
     async (transaction) => {
       await removal.inTransaction({ ecardIds: unique }, transaction);
       await models.Ecard.destroy({ where: { id: unique, account_id: accountId }, transaction });

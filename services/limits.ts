@@ -15,29 +15,29 @@ export function limitExceeded(limit: LimitName, max: number, message: string): A
 const scoped = (transaction: Transaction | undefined) => (transaction ? { transaction } : {});
 
 /** 422 when a new widget (a copy, a campaign's eCards replaced) would hold more than LIMIT_ECARDS_PER_WIDGET eCards. */
-export function assertEcardsFit(deps: ServiceContext, count: number): void {
-  const max = deps.config.limits.ecardsPerWidget;
+export function assertEcardsFit(ctx: ServiceContext, count: number): void {
+  const max = ctx.config.limits.ecardsPerWidget;
   if (count > max) throw limitExceeded('ecards_per_widget', max, `A widget holds at most ${max} eCards; this would put ${count} in one`);
 }
 
 /** 422 when adding `adding` eCards to the widget would take it past LIMIT_ECARDS_PER_WIDGET. */
-export async function assertEcardRoom(deps: ServiceContext, widgetId: number, adding: number, transaction?: Transaction): Promise<void> {
-  const max = deps.config.limits.ecardsPerWidget;
+export async function assertEcardRoom(ctx: ServiceContext, widgetId: number, adding: number, transaction?: Transaction): Promise<void> {
+  const max = ctx.config.limits.ecardsPerWidget;
   // In a transaction on MySQL the widget's row is locked first, so two saves into one widget count one after the
   // other (SQLite's write transactions already do).
-  if (transaction && deps.models.sequelize.getDialect() !== 'sqlite') {
-    await deps.models.Widget.findByPk(widgetId, { transaction, lock: transaction.LOCK.UPDATE, attributes: ['id'] });
+  if (transaction && ctx.models.sequelize.getDialect() !== 'sqlite') {
+    await ctx.models.Widget.findByPk(widgetId, { transaction, lock: transaction.LOCK.UPDATE, attributes: ['id'] });
   }
-  const count = await deps.models.Ecard.count({ where: { widget_id: widgetId }, ...scoped(transaction) });
+  const count = await ctx.models.Ecard.count({ where: { widget_id: widgetId }, ...scoped(transaction) });
   if (count + adding > max) {
     throw limitExceeded('ecards_per_widget', max, `A widget holds at most ${max} eCards; widget ${widgetId} has ${count} and this would add ${adding}`);
   }
 }
 
 /** 422 when the account already has LIMIT_WEBHOOKS_PER_ACCOUNT active endpoints (subscriptions and the ecard_shared URL). */
-export async function assertWebhookRoom(deps: ServiceContext, accountId: number, transaction?: Transaction): Promise<void> {
-  const max = deps.config.limits.webhooksPerAccount;
-  const count = await deps.models.WebhookEndpoint.count({ where: { account_id: accountId, removed_at: { [Op.is]: null } }, ...scoped(transaction) });
+export async function assertWebhookRoom(ctx: ServiceContext, accountId: number, transaction?: Transaction): Promise<void> {
+  const max = ctx.config.limits.webhooksPerAccount;
+  const count = await ctx.models.WebhookEndpoint.count({ where: { account_id: accountId, removed_at: { [Op.is]: null } }, ...scoped(transaction) });
   if (count >= max) {
     throw limitExceeded('webhooks_per_account', max, `An account has at most ${max} webhook subscriptions and endpoints together; remove one first`);
   }
@@ -52,9 +52,9 @@ export async function storedMediaBytes(models: Models, accountId: number, transa
 }
 
 /** 422 when storing `bytes` more would take the account past its plan's MEDIA_QUOTA_MB. */
-export async function assertMediaRoom(deps: ServiceContext, account: Account, bytes: number, transaction?: Transaction): Promise<void> {
-  const maxMb = deps.config.limits.mediaQuotaMb[account.plan];
-  const stored = await storedMediaBytes(deps.models, account.id, transaction);
+export async function assertMediaRoom(ctx: ServiceContext, account: Account, bytes: number, transaction?: Transaction): Promise<void> {
+  const maxMb = ctx.config.limits.mediaQuotaMb[account.plan];
+  const stored = await storedMediaBytes(ctx.models, account.id, transaction);
   if (stored + bytes > maxMb * MB) {
     throw limitExceeded('media_quota_mb', maxMb, `The ${account.plan} plan stores at most ${maxMb} MB of media per account; ${(stored / MB).toFixed(1)} MB are stored and this image is ${(bytes / MB).toFixed(1)} MB`);
   }

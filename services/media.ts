@@ -53,28 +53,28 @@ function newFileName(ext: ImageExtension): string {
 }
 
 /** Stores image bytes for an account within its plan's media quota (422 limit_exceeded past it); returns the hosted URL. */
-export async function storeImage(deps: ServiceContext, accountId: number, bytes: Uint8Array, field: string): Promise<string> {
+export async function storeImage(ctx: ServiceContext, accountId: number, bytes: Uint8Array, field: string): Promise<string> {
   const ext = sniffImage(bytes);
   if (!ext) throw unsupportedImageType(`${field} must be a PNG, JPEG, GIF or WebP image`);
   const fileName = newFileName(ext);
   // The quota check and the row are one step under the account's lock, so parallel uploads cannot all fit; the
   // file is written after, and its row taken back if the write fails.
-  const row = await accountTransaction(deps.models, accountId, async (transaction, account) => {
-    await assertMediaRoom(deps, account, bytes.length, transaction);
-    return deps.models.MediaFile.create({ account_id: accountId, file_name: fileName, content_type: IMAGE_TYPES[ext], size_bytes: bytes.length }, { transaction });
+  const row = await accountTransaction(ctx.models, accountId, async (transaction, account) => {
+    await assertMediaRoom(ctx, account, bytes.length, transaction);
+    return ctx.models.MediaFile.create({ account_id: accountId, file_name: fileName, content_type: IMAGE_TYPES[ext], size_bytes: bytes.length }, { transaction });
   });
   try {
-    await deps.mediaStore.put(fileName, bytes);
+    await ctx.mediaStore.put(fileName, bytes);
   } catch (err) {
     await row.destroy();
     throw err;
   }
-  return mediaUrl(deps.config.publicBaseUrl, fileName);
+  return mediaUrl(ctx.config.publicBaseUrl, fileName);
 }
 
 /** Decodes and stores a base64 upload. */
-export async function uploadImage(deps: ServiceContext, accountId: number, base64: string, field: string): Promise<string> {
-  return storeImage(deps, accountId, decodeImage(base64, field), field);
+export async function uploadImage(ctx: ServiceContext, accountId: number, base64: string, field: string): Promise<string> {
+  return storeImage(ctx, accountId, decodeImage(base64, field), field);
 }
 
 /** The file name of one of our media URLs, or null for any other URL. */
@@ -84,26 +84,26 @@ export function ownMediaFile(publicBaseUrl: string, url: string | null): string 
 }
 
 /** Copies share nothing: an image of ours is duplicated under a new name; other URLs are kept as they are. */
-export async function duplicateImage(deps: ServiceContext, accountId: number, url: string | null): Promise<string | null> {
-  const fileName = ownMediaFile(deps.config.publicBaseUrl, url);
+export async function duplicateImage(ctx: ServiceContext, accountId: number, url: string | null): Promise<string | null> {
+  const fileName = ownMediaFile(ctx.config.publicBaseUrl, url);
   if (!fileName) return url;
-  const bytes = await deps.mediaStore.get(fileName);
-  return bytes ? storeImage(deps, accountId, bytes, 'image') : url;
+  const bytes = await ctx.mediaStore.get(fileName);
+  return bytes ? storeImage(ctx, accountId, bytes, 'image') : url;
 }
 
 /**
  * Each URL duplicated as duplicateImage does, one after the other (a copy of hundreds of images never holds them all
  * in memory), after checking that all of them fit the media quota, so a copy refused half-way leaves few orphans.
  */
-export async function duplicateImages(deps: ServiceContext, accountId: number, urls: ReadonlyArray<string | null>): Promise<Array<string | null>> {
-  const own = urls.map((url) => ownMediaFile(deps.config.publicBaseUrl, url)).filter((name): name is string => name !== null);
+export async function duplicateImages(ctx: ServiceContext, accountId: number, urls: ReadonlyArray<string | null>): Promise<Array<string | null>> {
+  const own = urls.map((url) => ownMediaFile(ctx.config.publicBaseUrl, url)).filter((name): name is string => name !== null);
   if (own.length) {
-    const files = await deps.models.MediaFile.findAll({ where: { file_name: [...new Set(own)] }, attributes: ['file_name', 'size_bytes'] });
+    const files = await ctx.models.MediaFile.findAll({ where: { file_name: [...new Set(own)] }, attributes: ['file_name', 'size_bytes'] });
     const sizes = new Map(files.map((f) => [f.file_name, f.size_bytes]));
-    const account = await deps.models.Account.findByPk(accountId);
-    if (account) await assertMediaRoom(deps, account, own.reduce((sum, name) => sum + (sizes.get(name) ?? 0), 0));
+    const account = await ctx.models.Account.findByPk(accountId);
+    if (account) await assertMediaRoom(ctx, account, own.reduce((sum, name) => sum + (sizes.get(name) ?? 0), 0));
   }
   const copies: Array<string | null> = [];
-  for (const url of urls) copies.push(await duplicateImage(deps, accountId, url));
+  for (const url of urls) copies.push(await duplicateImage(ctx, accountId, url));
   return copies;
 }

@@ -92,11 +92,11 @@ async function setPrices(models: Models, widget: Widget, prices: Record<string, 
 
 /** Creates (id 0 or absent) or updates a widget; turning the directory rule off needs a token. */
 export async function saveWidget(
-  deps: ServiceContext,
+  ctx: ServiceContext,
   accountId: number,
   input: { id: number | undefined; widget: WidgetInput; prices: Record<string, number> | undefined; token: string | undefined },
 ): Promise<Widget> {
-  const { models } = deps;
+  const { models } = ctx;
   return writeTransaction(models.sequelize, async (transaction) => {
     let widget: Widget;
     if (!input.id) {
@@ -122,7 +122,7 @@ export async function saveWidget(
             purpose: 'widget_dir_sender_off',
             resourceId: String(widget.id),
             token: input.token,
-            now: deps.now(),
+            now: ctx.now(),
             message: 'Turning off dir_sender_must_be_in_directory needs an otp_confirmation_token issued for this widget',
           },
           transaction,
@@ -160,8 +160,8 @@ export async function searchWidgets(
 }
 
 /** Copies a widget (named `Copy - <name>`, flags kept) with its first `limit` eCards in display order. */
-export async function copyWidget(deps: ServiceContext, accountId: number, widgetId: number, limit: number | undefined): Promise<Widget> {
-  const { models } = deps;
+export async function copyWidget(ctx: ServiceContext, accountId: number, widgetId: number, limit: number | undefined): Promise<Widget> {
+  const { models } = ctx;
   const source = await findWidget(models, accountId, widgetId);
   assertEditable(source);
   const ecards = await models.Ecard.findAll({
@@ -170,9 +170,9 @@ export async function copyWidget(deps: ServiceContext, accountId: number, widget
     ...(limit === undefined ? {} : { limit }),
   });
   // The copy is a new widget: its eCards must fit the cap (a source already over it copies only with a limit).
-  assertEcardsFit(deps, ecards.length);
+  assertEcardsFit(ctx, ecards.length);
   // Images first (files, outside the transaction, one at a time); an unused copy is harmless, a shared file is not.
-  const images = await duplicateImages(deps, accountId, ecards.map((e) => e.self_hosted_url));
+  const images = await duplicateImages(ctx, accountId, ecards.map((e) => e.self_hosted_url));
   return writeTransaction(models.sequelize, async (transaction) => {
     const copy = await models.Widget.create(
       {
@@ -201,23 +201,23 @@ export function copyOfEcard(ecard: Ecard, target: { widgetId: number; image: str
  * Deletes widgets with their eCards, all or nothing. Widgets in use need a token: one in-use widget takes its
  * own token; several in use at once are refused with the impact of each, to be deleted one at a time.
  */
-export async function deleteWidgets(deps: ServiceContext, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
-  const { models } = deps;
+export async function deleteWidgets(ctx: ServiceContext, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
+  const { models } = ctx;
   const unique = [...new Set(ids)];
   const widgets = await models.Widget.findAll({ where: { id: unique, account_id: accountId } });
   const missing = unique.filter((id) => !widgets.some((w) => w.id === id));
   if (missing.length) throw notFoundError(`No widget with id ${missing.join(', ')}`);
   widgets.forEach(assertEditable);
 
-  const usage = await widgetUsage(deps.hooks.usage, models, accountId, unique);
+  const usage = await widgetUsage(ctx.hooks.usage, models, accountId, unique);
   const counts = await models.Ecard.count({ where: { widget_id: unique }, group: ['widget_id'] });
   const ecardCount = new Map(counts.map((c) => [Number(c.widget_id), Number(c.count)]));
   const impact: WidgetImpact[] = unique
     .filter((id) => inUse(usage.get(id)!))
     .map((id) => ({ id, ecards: ecardCount.get(id) ?? 0, ...usage.get(id)! }));
-  const removal = deps.hooks.ecardsRemoved(accountId);
+  const removal = ctx.hooks.ecardsRemoved(accountId);
   await deleteGatedByToken(
-    { models, accountId, now: deps.now(), noun: 'widget', purpose: 'widget_delete', impact, token },
+    { models, accountId, now: ctx.now(), noun: 'widget', purpose: 'widget_delete', impact, token },
     async (transaction) => {
       await removal.inTransaction({ widgetIds: unique }, transaction);
       await models.Ecard.destroy({ where: { widget_id: unique, account_id: accountId }, transaction });

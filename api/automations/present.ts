@@ -1,16 +1,13 @@
 // Automations as the API shows them (findOne, list items, save and toggle answers): the stored configuration read
-// through services/automations/config.ts, with the next firings of the enabled ones.
+// through services/automations/config.ts, with the next firings of the enabled ones (services/automations/view.ts).
 import type { z } from 'zod';
-import type { AutomationConfig } from '../../services/automations/config.ts';
-import { nextFirings } from '../../services/automations/preview.ts';
-import type { ServiceContext } from '../../services/context.ts';
+import type { AutomationView } from '../../services/automations/view.ts';
 import type { Automation as AutomationSchema, MilestoneRule } from './schema.ts';
 
-type AutomationView = z.input<typeof AutomationSchema>;
+type AutomationAnswer = z.input<typeof AutomationSchema>;
 
-export async function presentAutomations(deps: ServiceContext, configs: readonly AutomationConfig[], showContact: boolean): Promise<AutomationView[]> {
-  const firings = await nextFirings(deps, configs, showContact);
-  return configs.map((c) => ({
+export function presentAutomation({ config: c, nextFirings }: AutomationView): AutomationAnswer {
+  return {
     id: c.row.id,
     automation_name: c.row.automation_name,
     event_type: c.row.event_type,
@@ -30,12 +27,8 @@ export async function presentAutomations(deps: ServiceContext, configs: readonly
     gift_card_enabled: c.row.gift_card_enabled,
     gift_card: c.gift_card as { product_id: string; amount: number } | null,
     notification_ecards: c.notification_ecards,
-    next_firings: firings.get(c.row.id) ?? [],
+    next_firings: nextFirings,
     createdat: c.row.created_at.toISOString(),
     updatedat: c.row.updated_at.toISOString(),
-  }));
-}
-
-export async function presentAutomation(deps: ServiceContext, config: AutomationConfig, showContact: boolean): Promise<AutomationView> {
-  return (await presentAutomations(deps, [config], showContact))[0]!;
+  };
 }

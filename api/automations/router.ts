@@ -5,10 +5,11 @@ import { consoleOnly, requireFields } from '../../lib/errors.ts';
 import { findAutomation, listAutomations, saveAutomation, toggleAutomation } from '../../services/automations/automations.ts';
 import { deleteNotificationEcards, getNotificationEcards, saveNotificationEcards } from '../../services/automations/notification-ecards.ts';
 import { previewTrigger } from '../../services/automations/preview.ts';
+import { automationView, automationViews } from '../../services/automations/view.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';
-import { presentAutomation, presentAutomations } from './present.ts';
+import { presentAutomation } from './present.ts';
 import {
   Automation,
   AutomationIdParams,
@@ -43,7 +44,7 @@ export const automationRoutes = [
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
       const { configs, count } = await listAutomations(services.models, caller.account.id, query);
-      return { data: await presentAutomations(services, configs, seesDirectory(caller)), meta: pageMeta(query.page, query.perPage, count) };
+      return { data: (await automationViews(services, configs, seesDirectory(caller))).map(presentAutomation), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineRoute({
@@ -55,7 +56,7 @@ export const automationRoutes = [
     params: AutomationIdParams,
     response: Automation,
     async handler({ params }, { services, caller }) {
-      return presentAutomation(services, await findAutomation(services.models, caller.account.id, params.id), seesDirectory(caller));
+      return presentAutomation(await automationView(services, await findAutomation(services.models, caller.account.id, params.id), seesDirectory(caller)));
     },
   }),
   defineRoute({
@@ -70,7 +71,7 @@ export const automationRoutes = [
       const { id, enabled } = body.automation;
       requireFields({ 'automation.enabled': enabled });
       const saved = await toggleAutomation(services, caller.account.id, id, enabled!, body.gc_confirmation_token);
-      return presentAutomation(services, saved, seesDirectory(caller));
+      return presentAutomation(await automationView(services, saved, seesDirectory(caller)));
     },
   }),
   defineRoute({
@@ -84,7 +85,7 @@ export const automationRoutes = [
     async handler({ body }, { services, caller }) {
       const { id, ...input } = body.automation;
       const saved = await saveAutomation(services, caller.account.id, id, input, body.gc_confirmation_token);
-      return presentAutomation(services, saved, seesDirectory(caller));
+      return presentAutomation(await automationView(services, saved, seesDirectory(caller)));
     },
   }),
   defineRoute({

@@ -239,23 +239,23 @@ function giftGatedChanges(existing: AutomationConfig, input: AutomationInput, ev
  * passed (nothing before now is sent). `save` with only `id` and `enabled` is the toggle.
  */
 export async function saveAutomation(
-  deps: ServiceContext,
+  ctx: ServiceContext,
   accountId: number,
   id: number | undefined,
   input: AutomationInput,
   token: string | undefined,
 ): Promise<AutomationConfig> {
-  const { models } = deps;
+  const { models } = ctx;
   if (!id) requireFields({ 'automation.automation_name': input.automation_name, 'automation.event_type': input.event_type });
   // A gift's amount within the bounds (whatever the velocity setting); its spend is reserved card by card at claim.
-  if (input.gift_card) checkGiftAmount(await loadSettings(deps, accountId), input.gift_card.amount);
+  if (input.gift_card) checkGiftAmount(await loadSettings(ctx, accountId), input.gift_card.amount);
   const { config, scheduleChanged } = await accountTransaction(models, accountId, async (transaction) => {
     const existing = id ? await findAutomation(models, accountId, id, transaction) : null;
     await checkReferences(models, accountId, referencesOf(input), transaction);
 
     const eventType = input.event_type ?? existing!.row.event_type;
     const trigger = nextTrigger(eventType, input, existing);
-    const now = deps.now();
+    const now = ctx.now();
     const wasEnabled = existing?.row.enabled ?? false;
     const timingBefore = existing?.row.timing_config ?? null;
     const enabled = input.enabled ?? wasEnabled;
@@ -305,13 +305,13 @@ export async function saveAutomation(
     // The Schedule depends on existence, enabled and timing only.
     return { config: saved, scheduleChanged: !existing || enabled !== wasEnabled || saved.row.timing_config !== timingBefore };
   });
-  if (scheduleChanged) await syncAutomationSchedule(deps, accountId, config.row.id);
+  if (scheduleChanged) await syncAutomationSchedule(ctx, accountId, config.row.id);
   return config;
 }
 
 /** Sets `enabled` (never flips it): the same as a save with only `id` and `enabled`. */
-export function toggleAutomation(deps: ServiceContext, accountId: number, id: number, enabled: boolean, token: string | undefined): Promise<AutomationConfig> {
-  return saveAutomation(deps, accountId, id, { enabled }, token);
+export function toggleAutomation(ctx: ServiceContext, accountId: number, id: number, enabled: boolean, token: string | undefined): Promise<AutomationConfig> {
+  return saveAutomation(ctx, accountId, id, { enabled }, token);
 }
 
 export interface AutomationListQuery {

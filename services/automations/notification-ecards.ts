@@ -19,13 +19,13 @@ export async function getNotificationEcards(models: Models, accountId: number, a
 
 /** Replaces the type's eCards (the account's, outside campaigns; else 404 with nothing saved). */
 export async function saveNotificationEcards(
-  deps: ServiceContext,
+  ctx: ServiceContext,
   accountId: number,
   automationId: number,
   type: NotificationType,
   ecardIds: readonly number[],
 ): Promise<NotificationEcards> {
-  const { models } = deps;
+  const { models } = ctx;
   return accountTransaction(models, accountId, async (transaction) => {
     const config = await findAutomation(models, accountId, automationId, transaction);
     await checkReferences(models, accountId, { ecards: ecardIds }, transaction);
@@ -39,12 +39,12 @@ export async function saveNotificationEcards(
 
 /** Clears the type's eCards, or every type's; answers the types that had any. */
 export async function deleteNotificationEcards(
-  deps: ServiceContext,
+  ctx: ServiceContext,
   accountId: number,
   automationId: number,
   type: NotificationType | undefined,
 ): Promise<{ deleted: NotificationType[] }> {
-  const { models } = deps;
+  const { models } = ctx;
   return accountTransaction(models, accountId, async (transaction) => {
     const config = await findAutomation(models, accountId, automationId, transaction);
     const types = type ? [type] : [...NOTIFICATION_TYPES];

@@ -111,12 +111,12 @@ export interface PreviewInput {
  * has not passed), over the automation's scope (with its eCards) or every active member. Saves nothing.
  */
 export async function previewTrigger(
-  deps: ServiceContext,
+  ctx: ServiceContext,
   accountId: number,
   input: PreviewInput,
   showContact: boolean,
 ): Promise<{ timezone: string; firings: PreviewFiring[] }> {
-  const { models } = deps;
+  const { models } = ctx;
   const automation = input.automation_id ? await findAutomation(models, accountId, input.automation_id) : null;
   await checkReferences(models, accountId, { ecards: (input.milestone_rules ?? []).flatMap((r) => r.ecard_ids ?? []) });
   // Rules not sent: the automation's own, when previewing one.
@@ -130,7 +130,7 @@ export async function previewTrigger(
   }
 
   const timing = input.timing_config;
-  const from = input.from ?? firstOpenDate(deps.now(), timing);
+  const from = input.from ?? firstOpenDate(ctx.now(), timing);
   const window = { from: addDays(from, -1), to: addDays(from, input.days - 1) };
   const config = { event_type: input.trigger_type, trigger_config: trigger, timing_config: timing, milestone_rules: rules } as DueConfig;
   const members = automation ? await membersInScope(models, automation) : await activeMembers(models, accountId);
@@ -146,8 +146,8 @@ export async function previewTrigger(
  * next_firings of each automation (one account's): the next 30 send dates' firings of the enabled ones, [] for
  * the others. The account's members are loaded once when several automations need them.
  */
-export async function nextFirings(deps: ServiceContext, configs: readonly AutomationConfig[], showContact: boolean): Promise<Map<number, PreviewFiring[]>> {
-  const { models } = deps;
+export async function nextFirings(ctx: ServiceContext, configs: readonly AutomationConfig[], showContact: boolean): Promise<Map<number, PreviewFiring[]>> {
+  const { models } = ctx;
   const result = new Map<number, PreviewFiring[]>(configs.map((c) => [c.row.id, []]));
   const due = configs.flatMap((c) => {
     const dueConfig = c.row.enabled ? dueConfigOf(c) : null;
@@ -157,7 +157,7 @@ export async function nextFirings(deps: ServiceContext, configs: readonly Automa
   const accountId = due[0]!.config.row.account_id;
   const shared = due.length > 1 || due.some(({ config }) => reachesEveryone(config)) ? await activeMembers(models, accountId) : null;
   const enabled = await enabledEcards(models, accountId, due.flatMap(({ config }) => [...config.selected_ecard_ids, ...config.milestone_rules.flatMap((r) => r.ecard_ids)]));
-  const now = deps.now();
+  const now = ctx.now();
   for (const { config, dueConfig } of due) {
     const members = shared ? shared.filter((m) => inScope(config, m)) : await membersInScope(models, config);
     const from = firstOpenDate(now, dueConfig.timing_config);
@@ -167,7 +167,7 @@ export async function nextFirings(deps: ServiceContext, configs: readonly Automa
       result.set(config.row.id, firingsOf(dueConfig, members, window, choice, showContact));
     } catch (err) {
       // A stored configuration the due module cannot read (it was validated when enabled): shown as no firings.
-      deps.logger.warn({ err, automationId: config.row.id }, 'could not compute the next firings of an automation');
+      ctx.logger.warn({ err, automationId: config.row.id }, 'could not compute the next firings of an automation');
     }
   }
   return result;

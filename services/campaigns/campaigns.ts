@@ -60,10 +60,10 @@ function columnsOf(input: CampaignInput): Partial<Campaign> {
 }
 
 /** Creates a draft (with its backing widget) when `id` is 0 or absent, else edits the draft's fields that were sent. */
-export async function saveCampaign(deps: ServiceContext, accountId: number, id: number | undefined, input: CampaignInput): Promise<Campaign> {
-  const { models } = deps;
+export async function saveCampaign(ctx: ServiceContext, accountId: number, id: number | undefined, input: CampaignInput): Promise<Campaign> {
+  const { models } = ctx;
   // A gift's amount is checked against the bounds now; its product and stock when the campaign leaves the draft.
-  if (input.gift_card) checkGiftAmount(await loadSettings(deps, accountId), input.gift_card.amount);
+  if (input.gift_card) checkGiftAmount(await loadSettings(ctx, accountId), input.gift_card.amount);
   return writeTransaction(models.sequelize, async (transaction) => {
     if (id) {
       const campaign = await findCampaign(models, accountId, id, transaction);
@@ -94,9 +94,9 @@ export async function saveCampaign(deps: ServiceContext, accountId: number, id: 
   });
 }
 
-export async function updateLocale(deps: ServiceContext, accountId: number, id: number, locale: string): Promise<Campaign> {
-  return writeTransaction(deps.models.sequelize, async (transaction) => {
-    const campaign = await findCampaign(deps.models, accountId, id, transaction);
+export async function updateLocale(ctx: ServiceContext, accountId: number, id: number, locale: string): Promise<Campaign> {
+  return writeTransaction(ctx.models.sequelize, async (transaction) => {
+    const campaign = await findCampaign(ctx.models, accountId, id, transaction);
     assertDraft(campaign);
     return campaign.update({ locale }, { transaction });
   });

@@ -24,8 +24,8 @@ export function ecardFor(campaignId: number, recipientId: number, ecardIds: read
 }
 
 /** Replaces the draft's eCards with copies of the given ones: the account's enabled eCards outside campaigns. */
-export async function saveCampaignEcards(deps: ServiceContext, accountId: number, campaignId: number, ecardIds: number[]): Promise<Campaign> {
-  const { models } = deps;
+export async function saveCampaignEcards(ctx: ServiceContext, accountId: number, campaignId: number, ecardIds: number[]): Promise<Campaign> {
+  const { models } = ctx;
   const unique = [...new Set(ecardIds)];
   const sources = await models.Ecard.findAll({
     where: { id: unique, account_id: accountId },
@@ -38,9 +38,9 @@ export async function saveCampaignEcards(deps: ServiceContext, accountId: number
   // Checked before any file is copied; checked again under the lock.
   await findCampaign(models, accountId, campaignId);
   // The copies replace the draft's eCards, so the draft's widget then holds exactly these.
-  assertEcardsFit(deps, unique.length);
+  assertEcardsFit(ctx, unique.length);
   const ordered = unique.map((id) => sources.find((e) => e.id === id)!);
-  const images = await duplicateImages(deps, accountId, ordered.map((e) => e.self_hosted_url));
+  const images = await duplicateImages(ctx, accountId, ordered.map((e) => e.self_hosted_url));
   return accountTransaction(models, accountId, async (transaction) => {
     const campaign = await findDraft(models, accountId, campaignId, transaction);
     // By primary key: a range delete on MySQL locks the gap where another account's draft inserts too (a deadlock).
@@ -52,7 +52,7 @@ export async function saveCampaignEcards(deps: ServiceContext, accountId: number
         { transaction },
       );
     }
-    await campaign.update({ updated_at: deps.now() }, { transaction });
+    await campaign.update({ updated_at: ctx.now() }, { transaction });
     return campaign;
   });
 }

@@ -55,12 +55,12 @@ async function assertComplete(models: Models, campaign: Campaign, transaction: T
 }
 
 /** Reserves the campaign's emails against the month of its send time, giving back an earlier reservation. */
-async function reserveFor(deps: ServiceContext, account: Account, campaign: Campaign, count: number, at: Date, transaction: Transaction): Promise<void> {
-  const { models } = deps;
+async function reserveFor(ctx: ServiceContext, account: Account, campaign: Campaign, count: number, at: Date, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   if (campaign.quota_month) await releaseQuota(models, account.id, campaign.quota_month, campaign.quota_count, transaction);
   if (account.mode === 'sandbox') return void (await campaign.update({ quota_month: null, quota_count: 0 }, { transaction }));
   const month = billingMonth(at);
-  const limit = deps.config.emailsPerMonth[account.plan];
+  const limit = ctx.config.emailsPerMonth[account.plan];
   if (!(await reserveQuota(models, account.id, month, count, limit, transaction))) {
     const remaining = await quotaRemaining(models, account.id, month, limit, transaction);
     throw wouldExceedLimit(`The ${account.plan} plan has ${remaining} emails left for ${month}; this campaign needs ${count}`, {
@@ -70,14 +70,14 @@ async function reserveFor(deps: ServiceContext, account: Account, campaign: Camp
   await campaign.update({ quota_month: month, quota_count: count }, { transaction });
 }
 
-async function startChecks(deps: ServiceContext, account: Account, campaign: Campaign, token: string | undefined, transaction: Transaction): Promise<number> {
-  const count = await assertComplete(deps.models, campaign, transaction);
-  if (await isSuspended(deps.models, account.id, transaction)) throw sendingSuspended('Sending is suspended for this account');
+async function startChecks(ctx: ServiceContext, account: Account, campaign: Campaign, token: string | undefined, transaction: Transaction): Promise<number> {
+  const count = await assertComplete(ctx.models, campaign, transaction);
+  if (await isSuspended(ctx.models, account.id, transaction)) throw sendingSuspended('Sending is suspended for this account');
   // A gift campaign's token is spent when it leaves the draft (reading: a reschedule needs none).
   if (campaign.gift_card_enabled && campaign.status === 'draft') {
     await spendToken(
-      deps.models,
-      { accountId: account.id, purpose: 'gc_campaign_send', resourceId: String(campaign.id), token, now: deps.now(), message: 'A gift-card campaign needs a gc_confirmation_token issued for it' },
+      ctx.models,
+      { accountId: account.id, purpose: 'gc_campaign_send', resourceId: String(campaign.id), token, now: ctx.now(), message: 'A gift-card campaign needs a gc_confirmation_token issued for it' },
       transaction,
     );
   }
@@ -85,94 +85,94 @@ async function startChecks(deps: ServiceContext, account: Account, campaign: Cam
 }
 
 /** Wakes (or starts) the campaign's workflow and records that the wake arrived. */
-export async function wakeCampaignNow(deps: ServiceContext, target: WorkflowTarget, campaign: Campaign): Promise<void> {
-  await wakeCampaignWorkflow(target, campaignWorkflowInput(deps, campaign), campaign.status);
-  await deps.models.Campaign.update({ workflow_started: true }, { where: { id: campaign.id, status: campaign.status } });
+export async function wakeCampaignNow(ctx: ServiceContext, target: WorkflowTarget, campaign: Campaign): Promise<void> {
+  await wakeCampaignWorkflow(target, campaignWorkflowInput(ctx, campaign), campaign.status);
+  await ctx.models.Campaign.update({ workflow_started: true }, { where: { id: campaign.id, status: campaign.status } });
 }
 
 /** Wakes the campaign's workflow after the commit; a failure is left to the background pass. */
-export async function wakeCampaign(deps: ServiceContext, campaign: Campaign): Promise<void> {
-  if (!deps.workflows) return;
+export async function wakeCampaign(ctx: ServiceContext, campaign: Campaign): Promise<void> {
+  if (!ctx.workflows) return;
   try {
-    await wakeCampaignNow(deps, deps.workflows, campaign);
+    await wakeCampaignNow(ctx, ctx.workflows, campaign);
   } catch (err) {
-    deps.logger.warn({ err, campaignId: campaign.id }, 'waking the campaign workflow failed; the background pass will');
-    deps.nudge();
+    ctx.logger.warn({ err, campaignId: campaign.id }, 'waking the campaign workflow failed; the background pass will');
+    ctx.nudge();
   }
 }
 
-export function campaignWorkflowInput(deps: ServiceContext, campaign: Pick<Campaign, 'id' | 'account_id'>) {
+export function campaignWorkflowInput(ctx: ServiceContext, campaign: Pick<Campaign, 'id' | 'account_id'>) {
   return {
     accountId: campaign.account_id,
     campaignId: campaign.id,
-    bulk: { taskQueue: deps.config.temporal.bulkTaskQueue, ...deps.config.bulk, heartbeatSeconds: deps.config.heartbeatSeconds },
+    bulk: { taskQueue: ctx.config.temporal.bulkTaskQueue, ...ctx.config.bulk, heartbeatSeconds: ctx.config.heartbeatSeconds },
   };
 }
 
 async function move(
-  deps: ServiceContext,
+  ctx: ServiceContext,
   accountId: number,
   campaignId: number,
   name: Move,
   work: (account: Account, campaign: Campaign, transaction: Transaction) => Promise<Partial<Campaign>>,
 ): Promise<Campaign> {
-  const campaign = await accountTransaction(deps.models, accountId, async (transaction, account) => {
-    const found = await findCampaign(deps.models, accountId, campaignId, transaction);
+  const campaign = await accountTransaction(ctx.models, accountId, async (transaction, account) => {
+    const found = await findCampaign(ctx.models, accountId, campaignId, transaction);
     assertMove(found, name);
-    const changes = { ...(await work(account, found, transaction)), workflow_started: false, updated_at: deps.now() };
+    const changes = { ...(await work(account, found, transaction)), workflow_started: false, updated_at: ctx.now() };
     // Conditional: the workflow moves scheduled → sending without the account's lock.
-    const [changed] = await deps.models.Campaign.update(changes, { where: { id: found.id, status: found.status }, transaction });
+    const [changed] = await ctx.models.Campaign.update(changes, { where: { id: found.id, status: found.status }, transaction });
     if (!changed) throw invalidCampaignState(`Campaign ${found.id} changed state meanwhile; try again`);
     return found.reload({ transaction });
   });
-  await wakeCampaign(deps, campaign);
+  await wakeCampaign(ctx, campaign);
   return campaign;
 }
 
-export function scheduleCampaign(deps: ServiceContext, accountId: number, campaignId: number, input: { at: Date; timeZone: string; token: string | undefined }) {
-  return move(deps, accountId, campaignId, 'schedule', async (account, campaign, transaction) => {
-    checkScheduleWindow(input.at, deps.now(), deps.config.sendNowWindowSeconds);
-    const count = await startChecks(deps, account, campaign, input.token, transaction);
-    await reserveFor(deps, account, campaign, count, input.at, transaction);
-    await reserveCampaignGift(deps, account, campaign, count, transaction);
+export function scheduleCampaign(ctx: ServiceContext, accountId: number, campaignId: number, input: { at: Date; timeZone: string; token: string | undefined }) {
+  return move(ctx, accountId, campaignId, 'schedule', async (account, campaign, transaction) => {
+    checkScheduleWindow(input.at, ctx.now(), ctx.config.sendNowWindowSeconds);
+    const count = await startChecks(ctx, account, campaign, input.token, transaction);
+    await reserveFor(ctx, account, campaign, count, input.at, transaction);
+    await reserveCampaignGift(ctx, account, campaign, count, transaction);
     return { status: 'scheduled', scheduled_at: input.at, scheduled_timezone: input.timeZone };
   });
 }
 
-export function sendCampaign(deps: ServiceContext, accountId: number, campaignId: number, token: string | undefined) {
-  return move(deps, accountId, campaignId, 'send', async (account, campaign, transaction) => {
-    const now = deps.now();
-    const count = await startChecks(deps, account, campaign, token, transaction);
-    await reserveFor(deps, account, campaign, count, now, transaction);
-    await reserveCampaignGift(deps, account, campaign, count, transaction);
+export function sendCampaign(ctx: ServiceContext, accountId: number, campaignId: number, token: string | undefined) {
+  return move(ctx, accountId, campaignId, 'send', async (account, campaign, transaction) => {
+    const now = ctx.now();
+    const count = await startChecks(ctx, account, campaign, token, transaction);
+    await reserveFor(ctx, account, campaign, count, now, transaction);
+    await reserveCampaignGift(ctx, account, campaign, count, transaction);
     return { status: 'sending', started_at: now };
   });
 }
 
-export function unscheduleCampaign(deps: ServiceContext, accountId: number, campaignId: number) {
-  return move(deps, accountId, campaignId, 'unschedule', async (account, campaign, transaction) => {
-    if (campaign.quota_month) await releaseQuota(deps.models, account.id, campaign.quota_month, campaign.quota_count, transaction);
-    await releaseReservation(deps.models, 'campaigns', campaign.id, account.id, transaction);
+export function unscheduleCampaign(ctx: ServiceContext, accountId: number, campaignId: number) {
+  return move(ctx, accountId, campaignId, 'unschedule', async (account, campaign, transaction) => {
+    if (campaign.quota_month) await releaseQuota(ctx.models, account.id, campaign.quota_month, campaign.quota_count, transaction);
+    await releaseReservation(ctx.models, 'campaigns', campaign.id, account.id, transaction);
     return { status: 'draft', scheduled_at: null, scheduled_timezone: null, quota_month: null, quota_count: 0 };
   });
 }
 
 /** Unclaimed recipients end `canceled` (their quota and gifts back); claimed ones finish. */
-export async function cancelCampaign(deps: ServiceContext, accountId: number, campaignId: number) {
-  const campaign = await move(deps, accountId, campaignId, 'cancel', async (_account, campaign, transaction) => {
-    const released = await cancelUnclaimed(deps.models, campaign, 'campaign canceled', transaction);
-    await releaseReservation(deps.models, 'campaigns', campaign.id, accountId, transaction);
-    return { status: 'canceled', completed_at: deps.now(), quota_count: Math.max(0, campaign.quota_count - released) };
+export async function cancelCampaign(ctx: ServiceContext, accountId: number, campaignId: number) {
+  const campaign = await move(ctx, accountId, campaignId, 'cancel', async (_account, campaign, transaction) => {
+    const released = await cancelUnclaimed(ctx.models, campaign, 'campaign canceled', transaction);
+    await releaseReservation(ctx.models, 'campaigns', campaign.id, accountId, transaction);
+    return { status: 'canceled', completed_at: ctx.now(), quota_count: Math.max(0, campaign.quota_count - released) };
   });
   // Gifts of prepared sends that will not go out now: refunded, their codes back (after the commit: a provider is asked).
-  if (campaign.gift_card_enabled) await settleCampaignGifts(deps, campaign.id);
+  if (campaign.gift_card_enabled) await settleCampaignGifts(ctx, campaign.id);
   return campaign;
 }
 
 /** Every gift of the campaign whose recipient will not get it ends (failed or refunded). */
-export async function settleCampaignGifts(deps: ServiceContext, campaignId: number): Promise<void> {
-  const sendPks = await deps.models.GiftOrder.findAll({ attributes: ['send_id'], where: { campaign_id: campaignId, fulfillment_status: ['pending', 'fulfilled'] }, raw: true });
-  await settleGiftOrders(deps, sendPks.flatMap((o) => (o.send_id ? [o.send_id] : [])));
+export async function settleCampaignGifts(ctx: ServiceContext, campaignId: number): Promise<void> {
+  const sendPks = await ctx.models.GiftOrder.findAll({ attributes: ['send_id'], where: { campaign_id: campaignId, fulfillment_status: ['pending', 'fulfilled'] }, raw: true });
+  await settleGiftOrders(ctx, sendPks.flatMap((o) => (o.send_id ? [o.send_id] : [])));
 }
 
 /**

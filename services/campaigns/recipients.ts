@@ -60,8 +60,8 @@ function csvRowsOf(rows: CsvRecipient[]): NewRecipient[] {
 }
 
 /** Sets (or with `append`, adds to) the draft's recipients; all or nothing. */
-export async function saveRecipients(deps: ServiceContext, accountId: number, campaignId: number, input: RecipientsInput): Promise<Campaign> {
-  const { models } = deps;
+export async function saveRecipients(ctx: ServiceContext, accountId: number, campaignId: number, input: RecipientsInput): Promise<Campaign> {
+  const { models } = ctx;
   await findCampaign(models, accountId, campaignId);
   const members = await membersOf(models, accountId, input.directoryMemberIds);
   const incoming = new Map<string, NewRecipient>();
@@ -84,7 +84,7 @@ export async function saveRecipients(deps: ServiceContext, accountId: number, ca
       const chunk = added.slice(i, i + INSERT_CHUNK).map((r) => ({ ...r, campaign_id: campaign.id, account_id: accountId }));
       await models.CampaignRecipient.bulkCreate(chunk, { transaction });
     }
-    await campaign.update({ updated_at: deps.now() }, { transaction });
+    await campaign.update({ updated_at: ctx.now() }, { transaction });
     return campaign;
   });
 }

@@ -38,16 +38,16 @@ export interface StatusChange {
  * Sets the member's `disabled` flag. A real change is recorded (`team_member_deactivated`, or
  * `team_member_updated` with `changed_fields: ["disabled"]` on reactivation); a repeat is a no-op without event.
  */
-export async function setMemberDisabled(deps: ServiceContext, accountId: number, change: StatusChange, disabled: boolean): Promise<MemberView> {
-  return accountTransaction(deps.models, accountId, async (transaction, account: Account) => {
-    const member = await mustFind(deps.models, accountId, change.key, transaction);
-    if (member.disabled === disabled) return loadView(deps.models, member, transaction);
-    if (!disabled) await assertSeatFree(deps, account, transaction);
-    const now = deps.now();
-    await saveMember(deps.models, member, { disabled }, now, transaction);
-    const view = await loadView(deps.models, member, transaction);
+export async function setMemberDisabled(ctx: ServiceContext, accountId: number, change: StatusChange, disabled: boolean): Promise<MemberView> {
+  return accountTransaction(ctx.models, accountId, async (transaction, account: Account) => {
+    const member = await mustFind(ctx.models, accountId, change.key, transaction);
+    if (member.disabled === disabled) return loadView(ctx.models, member, transaction);
+    if (!disabled) await assertSeatFree(ctx, account, transaction);
+    const now = ctx.now();
+    await saveMember(ctx.models, member, { disabled }, now, transaction);
+    const view = await loadView(ctx.models, member, transaction);
     await recordMemberEvent(
-      deps,
+      ctx,
       {
         accountId,
         type: disabled ? 'team_member_deactivated' : 'team_member_updated',
@@ -66,12 +66,12 @@ export async function setMemberDisabled(deps: ServiceContext, accountId: number,
  * Erases a member for good: the row, its departments and custom dates go; reports lose the manager link; its
  * earlier events keep only its id. The delete event carries id, email and employee_id so subscribers can erase too.
  */
-export async function eraseMember(deps: ServiceContext, accountId: number, change: StatusChange): Promise<number> {
-  const { models } = deps;
-  const erasure = deps.hooks.memberErased(accountId);
+export async function eraseMember(ctx: ServiceContext, accountId: number, change: StatusChange): Promise<number> {
+  const { models } = ctx;
+  const erasure = ctx.hooks.memberErased(accountId);
   const erased = await accountTransaction(models, accountId, async (transaction) => {
     const member = await mustFind(models, accountId, change.key, transaction);
-    const now = deps.now();
+    const now = ctx.now();
     await models.TeamMember.update({ manager_id: null, updated_at: now }, { where: { account_id: accountId, manager_id: member.id }, transaction, silent: true });
     await models.MemberDepartment.destroy({ where: { member_id: member.id }, transaction });
     await models.MemberCustomValue.destroy({ where: { member_id: member.id }, transaction });
@@ -80,7 +80,7 @@ export async function eraseMember(deps: ServiceContext, accountId: number, chang
     await erasure.inTransaction({ id: member.id, email: member.email }, transaction);
     await member.destroy({ transaction });
     await recordMemberEvent(
-      deps,
+      ctx,
       {
         accountId,
         type: 'team_member_deleted',

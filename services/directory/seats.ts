@@ -8,9 +8,9 @@ import type { TeamMember } from '../../models/TeamMember.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** 403 when every seat of the plan is taken by an active member. */
-export async function assertSeatFree(deps: ServiceContext, account: Account, transaction: Transaction): Promise<void> {
-  const limit = deps.config.seats[account.plan];
-  const active = await deps.models.TeamMember.count({ where: { account_id: account.id, disabled: false }, transaction });
+export async function assertSeatFree(ctx: ServiceContext, account: Account, transaction: Transaction): Promise<void> {
+  const limit = ctx.config.seats[account.plan];
+  const active = await ctx.models.TeamMember.count({ where: { account_id: account.id, disabled: false }, transaction });
   if (active >= limit) {
     throw seatLimitReached(`All ${limit} seats of the ${account.plan} plan are taken by active members; deactivate one or upgrade the plan`);
   }

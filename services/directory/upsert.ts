@@ -105,8 +105,8 @@ interface Plan {
 }
 
 // Every rule, reading only: the match, the next state, conflicts, required fields, the manager and the seat.
-async function planUpsert(deps: ServiceContext, account: Account, request: UpsertRequest, transaction: Transaction): Promise<Plan> {
-  const { models } = deps;
+async function planUpsert(ctx: ServiceContext, account: Account, request: UpsertRequest, transaction: Transaction): Promise<Plan> {
+  const { models } = ctx;
   const { fields } = request;
   const member = await findMatch(models, account.id, request, transaction);
   const current = member ? await loadView(models, member, transaction) : null;
@@ -139,7 +139,7 @@ async function planUpsert(deps: ServiceContext, account: Account, request: Upser
   if (next.manager_email !== null && next.manager_email === next.email) {
     throw invalidManager('manager_email: a member cannot be its own manager');
   }
-  if (!current) await assertSeatFree(deps, account, transaction);
+  if (!current) await assertSeatFree(ctx, account, transaction);
   return { member, current, next, changed: changedFields(current, next), ignored };
 }
 
@@ -170,10 +170,10 @@ async function managerLink(models: Models, accountId: number, email: string | nu
   return manager ? { manager_id: manager.id, pending_manager_email: null } : { manager_id: null, pending_manager_email: email };
 }
 
-async function applyPlan(deps: ServiceContext, account: Account, request: UpsertRequest, plan: Plan, transaction: Transaction): Promise<MemberView> {
-  const { models } = deps;
+async function applyPlan(ctx: ServiceContext, account: Account, request: UpsertRequest, plan: Plan, transaction: Transaction): Promise<MemberView> {
+  const { models } = ctx;
   const { next, changed } = plan;
-  const now = deps.now();
+  const now = ctx.now();
   const row = Object.fromEntries(SCALAR_FIELDS.map((f) => [f, next[f]])) as Record<ScalarField, string | null> & { email: string };
   const manager = changed.includes('manager_email') ? await managerLink(models, account.id, next.manager_email, transaction) : {};
   let member = plan.member;
@@ -196,7 +196,7 @@ async function applyPlan(deps: ServiceContext, account: Account, request: Upsert
   }
   const view = await loadView(models, member, transaction);
   await recordMemberEvent(
-    deps,
+    ctx,
     {
       accountId: account.id,
       type: plan.current ? 'team_member_updated' : 'team_member_created',
@@ -222,16 +222,16 @@ function wouldBe(plan: Plan, now: Date): MemberView {
   };
 }
 
-export async function upsertMember(deps: ServiceContext, accountId: number, request: UpsertRequest): Promise<UpsertResult> {
+export async function upsertMember(ctx: ServiceContext, accountId: number, request: UpsertRequest): Promise<UpsertResult> {
   const matchValue = request.fields[request.matchField];
   if (!matchValue) throw missingField(`${request.matchField} is required (match_field is ${request.matchField})`);
   try {
-    return await accountTransaction(deps.models, accountId, async (transaction, account) => {
-      const plan = await planUpsert(deps, account, request, transaction);
+    return await accountTransaction(ctx.models, accountId, async (transaction, account) => {
+      const plan = await planUpsert(ctx, account, request, transaction);
       const action = !plan.current ? 'created' : plan.changed.length ? 'updated' : 'unchanged';
       const answer = { action, changed_fields: plan.changed, ignored_fields: plan.ignored, dry_run: request.dryRun } as const;
-      if (request.dryRun || action === 'unchanged') return { ...answer, member: plan.current && action === 'unchanged' ? plan.current : wouldBe(plan, deps.now()) };
-      return { ...answer, member: await applyPlan(deps, account, request, plan, transaction) };
+      if (request.dryRun || action === 'unchanged') return { ...answer, member: plan.current && action === 'unchanged' ? plan.current : wouldBe(plan, ctx.now()) };
+      return { ...answer, member: await applyPlan(ctx, account, request, plan, transaction) };
     });
   } catch (err) {
     // The account lock makes this unreachable for writes through this service; a write from elsewhere still gets a 422.

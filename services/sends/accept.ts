@@ -125,12 +125,12 @@ export interface Accepted {
  * only until the commit that follows, and at the very last the gift's manual codes (SKIP LOCKED: that step never
  * waits, so a transaction holding code rows waits for nothing else).
  */
-export async function acceptSend(deps: ServiceContext, account: Account, request: SendRequest): Promise<Accepted> {
-  const { models } = deps;
-  const now = deps.now();
+export async function acceptSend(ctx: ServiceContext, account: Account, request: SendRequest): Promise<Accepted> {
+  const { models } = ctx;
+  const now = ctx.now();
   const key = await keyUse(models, account.id, request, now);
   if (key.earlier) return { send: key.earlier, created: false };
-  const { mode, sendAt } = modeOf(request, now, deps.config.sendNowWindowSeconds * 1000);
+  const { mode, sendAt } = modeOf(request, now, ctx.config.sendNowWindowSeconds * 1000);
   const statVanityId = randomId(24);
   const recipients = withPageIds(checkAddresses(request, mode), statVanityId);
   const { ecard, widget } = await findSendable(models, account, request);
@@ -139,10 +139,10 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
   if (blocked) throw sendBlocked(blocked);
   await checkDirectory(models, account, widget, request.senderEmail);
   const sandbox = account.mode === 'sandbox';
-  if (mode !== 'share' && !sandbox && deps.config.mail.transport === 'none') {
+  if (mode !== 'share' && !sandbox && ctx.config.mail.transport === 'none') {
     throw providerFailed('No mail transport is configured (set SMTP_URL, or MAIL_TRANSPORT=sink)');
   }
-  const gift = request.gift ? await checkGift(deps, account, request.gift, { share: mode === 'share', recipients: recipients.length }) : null;
+  const gift = request.gift ? await checkGift(ctx, account, request.gift, { share: mode === 'share', recipients: recipients.length }) : null;
   // Share links and sandbox sends consume no quota.
   const quotaCount = mode === 'share' || sandbox ? 0 : recipients.length;
   const month = billingMonth(sendAt);
@@ -181,7 +181,7 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
       );
       await saveSnapshot(models, send.id, designOf(ecard), transaction);
       await recordEvent(
-        deps,
+        ctx,
         { accountId: account.id, eventId: send.send_id, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: now, body: sharedEvent(send, ecard, recipients) },
         transaction,
       );
@@ -199,11 +199,11 @@ export async function acceptSend(deps: ServiceContext, account: Account, request
           { transaction },
         );
       }
-      if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, deps.config.emailsPerMonth[account.plan], transaction))) {
+      if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, ctx.config.emailsPerMonth[account.plan], transaction))) {
         throw wouldExceedLimit(`The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
       }
-      if (gift) await reserveGiftSpend(deps, account.id, gift, giftCents, transaction, giftDay);
-      if (gift) await holdGiftCodes(deps, account.id, gift, send.id, recipients.length, transaction);
+      if (gift) await reserveGiftSpend(ctx, account.id, gift, giftCents, transaction, giftDay);
+      if (gift) await holdGiftCodes(ctx, account.id, gift, send.id, recipients.length, transaction);
       return { send, created: true };
     });
   } catch (err) {

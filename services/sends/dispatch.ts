@@ -28,22 +28,22 @@ export interface SendOutcome {
 
 const outcomeOf = (send: Send): SendOutcome => ({ status: send.status, emailsSent: send.emails_sent, error: send.error });
 
-async function finish(deps: ServiceContext, send: Send): Promise<SendOutcome> {
-  const recipients = await deps.models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
+async function finish(ctx: ServiceContext, send: Send): Promise<SendOutcome> {
+  const recipients = await ctx.models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
   const sent = recipients.filter((r) => r.status === 'sent').length;
   const failed = recipients.filter((r) => r.status === 'failed');
   const status: SendStatus = send.mode === 'share' || sent > 0 ? 'sent' : 'failed';
   const error = failed[0]?.error ?? null;
-  const [changed] = await deps.models.Send.update(
+  const [changed] = await ctx.models.Send.update(
     { status, emails_sent: sent, error },
     { where: { id: send.id, status: 'pending' } },
   );
   // The quota of emails that did not go out is given back, once (only the update that ended the send does it).
-  if (changed && send.quota_month && failed.length) await releaseQuota(deps.models, send.account_id, send.quota_month, Math.min(failed.length, send.quota_count));
+  if (changed && send.quota_month && failed.length) await releaseQuota(ctx.models, send.account_id, send.quota_month, Math.min(failed.length, send.quota_count));
   if (send.gift_product_id) {
     // Gifts that did not reach their recipient end (failed, refunded); what no order took of the reservation goes back.
-    await settleGiftOrders(deps, [send.id]);
-    await releaseReservation(deps.models, 'sends', send.id, send.account_id);
+    await settleGiftOrders(ctx, [send.id]);
+    await releaseReservation(ctx.models, 'sends', send.id, send.account_id);
   }
   return outcomeOf(await send.reload());
 }
@@ -52,20 +52,20 @@ async function markFailed(recipient: SendRecipient, error: string, at: Date) {
   await recipient.update({ status: 'failed', error: error.slice(0, 1000), finished_at: at });
 }
 
-async function emailOne(deps: ServiceContext, send: Send, design: EcardDesign, recipient: SendRecipient, link: string, lastTry: boolean): Promise<void> {
-  const { models } = deps;
-  if (recipient.claimed_at) return markFailed(recipient, OUTCOME_UNKNOWN, deps.now());
+async function emailOne(ctx: ServiceContext, send: Send, design: EcardDesign, recipient: SendRecipient, link: string, lastTry: boolean): Promise<void> {
+  const { models } = ctx;
+  if (recipient.claimed_at) return markFailed(recipient, OUTCOME_UNKNOWN, ctx.now());
   const messageId = messageIdOf(send, recipient);
   const [claimed] = await models.SendRecipient.update(
-    { claimed_at: deps.now(), message_id: messageId },
+    { claimed_at: ctx.now(), message_id: messageId },
     { where: { id: recipient.id, claimed_at: { [Op.is]: null } } },
   );
-  if (!claimed) return markFailed(recipient, OUTCOME_UNKNOWN, deps.now());
+  if (!claimed) return markFailed(recipient, OUTCOME_UNKNOWN, ctx.now());
   // The gift block (a fresh claim link) is made now, at the hand-off: it is never part of what is stored.
-  const gift = send.gift_product_id ? (await giftEmailsFor(deps, [recipient.id])).get(recipient.id) : undefined;
+  const gift = send.gift_product_id ? (await giftEmailsFor(ctx, [recipient.id])).get(recipient.id) : undefined;
   const email = renderEmail(send, design, recipient, link, gift);
   try {
-    await deps.mail.send(outgoingMail(deps.config.mailFrom, send, recipient, messageId, email), { sandbox: send.sandbox });
+    await ctx.mail.send(outgoingMail(ctx.config.mailFrom, send, recipient, messageId, email), { sandbox: send.sandbox });
   } catch (err) {
     if (!(err instanceof MailError)) throw err;
     if (err.kind === 'retryable' && !lastTry) {
@@ -73,14 +73,14 @@ async function emailOne(deps: ServiceContext, send: Send, design: EcardDesign, r
       await models.SendRecipient.update({ claimed_at: null, message_id: null }, { where: { id: recipient.id } });
       throw err;
     }
-    return markFailed(recipient, err.kind === 'unknown' ? `${OUTCOME_UNKNOWN} (${err.message})` : err.message, deps.now());
+    return markFailed(recipient, err.kind === 'unknown' ? `${OUTCOME_UNKNOWN} (${err.message})` : err.message, ctx.now());
   }
-  await recipient.update({ status: 'sent', finished_at: deps.now(), error: null });
+  await recipient.update({ status: 'sent', finished_at: ctx.now(), error: null });
 }
 
 /** The activity's work; safe to run again after a crash at any point. */
-export async function dispatchSend(deps: ServiceContext, sendPk: number, options: { lastTry: boolean; heartbeat?: () => void }): Promise<SendOutcome> {
-  const { models } = deps;
+export async function dispatchSend(ctx: ServiceContext, sendPk: number, options: { lastTry: boolean; heartbeat?: () => void }): Promise<SendOutcome> {
+  const { models } = ctx;
   let send = await models.Send.findByPk(sendPk, { rejectOnEmpty: true });
   if (send.status === 'scheduled') {
     await models.Send.update({ status: 'pending' }, { where: { id: send.id, status: 'scheduled' } });
@@ -89,21 +89,21 @@ export async function dispatchSend(deps: ServiceContext, sendPk: number, options
   if (send.status !== 'pending') return outcomeOf(send);
   const design = await loadSnapshot(models, send.id);
   const recipients = await models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
-  await givePagesToRecipients(deps, send, recipients);
+  await givePagesToRecipients(ctx, send, recipients);
   if (!design) {
     // Only a send accepted before snapshots existed, whose eCard was deleted before the migration took one.
-    for (const r of recipients) if (r.status === 'pending') await markFailed(r, 'The eCard was deleted before the send went out', deps.now());
-    return finish(deps, send);
+    for (const r of recipients) if (r.status === 'pending') await markFailed(r, 'The eCard was deleted before the send went out', ctx.now());
+    return finish(ctx, send);
   }
   for (const r of recipients) {
     if (r.rendered_html !== null || r.status !== 'pending') continue;
     let card: ReturnType<typeof renderCard>;
     try {
-      card = renderCard(send, design, r, recipientUrl(deps.config.publicBaseUrl, send, r));
+      card = renderCard(send, design, r, recipientUrl(ctx.config.publicBaseUrl, send, r));
     } catch (err) {
       // A template refused at render (invalid_template, template_too_large): this recipient fails with that reason.
       if (!(err instanceof ApiError)) throw err;
-      await markFailed(r, `${err.code}: ${err.message}`, deps.now());
+      await markFailed(r, `${err.code}: ${err.message}`, ctx.now());
       continue;
     }
     await r.update({ rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html });
@@ -111,25 +111,25 @@ export async function dispatchSend(deps: ServiceContext, sendPk: number, options
   if (send.mode !== 'share') {
     // Each gift's order (its code) before any email; a recipient whose gift could not be had fails without one.
     if (send.gift_product_id) {
-      await prepareSendGifts(deps, send, recipients, options.heartbeat);
+      await prepareSendGifts(ctx, send, recipients, options.heartbeat);
       for (const r of recipients) await r.reload();
     }
     // A heartbeat before each email: a worker that dies mid-send is noticed within the heartbeat timeout.
     for (const r of recipients) {
       if (r.status !== 'pending') continue;
       options.heartbeat?.();
-      await emailOne(deps, send, design, r, recipientUrl(deps.config.publicBaseUrl, send, r), options.lastTry);
+      await emailOne(ctx, send, design, r, recipientUrl(ctx.config.publicBaseUrl, send, r), options.lastTry);
     }
   }
-  return finish(deps, send);
+  return finish(ctx, send);
 }
 
 /** The workflow's last word when the activity gave up: whatever is still pending failed (claimed ones: unknown). */
-export async function failSend(deps: ServiceContext, sendPk: number, reason: string): Promise<SendOutcome> {
-  const send = await deps.models.Send.findByPk(sendPk, { rejectOnEmpty: true });
+export async function failSend(ctx: ServiceContext, sendPk: number, reason: string): Promise<SendOutcome> {
+  const send = await ctx.models.Send.findByPk(sendPk, { rejectOnEmpty: true });
   if (send.status !== 'pending' && send.status !== 'scheduled') return outcomeOf(send);
-  await deps.models.Send.update({ status: 'pending' }, { where: { id: send.id, status: 'scheduled' } });
-  const pending = await deps.models.SendRecipient.findAll({ where: { send_id: send.id, status: 'pending' } });
-  for (const r of pending) await markFailed(r, r.claimed_at ? OUTCOME_UNKNOWN : reason, deps.now());
-  return finish(deps, await send.reload());
+  await ctx.models.Send.update({ status: 'pending' }, { where: { id: send.id, status: 'scheduled' } });
+  const pending = await ctx.models.SendRecipient.findAll({ where: { send_id: send.id, status: 'pending' } });
+  for (const r of pending) await markFailed(r, r.claimed_at ? OUTCOME_UNKNOWN : reason, ctx.now());
+  return finish(ctx, await send.reload());
 }

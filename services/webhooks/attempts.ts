@@ -47,8 +47,8 @@ function classify(status: number | null, error: string | null, trigger: AttemptT
   return { result: 'failed', error: `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}` };
 }
 
-export async function attemptDelivery(deps: ServiceContext, input: { deliveryId: number; trigger: AttemptTrigger; attemptKey: string }): Promise<AttemptResult> {
-  const { models } = deps;
+export async function attemptDelivery(ctx: ServiceContext, input: { deliveryId: number; trigger: AttemptTrigger; attemptKey: string }): Promise<AttemptResult> {
+  const { models } = ctx;
   const recorded = await models.WebhookAttempt.findOne({ where: { attempt_key: input.attemptKey } });
   if (recorded) return resultOf(recorded);
   const delivery = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true });
@@ -57,8 +57,8 @@ export async function attemptDelivery(deps: ServiceContext, input: { deliveryId:
   if (input.trigger === 'auto' && endpoint.paused_at) return { result: 'stopped', error: 'endpoint paused', status: null, retryAfterSeconds: null };
   const event = await models.OutboxEvent.findByPk(delivery.outbox_id, { rejectOnEmpty: true });
 
-  const startedAt = deps.now();
-  const secrets = await signingSecrets(deps, delivery.account_id, startedAt);
+  const startedAt = ctx.now();
+  const secrets = await signingSecrets(ctx, delivery.account_id, startedAt);
   const headers = {
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,
@@ -67,8 +67,8 @@ export async function attemptDelivery(deps: ServiceContext, input: { deliveryId:
     'X-SVC-Delivery-Id': String(delivery.id),
   };
   const response = await guardedPost(endpoint.url, event.payload, headers, {
-    allowPrivate: deps.config.webhooks.allowPrivateTargets,
-    timeoutMs: deps.config.webhooks.timeoutMs,
+    allowPrivate: ctx.config.webhooks.allowPrivateTargets,
+    timeoutMs: ctx.config.webhooks.timeoutMs,
     maxResponseBytes: RESPONSE_BODY_LIMIT,
   });
   const { result, error } = classify(response.status, response.error, input.trigger);
@@ -103,9 +103,9 @@ export async function attemptDelivery(deps: ServiceContext, input: { deliveryId:
 
 const UNFINISHED: DeliveryStatus[] = ['Pending', 'Retrying'];
 
-export async function markRetrying(deps: ServiceContext, input: { deliveryId: number; trigger: AttemptTrigger; error: string | null }): Promise<void> {
+export async function markRetrying(ctx: ServiceContext, input: { deliveryId: number; trigger: AttemptTrigger; error: string | null }): Promise<void> {
   if (input.trigger === 'replay') return;
-  await deps.models.WebhookDelivery.update({ status: 'Retrying', error: input.error }, { where: { id: input.deliveryId, status: UNFINISHED } });
+  await ctx.models.WebhookDelivery.update({ status: 'Retrying', error: input.error }, { where: { id: input.deliveryId, status: UNFINISHED } });
 }
 
 function endError(result: AttemptOutcome, error: string | null, trigger: AttemptTrigger): string | null {
@@ -121,11 +121,11 @@ function endError(result: AttemptOutcome, error: string | null, trigger: Attempt
  * never move the count. Returns the delivery's status.
  */
 export async function finishDelivery(
-  deps: ServiceContext,
+  ctx: ServiceContext,
   input: { deliveryId: number; trigger: AttemptTrigger; result: AttemptOutcome; error: string | null },
 ): Promise<DeliveryStatus> {
-  const { models } = deps;
-  const now = deps.now();
+  const { models } = ctx;
+  const now = ctx.now();
   const delivered = input.result === 'delivered';
   const { account_id: accountId, outbox_id: outboxId } = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true, attributes: ['account_id', 'outbox_id'] });
   // The account first, as every transaction that writes its events or notices does (no lock-order deadlocks).
@@ -147,10 +147,10 @@ export async function finishDelivery(
       await models.WebhookEndpoint.update({ consecutive_failures: 0 }, { where: { id: endpoint.id }, transaction });
     } else if (input.result === 'gone') {
       if (endpoint.kind === 'member_change') await removeEndpoint(models, endpoint.id, now, transaction);
-      else await pause(deps, endpoint.id, now, transaction, 'it answered 410 Gone');
+      else await pause(ctx, endpoint.id, now, transaction, 'it answered 410 Gone');
     } else if (input.result === 'failed') {
       await models.WebhookEndpoint.increment('consecutive_failures', { where: { id: endpoint.id }, transaction });
-      await pause(deps, endpoint.id, now, transaction, `${PAUSE_AFTER} deliveries in a row failed after every retry`, PAUSE_AFTER);
+      await pause(ctx, endpoint.id, now, transaction, `${PAUSE_AFTER} deliveries in a row failed after every retry`, PAUSE_AFTER);
     }
     return ended;
   });
@@ -159,8 +159,8 @@ export async function finishDelivery(
 }
 
 // Pauses a custom endpoint at most once (the update is conditional), and only then emails the owner.
-async function pause(deps: ServiceContext, endpointId: number, now: Date, transaction: Transaction, reason: string, atCount = 0): Promise<void> {
-  const [paused] = await deps.models.WebhookEndpoint.update(
+async function pause(ctx: ServiceContext, endpointId: number, now: Date, transaction: Transaction, reason: string, atCount = 0): Promise<void> {
+  const [paused] = await ctx.models.WebhookEndpoint.update(
     { paused_at: now },
     {
       where: { id: endpointId, paused_at: { [Op.is]: null }, removed_at: { [Op.is]: null }, integration: false, consecutive_failures: { [Op.gte]: atCount } },
@@ -168,7 +168,7 @@ async function pause(deps: ServiceContext, endpointId: number, now: Date, transa
     },
   );
   if (!paused) return;
-  await notifyEndpointPaused(deps.models, endpointId, reason, now, transaction);
+  await notifyEndpointPaused(ctx.models, endpointId, reason, now, transaction);
   // The mail queue's background pass sends the notice soon after the commit.
-  transaction.afterCommit(() => deps.nudge());
+  transaction.afterCommit(() => ctx.nudge());
 }

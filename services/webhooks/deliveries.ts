@@ -101,51 +101,51 @@ export function memberMask(eventType: string, payload: string): MemberMask | nul
   };
 }
 
-function target(deps: ServiceContext): WorkflowTarget {
-  if (!deps.workflows) throw serviceUnavailable('Workflows cannot be started right now', { headers: { 'Retry-After': '5' } });
-  return deps.workflows;
+function target(ctx: ServiceContext): WorkflowTarget {
+  if (!ctx.workflows) throw serviceUnavailable('Workflows cannot be started right now', { headers: { 'Retry-After': '5' } });
+  return ctx.workflows;
 }
 
 /** Sends the same body (and event id) again, as a new attempt of the same delivery; the earlier attempts stay. */
-export async function replayDelivery(deps: ServiceContext, accountId: number, id: number): Promise<LoggedDelivery> {
-  const { delivery, endpoint, redacted } = await findDelivery(deps.models, accountId, id);
+export async function replayDelivery(ctx: ServiceContext, accountId: number, id: number): Promise<LoggedDelivery> {
+  const { delivery, endpoint, redacted } = await findDelivery(ctx.models, accountId, id);
   if (redacted) throw deliveryRedacted(`Delivery ${id} carried personal data of an erased member; it was redacted and cannot be replayed`);
   if (endpoint.removed_at) throw endpointRemoved(`The endpoint of delivery ${id} was removed`);
   if (delivery.status === 'Pending' || delivery.status === 'Retrying') {
     throw deliveryInProgress(`Delivery ${id} is still ${delivery.status}; replay it once it has ended`);
   }
-  await startDeliveryWorkflow(target(deps), replayWorkflowId(accountId, delivery.id, crypto.randomUUID()), accountId, {
+  await startDeliveryWorkflow(target(ctx), replayWorkflowId(accountId, delivery.id, crypto.randomUUID()), accountId, {
     deliveryId: delivery.id,
     trigger: 'replay',
     retryDelaysSeconds: [],
-    attemptTimeoutSeconds: attemptTimeoutSeconds(deps.config.webhooks.timeoutMs),
+    attemptTimeoutSeconds: attemptTimeoutSeconds(ctx.config.webhooks.timeoutMs),
   });
   return { delivery, url: endpoint.url };
 }
 
 /** Fires a sample event at an endpoint (the ecard_shared URL by default), signed and logged, even while it is paused. */
-export async function sendTest(deps: ServiceContext, accountId: number, endpointId: number | undefined): Promise<LoggedDelivery> {
-  const endpoint = endpointId === undefined ? await ecardSharedEndpoint(deps.models, accountId) : await findEndpoint(deps.models, accountId, endpointId);
+export async function sendTest(ctx: ServiceContext, accountId: number, endpointId: number | undefined): Promise<LoggedDelivery> {
+  const endpoint = endpointId === undefined ? await ecardSharedEndpoint(ctx.models, accountId) : await findEndpoint(ctx.models, accountId, endpointId);
   if (!endpoint) throw noEndpoint('No ecard_shared URL is set; set one or name an endpoint_id');
-  const now = deps.now();
+  const now = ctx.now();
   const eventType = endpoint.kind === 'ecard_shared' ? 'ecard_shared' : endpoint.event_type!;
   const body = endpoint.kind === 'ecard_shared' ? sampleEcardShared(now) : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);
   const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
-  const delivery = await accountTransaction(deps.models, accountId, async (transaction) => {
+  const delivery = await accountTransaction(ctx.models, accountId, async (transaction) => {
     // Already drained: a test goes to this endpoint only.
-    const event = await recordEvent(deps, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
+    const event = await recordEvent(ctx, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
     await event.update({ drained_at: now }, { transaction });
-    const created = await deps.models.WebhookDelivery.create(
+    const created = await ctx.models.WebhookDelivery.create(
       { account_id: accountId, endpoint_id: endpoint.id, outbox_id: event.id, event_id: eventId, event_type: eventType, trigger: 'test', status: 'Pending', error: null, finished_at: null, workflow_id: 'pending' },
       { transaction },
     );
     return created.update({ workflow_id: testWorkflowId(accountId, created.id), workflow_started: true }, { transaction });
   });
-  await startDeliveryWorkflow(target(deps), delivery.workflow_id, accountId, {
+  await startDeliveryWorkflow(target(ctx), delivery.workflow_id, accountId, {
     deliveryId: delivery.id,
     trigger: 'test',
     retryDelaysSeconds: [],
-    attemptTimeoutSeconds: attemptTimeoutSeconds(deps.config.webhooks.timeoutMs),
+    attemptTimeoutSeconds: attemptTimeoutSeconds(ctx.config.webhooks.timeoutMs),
   });
   return { delivery, url: endpoint.url };
 }

@@ -14,12 +14,12 @@ import { attemptTimeoutSeconds } from './attempts.ts';
 const BATCH = 100;
 
 // An event goes to the endpoints that existed when it happened; a paused endpoint's delivery is logged Failed.
-async function fanOut(deps: ServiceContext, event: OutboxEvent): Promise<void> {
-  const { models } = deps;
+async function fanOut(ctx: ServiceContext, event: OutboxEvent): Promise<void> {
+  const { models } = ctx;
   // Under the account's lock, like every write that records events: locks are taken in one order (the account
   // first), so fanning out cannot deadlock with a member change writing its event (it did on MariaDB).
   await accountTransaction(models, event.account_id, async (transaction) => {
-    const now = deps.now();
+    const now = ctx.now();
     const [claimed] = await models.OutboxEvent.update({ drained_at: now }, { where: { id: event.id, drained_at: { [Op.is]: null } }, transaction });
     if (claimed === 0) return;
     const kind = event.event_type === 'ecard_shared' ? { kind: 'ecard_shared' } : { kind: 'member_change', event_type: event.event_type };
@@ -46,15 +46,15 @@ async function fanOut(deps: ServiceContext, event: OutboxEvent): Promise<void> {
   });
 }
 
-async function startPending(deps: ServiceContext, target: WorkflowTarget): Promise<number> {
-  const { models } = deps;
+async function startPending(ctx: ServiceContext, target: WorkflowTarget): Promise<number> {
+  const { models } = ctx;
   const pending = await models.WebhookDelivery.findAll({ where: { workflow_started: false, status: 'Pending', trigger: 'auto' }, order: [['id', 'ASC']], limit: BATCH });
   for (const delivery of pending) {
     await startDeliveryWorkflow(target, delivery.workflow_id, delivery.account_id, {
       deliveryId: delivery.id,
       trigger: 'auto',
-      retryDelaysSeconds: deps.config.webhooks.retryDelaysSeconds,
-      attemptTimeoutSeconds: attemptTimeoutSeconds(deps.config.webhooks.timeoutMs),
+      retryDelaysSeconds: ctx.config.webhooks.retryDelaysSeconds,
+      attemptTimeoutSeconds: attemptTimeoutSeconds(ctx.config.webhooks.timeoutMs),
     });
     await models.WebhookDelivery.update({ workflow_started: true }, { where: { id: delivery.id } });
   }
@@ -65,10 +65,10 @@ async function startPending(deps: ServiceContext, target: WorkflowTarget): Promi
  * One pass (a background pass of the worker): drain waiting events, start waiting workflows, redact what
  * finished. True when there may be more. Without Temporal, events are fanned out and their starts wait.
  */
-export async function drainOutbox(deps: ServiceContext): Promise<boolean> {
-  const events = await deps.models.OutboxEvent.findAll({ where: { drained_at: { [Op.is]: null } }, order: [['id', 'ASC']], limit: BATCH });
-  for (const event of events) await fanOut(deps, event);
-  const started = deps.workflows ? await startPending(deps, deps.workflows) : 0;
-  await redactFinished(deps.models, {}, deps.now());
+export async function drainOutbox(ctx: ServiceContext): Promise<boolean> {
+  const events = await ctx.models.OutboxEvent.findAll({ where: { drained_at: { [Op.is]: null } }, order: [['id', 'ASC']], limit: BATCH });
+  for (const event of events) await fanOut(ctx, event);
+  const started = ctx.workflows ? await startPending(ctx, ctx.workflows) : 0;
+  await redactFinished(ctx.models, {}, ctx.now());
   return events.length === BATCH || started === BATCH;
 }

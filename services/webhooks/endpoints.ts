@@ -19,9 +19,9 @@ export function isIntegrationHost(url: string): boolean {
 }
 
 /** The URL as it will be called: checked by the same guard that every attempt passes (400 when refused). */
-export async function checkedUrl(deps: ServiceContext, url: string, field: string): Promise<string> {
+export async function checkedUrl(ctx: ServiceContext, url: string, field: string): Promise<string> {
   try {
-    return (await resolveTarget(url, { allowPrivate: deps.config.webhooks.allowPrivateTargets })).url.href;
+    return (await resolveTarget(url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets })).url.href;
   } catch (err) {
     if (err instanceof TargetRefusedError) throw invalidParameter(`${field}: ${err.message}`);
     throw err;
@@ -31,16 +31,16 @@ export async function checkedUrl(deps: ServiceContext, url: string, field: strin
 const active = { removed_at: { [Op.is]: null } };
 
 /** Subscribing the same (event_type, hookUrl) again returns the existing subscription. */
-export async function subscribe(deps: ServiceContext, accountId: number, input: { eventType: string; hookUrl: string; integration: boolean }): Promise<WebhookEndpoint> {
-  const url = await checkedUrl(deps, input.hookUrl, 'hookUrl');
-  return accountTransaction(deps.models, accountId, async (transaction) => {
-    const existing = await deps.models.WebhookEndpoint.findOne({
+export async function subscribe(ctx: ServiceContext, accountId: number, input: { eventType: string; hookUrl: string; integration: boolean }): Promise<WebhookEndpoint> {
+  const url = await checkedUrl(ctx, input.hookUrl, 'hookUrl');
+  return accountTransaction(ctx.models, accountId, async (transaction) => {
+    const existing = await ctx.models.WebhookEndpoint.findOne({
       where: { account_id: accountId, kind: 'member_change', event_type: input.eventType, url, ...active },
       transaction,
     });
     if (existing) return existing;
-    await assertWebhookRoom(deps, accountId, transaction);
-    return deps.models.WebhookEndpoint.create(
+    await assertWebhookRoom(ctx, accountId, transaction);
+    return ctx.models.WebhookEndpoint.create(
       { account_id: accountId, kind: 'member_change', event_type: input.eventType, url, integration: input.integration || isIntegrationHost(url) },
       { transaction },
     );
@@ -53,10 +53,10 @@ async function mustFind(models: Models, accountId: number, id: number, transacti
   return endpoint;
 }
 
-export async function unsubscribe(deps: ServiceContext, accountId: number, id: number): Promise<number> {
-  const endpoint = await mustFind(deps.models, accountId, id);
+export async function unsubscribe(ctx: ServiceContext, accountId: number, id: number): Promise<number> {
+  const endpoint = await mustFind(ctx.models, accountId, id);
   if (endpoint.kind !== 'member_change') throw notFound(`No subscription with id ${id}`);
-  await removeEndpoint(deps.models, endpoint.id, deps.now());
+  await removeEndpoint(ctx.models, endpoint.id, ctx.now());
   return endpoint.id;
 }
 
@@ -66,16 +66,16 @@ export async function removeEndpoint(models: Models, endpointId: number, at: Dat
 }
 
 /** Sets (or, blank, disables) the account's ecard_shared URL; a new URL starts active with a clean count. */
-export async function setEcardSharedUrl(deps: ServiceContext, accountId: number, rawUrl: string): Promise<WebhookEndpoint | null> {
-  const url = rawUrl.trim() === '' ? null : await checkedUrl(deps, rawUrl.trim(), 'url');
-  return accountTransaction(deps.models, accountId, async (transaction) => {
-    const current = await deps.models.WebhookEndpoint.findOne({ where: { account_id: accountId, kind: 'ecard_shared', ...active }, transaction });
+export async function setEcardSharedUrl(ctx: ServiceContext, accountId: number, rawUrl: string): Promise<WebhookEndpoint | null> {
+  const url = rawUrl.trim() === '' ? null : await checkedUrl(ctx, rawUrl.trim(), 'url');
+  return accountTransaction(ctx.models, accountId, async (transaction) => {
+    const current = await ctx.models.WebhookEndpoint.findOne({ where: { account_id: accountId, kind: 'ecard_shared', ...active }, transaction });
     if (current && current.url === url) return current;
-    if (current) await removeEndpoint(deps.models, current.id, deps.now(), transaction);
+    if (current) await removeEndpoint(ctx.models, current.id, ctx.now(), transaction);
     if (url === null) return null;
     // After the old URL's removal: replacing the URL never grows the count.
-    await assertWebhookRoom(deps, accountId, transaction);
-    return deps.models.WebhookEndpoint.create({ account_id: accountId, kind: 'ecard_shared', event_type: null, url, integration: false }, { transaction });
+    await assertWebhookRoom(ctx, accountId, transaction);
+    return ctx.models.WebhookEndpoint.create({ account_id: accountId, kind: 'ecard_shared', event_type: null, url, integration: false }, { transaction });
   });
 }
 
@@ -84,8 +84,8 @@ export async function ecardSharedEndpoint(models: Models, accountId: number): Pr
 }
 
 /** Re-enables a paused endpoint and resets its count of consecutive exhausted deliveries. */
-export async function enableEndpoint(deps: ServiceContext, accountId: number, id: number): Promise<WebhookEndpoint> {
-  const endpoint = await mustFind(deps.models, accountId, id);
+export async function enableEndpoint(ctx: ServiceContext, accountId: number, id: number): Promise<WebhookEndpoint> {
+  const endpoint = await mustFind(ctx.models, accountId, id);
   return endpoint.update({ paused_at: null, consecutive_failures: 0 });
 }
 
