@@ -6,7 +6,7 @@ import { Op } from 'sequelize';
 import type { AutomationSendStatus } from '../../models/AutomationSend.ts';
 import type { AutomationBatchCounts } from '../../workflows/automation/contract.ts';
 import { deliverPrepared, microBatchSize, settleFromSends, type SettledState } from '../bulk-send/steps.ts';
-import { listUnsubscribeHeaders } from '../campaigns/unsubscribe.ts';
+import { listUnsubscribeHeaders } from '../sends/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
 import { releaseQuota } from '../sends/quota.ts';
 import { claimRows } from './claim.ts';

@@ -18,7 +18,7 @@ import { toCents } from '../rewards/money.ts';
 import { dayOf } from '../rewards/periods.ts';
 import { campaignEcards, ecardFor } from './ecards.ts';
 import { cancelUnclaimed } from './moves.ts';
-import { listUnsubscribeHeaders } from './unsubscribe.ts';
+import { listUnsubscribeHeaders } from '../sends/unsubscribe.ts';
 
 export interface BatchInput {
   campaignId: number;

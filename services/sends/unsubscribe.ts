@@ -3,7 +3,7 @@
 import { randomId } from '../../lib/ids.ts';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
-import { addSuppression } from '../sends/rules.ts';
+import { addSuppression } from './rules.ts';
 
 /** The link token of each address, made for those that lack one. */
 export async function unsubscribeLinks(ctx: Pick<ServiceContext, 'models' | 'now'>, accountId: number, emails: string[]): Promise<Map<string, string>> {
