@@ -86,11 +86,11 @@ export async function saveEcard(
   if (input.image !== undefined && input.fields.self_hosted_url !== undefined) {
     throw invalidParameter('Give the artwork either as myEcard.self_hosted_url or as ecardimg, not both');
   }
+  // A brand of another account, or none, is 404 (before anything else: it names a resource); null means the default.
+  if (typeof input.fields.ecardbrandid === 'number') await assertBrandOf(models, accountId, input.fields.ecardbrandid);
   if (!input.id) requireFields({ 'myEcard.name': input.fields.name, 'myEcard.widgetid': input.widgetid });
   const columns = ecardColumns(input.fields);
   const existing = input.id ? await findEcard(models, accountId, input.id) : undefined;
-  // A brand of another account, or none, is 404; null means the account's default.
-  if (typeof input.fields.ecardbrandid === 'number') await assertBrandOf(models, accountId, input.fields.ecardbrandid);
   if (existing) assertEditable(await findWidget(models, accountId, existing.widget_id));
   const targetWidgetId = input.widgetid ?? existing!.widget_id;
   await editableWidget(models, accountId, targetWidgetId);
