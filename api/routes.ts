@@ -1,4 +1,5 @@
 // Every route of the key-authenticated API, in the order the OpenAPI document lists their areas.
+import { brandRoutes } from './brands/router.ts';
 import { automationRoutes } from './automations/router.ts';
 import { campaignRoutes } from './campaigns/router.ts';
 import { directoryRoutes } from './directory/router.ts';
@@ -10,4 +11,4 @@ import type { AnyKeyRoute } from './http/route.ts';
 import { webhookRoutes } from './webhooks/router.ts';
 import { widgetRoutes } from './widgets/router.ts';
 
-export const apiRoutes: readonly AnyKeyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...giftCardRoutes, ...keyInfoRoutes];
+export const apiRoutes: readonly AnyKeyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...brandRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...giftCardRoutes, ...keyInfoRoutes];

@@ -70,6 +70,7 @@ export function withAliases<T extends z.ZodObject>(schema: T, aliases: Record<st
 export type ResourceKind =
   | 'ecard'
   | 'widget'
+  | 'brand'
   | 'campaign'
   | 'automation'
   | 'member'
@@ -79,7 +80,7 @@ export type ResourceKind =
   | 'webhook_delivery'
   | 'api_key'
   | 'sandbox_email'
-  /** A confirmation token's resource: the widget, eCard, campaign or automation its purpose names. */
+  /** A confirmation token's resource: the widget, eCard, brand, campaign or automation its purpose names. */
   | 'token_resource';
 
 /**

@@ -8,6 +8,8 @@ export interface Resources {
   widget: number;
   widgetVanity: string;
   ecard: number;
+  /** A brand that is not the default and that no eCard uses (so delete succeeds). */
+  brand: number;
   campaign: number;
   automation: number;
   member: { id: number; email: string; employeeId: string };
@@ -36,8 +38,9 @@ export async function makeResources(url: string, key: string, hookUrl: string, o
   const email = `member-${n}@example.com`;
   const employeeId = `E${n}`;
   // Three independent chains at once: the machine is small and the fuzzer makes these for every operation.
-  const [{ widget, ecard, send }, [campaign, automation], { upserted, endpoint, delivery }] = await Promise.all([
+  const [{ widget, ecard, send, brand }, [campaign, automation], { upserted, endpoint, delivery }] = await Promise.all([
     (async () => {
+      const brand = await data('POST', '/brand/save', { brand: { name: `Fuzz brand ${n}` } });
       const widget = await data('POST', '/widget/save', { widget: { name: `Fuzz widget ${n}`, wconfig: {} } });
       const ecard = await data('POST', '/ecard/save', {
         myEcard: { widgetid: widget.id, name: `Fuzz card ${n}`, emailSubject: 'Hello {{recipient_name}}', header: 'Hi', details: '<p>Hi</p>' },
@@ -50,7 +53,7 @@ export async function makeResources(url: string, key: string, hookUrl: string, o
         recipientEmail: 'rita@example.com',
         sendAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
       });
-      return { widget, ecard, send };
+      return { widget, ecard, send, brand };
     })(),
     Promise.all([
       data('POST', '/campaign/save', { campaign: { campaign_name: `Fuzz campaign ${n}`, from_name: 'HR', from_email: 'hr@example.com' } }),
@@ -73,6 +76,7 @@ export async function makeResources(url: string, key: string, hookUrl: string, o
     widget: widget.id as number,
     widgetVanity: widget.vanity_id as string,
     ecard: ecard.id as number,
+    brand: brand.id as number,
     campaign: campaign.id as number,
     automation: automation.id as number,
     member: { id: (upserted.member as { id: number }).id, email, employeeId },
@@ -87,6 +91,7 @@ export async function makeResources(url: string, key: string, hookUrl: string, o
 function idOfArea(path: string, r: Resources): number | undefined {
   if (path.startsWith('/ecard/')) return r.ecard;
   if (path.startsWith('/widget/')) return r.widget;
+  if (path.startsWith('/brand/')) return r.brand;
   if (path.startsWith('/campaign/')) return r.campaign;
   if (path.startsWith('/automation/')) return r.automation;
   if (path.startsWith('/webhook/deliveries')) return r.delivery;
@@ -115,6 +120,8 @@ export function hintFor(operationPath: string, name: string, r: Resources): unkn
       return [r.ecard];
     case 'ecardIDs':
       return String(r.ecard);
+    case 'ecardbrandid':
+      return r.brand;
     case 'campaignid':
     case 'campaign_id':
       return r.campaign;
@@ -160,6 +167,8 @@ export function extrasFor(operationPath: string, r: Resources): Record<string, u
     // Save endpoints require their names on create only, so the schema marks none.
     case '/widget/save':
       return { widget: { name: 'Fuzzed widget', wconfig: { theme: 'light' } } };
+    case '/brand/save':
+      return { brand: { name: 'Fuzzed brand', primary_color: '#123456', website: 'https://brand.example.com' } };
     case '/ecard/save':
       return { myEcard: { widgetid: r.widget, name: 'Fuzzed card', emailSubject: 'Hi {{recipient_name}}' } };
     case '/campaign/save':

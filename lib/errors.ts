@@ -118,6 +118,8 @@ export const invalidTemplate = coded(422, 'invalid_template');
 export const templateTooLarge = coded(422, 'template_too_large');
 export const severalWidgets = coded(422, 'several_widgets');
 export const campaignWidget = coded(422, 'campaign_widget');
+/** The account's default brand cannot be deleted (make another the default first). */
+export const defaultBrand = coded(422, 'default_brand');
 export const unknownEcardPrice = coded(422, 'unknown_ecard_price');
 export const ecardDisabled = coded(422, 'ecard_disabled');
 export const memberConflict = coded(422, 'member_conflict');

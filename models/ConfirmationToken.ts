@@ -2,7 +2,7 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn } from './columns.ts';
 
-export const TOKEN_PURPOSES = ['widget_delete', 'widget_dir_sender_off', 'ecard_delete_in_use', 'gc_campaign_send', 'gc_automation_enable'] as const;
+export const TOKEN_PURPOSES = ['widget_delete', 'widget_dir_sender_off', 'ecard_delete_in_use', 'gc_campaign_send', 'gc_automation_enable', 'brand_delete'] as const;
 export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 
 export function defineConfirmationToken(sequelize: Sequelize) {

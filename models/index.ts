@@ -33,6 +33,7 @@ import { defineWebhookAttempt } from './WebhookAttempt.ts';
 import { defineWebhookDelivery } from './WebhookDelivery.ts';
 import { defineWebhookEndpoint } from './WebhookEndpoint.ts';
 import { defineWebhookSecret } from './WebhookSecret.ts';
+import { defineBrand } from './Brand.ts';
 import { defineUnsubscribeLink } from './UnsubscribeLink.ts';
 import { defineWidget } from './Widget.ts';
 
@@ -42,6 +43,7 @@ export function createModels(sequelize: Sequelize) {
   const ApiKey = defineApiKey(sequelize);
   const Widget = defineWidget(sequelize);
   const Ecard = defineEcard(sequelize);
+  const Brand = defineBrand(sequelize);
   const MediaFile = defineMediaFile(sequelize);
   const ConfirmationToken = defineConfirmationToken(sequelize);
   const TeamMember = defineTeamMember(sequelize);
@@ -85,6 +87,7 @@ export function createModels(sequelize: Sequelize) {
     ApiKey,
     Widget,
     Ecard,
+    Brand,
     MediaFile,
     ConfirmationToken,
     TeamMember,

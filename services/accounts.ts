@@ -1,4 +1,4 @@
-// Accounts: a live account, its sandbox twin, its owner and a full-access key for each, made together.
+// Accounts: a live account, its sandbox twin, its owner, a full-access key and a default brand for each, made together.
 import { UniqueConstraintError } from 'sequelize';
 import { z } from 'zod';
 import { type ApiError, ownerEmailTaken as ownerEmailTakenError } from '../lib/errors.ts';
@@ -6,6 +6,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { PLANS } from '../models/Account.ts';
 import type { Models } from '../models/index.ts';
 import { createApiKey } from './api-keys.ts';
+import { createDefaultBrand } from './brands/brands.ts';
 import { writeTransaction } from '../lib/db.ts';
 
 export const CreateAccountInput = z.object({
@@ -44,6 +45,9 @@ export async function createAccount(models: Models, rawInput: CreateAccountInput
         { name: input.name, plan: input.plan, mode: 'sandbox', live_account_id: live.id },
         { transaction },
       );
+      // Each account, the sandbox twin too, starts with its default brand, named after it.
+      await createDefaultBrand(models, live.id, input.name, transaction);
+      await createDefaultBrand(models, sandbox.id, input.name, transaction);
       await models.Owner.create(
         { account_id: live.id, email: input.ownerEmail, password_hash: passwordHash },
         { transaction },

@@ -47,6 +47,7 @@ export async function issueTokenFor(
     const [noun, count] =
       purpose === 'widget_delete' || purpose === 'widget_dir_sender_off' ? ['widget', await models.Widget.count({ where })]
       : purpose === 'ecard_delete_in_use' ? ['eCard', await models.Ecard.count({ where })]
+      : purpose === 'brand_delete' ? ['brand', await models.Brand.count({ where })]
       : purpose === 'gc_campaign_send' ? ['campaign', await models.Campaign.count({ where })]
       : ['automation', await models.Automation.count({ where })];
     if (count === 0) throw notFound(`No ${noun} with id ${resourceId}`);

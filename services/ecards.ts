@@ -4,6 +4,7 @@ import { invalidParameter, missingField, notFound as notFoundError, requireField
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import type { Widget } from '../models/Widget.ts';
+import { assertBrandOf } from './brands/brands.ts';
 import type { ServiceContext } from './context.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import { duplicateImage, uploadImage } from './media.ts';
@@ -85,6 +86,8 @@ export async function saveEcard(
   if (input.image !== undefined && input.fields.self_hosted_url !== undefined) {
     throw invalidParameter('Give the artwork either as myEcard.self_hosted_url or as ecardimg, not both');
   }
+  // A brand of another account, or none, is 404 (before anything else: it names a resource); null means the default.
+  if (typeof input.fields.ecardbrandid === 'number') await assertBrandOf(models, accountId, input.fields.ecardbrandid);
   if (!input.id) requireFields({ 'myEcard.name': input.fields.name, 'myEcard.widgetid': input.widgetid });
   const columns = ecardColumns(input.fields);
   const existing = input.id ? await findEcard(models, accountId, input.id) : undefined;
@@ -172,6 +175,7 @@ export async function bulkUpdateEcards(
   value: unknown,
 ): Promise<number> {
   const columns = ecardColumns({ [field]: value });
+  if (field === 'ecardbrandid' && typeof value === 'number') await assertBrandOf(models, accountId, value);
   let where: WhereOptions;
   if (target.widgetid !== undefined) {
     await editableWidget(models, accountId, target.widgetid);

@@ -28,7 +28,7 @@ export const ecardFieldSchemas = {
   url_redirect_after_send: httpUrl.nullable().optional(),
   disabled: flag.optional(),
   canSchedule: flag.optional(),
-  ecardbrandid: z.number().int().nullable().optional(),
+  ecardbrandid: resource('brand', z.number().int()).nullable().optional().describe('the eCard\'s brand (one of the account\'s); null: the default brand'),
   ecard_mode: optionalText(50),
   envelope_bg_image_url: httpUrl.nullable().optional(),
   envelope_audio_url: httpUrl.nullable().optional(),

@@ -1,5 +1,6 @@
 // Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send.
 import { z } from 'zod';
+import { BrandOverride } from '../brands/schema.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { httpUrl } from '../ecards/schema.ts';
 import { flag, resource, withAliases } from '../schema-helpers.ts';
@@ -44,7 +45,12 @@ export const SendBody = withAliases(
     mergeTags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
     // The envelope's URLs are checked as an eCard's are (they are written into the page's styles); other keys pass.
     overrideProps: z
-      .looseObject({ envelope_bg_image_url: httpUrl.optional(), envelope_audio_url: httpUrl.optional(), envelope_video_url: httpUrl.optional() })
+      .looseObject({
+        envelope_bg_image_url: httpUrl.optional(),
+        envelope_audio_url: httpUrl.optional(),
+        envelope_video_url: httpUrl.optional(),
+        brand: BrandOverride.optional().describe('this send\'s amendments of the brand (its keys, checked as /brand/save checks them)'),
+      })
       .optional(),
     giftCard: GiftCard.optional().describe('a gift card for each recipient (email sends only; the key also needs gift_cards: manage)'),
   }),

@@ -13,7 +13,8 @@ import { messageIdOf } from '../sends/delivery.ts';
 import { pageUrl } from '../sends/pages.ts';
 import { renderCard } from '../sends/render.ts';
 import { sharedEvent } from '../sends/shared-event.ts';
-import { designOf, saveSnapshots, type EcardDesign } from '../sends/snapshot.ts';
+import { resolveBrand } from '../brands/brands.ts';
+import { brandDesignOf, designOf, saveSnapshots, type BrandDesign, type EcardDesign } from '../sends/snapshot.ts';
 import { sanitizeHtmlField, type TemplateValues } from '../templates.ts';
 
 export const EVENT_ELEMENTS = 100;
@@ -92,7 +93,12 @@ export async function prepareBulkSends(
 
   const failedSends = new Map<number, string>();
   const designs = new Map<number, EcardDesign>();
-  const designFor = (ecard: Ecard) => designs.get(ecard.id) ?? designs.set(ecard.id, designOf(ecard)).get(ecard.id)!;
+  // Each eCard's brand as it is now (its own or the default), read once per eCard.
+  const brands = new Map<number, BrandDesign | null>();
+  for (const ecard of new Set(recipients.map((r) => r.ecard))) {
+    if (!brands.has(ecard.id)) brands.set(ecard.id, brandDesignOf(await resolveBrand(models, accountId, ecard.ecardbrandid, transaction)));
+  }
+  const designFor = (ecard: Ecard) => designs.get(ecard.id) ?? designs.set(ecard.id, designOf(ecard, brands.get(ecard.id))).get(ecard.id)!;
   await saveSnapshots(models, ordered.map((send, i) => ({ sendPk: send.id, design: designFor(recipients[i]!.ecard) })), transaction);
   await models.SendRecipient.bulkCreate(
     ordered.map((send, i) => {

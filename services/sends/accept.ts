@@ -23,7 +23,8 @@ import { sharedEvent } from './shared-event.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient, isSuspended } from './rules.ts';
 import { withPageIds } from './pages.ts';
-import { designOf, saveSnapshot } from './snapshot.ts';
+import { resolveBrand } from '../brands/brands.ts';
+import { brandDesignOf, designOf, saveSnapshot, type BrandOverride } from './snapshot.ts';
 
 export const MAX_RECIPIENTS = 50;
 const MAX_AHEAD_MS = 366 * 24 * 3600 * 1000;
@@ -138,6 +139,8 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   const blocked = await blockedRecipient(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
   if (blocked) throw sendBlocked(blocked);
   await checkDirectory(models, account, widget, request.senderEmail);
+  // The brand as it is now (the eCard's, or the default), with this send's overrides: kept in the snapshot.
+  const brand = brandDesignOf(await resolveBrand(models, account.id, ecard.ecardbrandid), request.overrideProps?.brand as BrandOverride | undefined);
   const sandbox = account.mode === 'sandbox';
   if (mode !== 'share' && !sandbox && ctx.config.mail.transport === 'none') {
     throw providerFailed('No mail transport is configured (set SMTP_URL, or MAIL_TRANSPORT=sink)');
@@ -179,7 +182,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId })),
         { transaction },
       );
-      await saveSnapshot(models, send.id, designOf(ecard), transaction);
+      await saveSnapshot(models, send.id, designOf(ecard, brand), transaction);
       await recordEvent(
         ctx,
         { accountId: account.id, eventId: send.send_id, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: now, body: sharedEvent(send, ecard, recipients) },

@@ -8,8 +8,46 @@ import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
+import type { BrandView } from '../brands/view.ts';
 
 const text = z.string().nullable();
+
+/** The brand as the card showed it at accept: the eCard's brand or the default, with the send's overrides. */
+export const BrandDesign = z.object({
+  id: z.number().int().nullable(),
+  name: z.string(),
+  logo_url: text,
+  website: text,
+  address: text,
+  primary_color: text,
+  accent_color: text,
+  background_color: text,
+  text_color: text,
+  font: z.string(),
+  footer_text: text,
+  social: z.object({ twitter: text, facebook: text, instagram: text, linkedin: text, youtube: text }),
+});
+export type BrandDesign = z.infer<typeof BrandDesign>;
+
+/** A send's `overrideProps.brand`: any of the brand's keys (checked at the edge as a brand save checks them). */
+export type BrandOverride = Partial<Omit<BrandDesign, 'id' | 'social'>> & { social?: Partial<BrandDesign['social']> | undefined };
+
+const NO_SOCIAL: BrandDesign['social'] = { twitter: null, facebook: null, instagram: null, linkedin: null, youtube: null };
+
+/**
+ * The brand a snapshot keeps: the resolved brand (null when the account has none) with the send's overrides over it;
+ * `social`, when overridden, is replaced whole, as a save replaces it.
+ */
+export function brandDesignOf(brand: BrandView | null, override?: BrandOverride): BrandDesign | null {
+  if (!brand && !override) return null;
+  const base: BrandDesign = brand
+    ? { id: brand.id, name: brand.name, logo_url: brand.logo_url, website: brand.website, address: brand.address, primary_color: brand.primary_color, accent_color: brand.accent_color, background_color: brand.background_color, text_color: brand.text_color, font: brand.font, footer_text: brand.footer_text, social: brand.social }
+    : { id: null, name: '', logo_url: null, website: null, address: null, primary_color: null, accent_color: null, background_color: null, text_color: null, font: 'system', footer_text: null, social: NO_SOCIAL };
+  if (!override) return base;
+  const { social, ...fields } = override;
+  const changed = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  return { ...base, ...changed, ...(social === undefined ? {} : { social: { ...NO_SOCIAL, ...Object.fromEntries(Object.entries(social).filter(([, v]) => v !== undefined)) } }) };
+}
 
 export const EcardDesign = z.object({
   ecard_id: z.number().int(),
@@ -29,10 +67,13 @@ export const EcardDesign = z.object({
   envelope_confetti: z.boolean(),
   // Added after the first snapshots were taken: older ones render as the default mode (`popup_card`).
   ecard_mode: text.optional(),
+  // Added with brands: snapshots from before have none and render unbranded.
+  brand: BrandDesign.optional(),
 });
 export type EcardDesign = z.infer<typeof EcardDesign>;
 
-export function designOf(ecard: Ecard): EcardDesign {
+/** The eCard's design, with the brand it is shown in where there is one. */
+export function designOf(ecard: Ecard, brand: BrandDesign | null = null): EcardDesign {
   return {
     ecard_id: ecard.id,
     widget_id: ecard.widget_id,
@@ -50,6 +91,7 @@ export function designOf(ecard: Ecard): EcardDesign {
     envelope_auto_open: ecard.envelope_auto_open,
     envelope_confetti: ecard.envelope_confetti,
     ecard_mode: ecard.ecard_mode,
+    ...(brand ? { brand } : {}),
   };
 }
 

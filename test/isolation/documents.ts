@@ -29,7 +29,6 @@ export const NOT_SERVER_IDS: Record<string, string> = {
   ownerid: 'refused (400 account_from_key): the account is always the key’s',
   user_id: 'refused (400 account_from_key): the account is always the key’s',
   product_id: 'a catalog product key (manual:<brand>:<denomination> or <provider>:<sku>), not an account’s row',
-  ecardbrandid: 'an opaque number the client stores on the eCard: there is no brand resource',
 };
 
 /** "Takes ids": a parameter or body property whose name ends in id or ids (any case). */

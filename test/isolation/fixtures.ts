@@ -14,7 +14,7 @@ import { insertDelivery } from '../helpers/webhooks.ts';
 import type { TestAccount } from '../helpers/api.ts';
 
 export const KINDS_MADE: readonly ResourceKind[] = [
-  'ecard', 'widget', 'campaign', 'automation', 'member', 'department', 'send', 'webhook_endpoint', 'webhook_delivery', 'api_key', 'sandbox_email', 'token_resource',
+  'ecard', 'widget', 'brand', 'campaign', 'automation', 'member', 'department', 'send', 'webhook_endpoint', 'webhook_delivery', 'api_key', 'sandbox_email', 'token_resource',
 ];
 
 /** Ids of one account's things, and strings only that account's rows hold (a list showing one leaks). */
@@ -36,6 +36,7 @@ export async function makeEverything(stack: TestStack, accountId: number, key: s
   const widget = await insertWidget(stack.models, accountId, { name: `W-${tag}` });
   const ecard = await insertEcard(stack.models, accountId, widget.id, { name: `E-${tag}` });
   const send = await shareCard(stack.url, key, ecard.id);
+  const brand = (await api('POST', '/brand/save', { brand: { name: `B-${tag}` } })) as { id: number };
   const campaign = (await api('POST', '/campaign/save', { campaign: { campaign_name: `C-${tag}` } })) as { id: number };
   const automation = (await api('POST', '/automation/save', { automation: { automation_name: `A-${tag}`, event_type: 'birthday' } })) as { id: number };
   const email = `${tag}@members.example.com`;
@@ -51,6 +52,7 @@ export async function makeEverything(stack: TestStack, accountId: number, key: s
   const ids: Made['ids'] = {
     widget: widget.id,
     ecard: ecard.id,
+    brand: brand.id,
     send: send.sendId,
     campaign: campaign.id,
     automation: automation.id,

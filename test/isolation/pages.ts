@@ -43,6 +43,7 @@ const FIELD_SLOTS: Array<{ method: 'GET' | 'POST'; path: string; field: string; 
   { method: 'GET', path: '/v2/console/rewards/orders', field: 'campaign_id', kind: 'campaign' },
   { method: 'POST', path: '/v2/console/tokens', field: 'resource_id', kind: 'widget', with: { purpose: 'widget_delete' } },
   { method: 'POST', path: '/v2/console/tokens', field: 'resource_id', kind: 'ecard', with: { purpose: 'ecard_delete_in_use' } },
+  { method: 'POST', path: '/v2/console/tokens', field: 'resource_id', kind: 'brand', with: { purpose: 'brand_delete' } },
 ];
 
 /** Every page route with a path parameter, as `METHOD /path` (read from the page routes themselves). */

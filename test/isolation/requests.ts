@@ -28,7 +28,7 @@ const ITEM_BASES: Record<string, Record<string, unknown>> = {
 
 /** The kind of resource a token of this purpose names. */
 const TOKEN_KIND: Record<string, ResourceKind> = {
-  widget_delete: 'widget', widget_dir_sender_off: 'widget', ecard_delete_in_use: 'ecard', gc_campaign_send: 'campaign', gc_automation_enable: 'automation',
+  widget_delete: 'widget', widget_dir_sender_off: 'widget', ecard_delete_in_use: 'ecard', gc_campaign_send: 'campaign', gc_automation_enable: 'automation', brand_delete: 'brand',
 };
 
 const types = (s: Schema) => (Array.isArray(s.type) ? (s.type as string[]) : s.type ? [s.type as string] : []);

@@ -9,7 +9,7 @@ import { createMigrator, migrateDownAll, migrateUp, pendingMigrations } from '..
 import { freshSqliteUrl, scratchMysqlDatabase } from '../helpers/database.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 
-const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions', 'send_snapshots', 'campaigns', 'campaign_recipients', 'unsubscribe_links', 'automations', 'automation_ecards', 'automation_sends', 'send_designs', 'send_design_refs'];
+const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions', 'send_snapshots', 'campaigns', 'campaign_recipients', 'unsubscribe_links', 'automations', 'automation_ecards', 'automation_sends', 'send_designs', 'send_design_refs', 'brands'];
 
 async function tables(sequelize: Sequelize): Promise<string[]> {
   const names = (await sequelize.getQueryInterface().showAllTables()) as Array<string | { tableName: string }>;
@@ -131,6 +131,41 @@ function migrationSuite(dialect: string, makeUrl: () => Promise<{ url: string; d
       const [restored] = (await sequelize.query('SELECT send_id, design FROM send_snapshots ORDER BY send_id')) as [Array<{ send_id: number; design: string }>, unknown];
       expect(restored).to.have.length(count);
       for (const [i, row] of restored.entries()) expect(JSON.parse(row.design), `send ${row.send_id}`).to.deep.equal(designOf(i));
+      await migrateUp(sequelize, db);
+    });
+
+    it('gives every existing account a default brand, clears dangling ecardbrandid, and drops brands on down', async () => {
+      await migrateDownAll(sequelize, db);
+      await createMigrator(sequelize).up({ to: '20261129310000-send-designs' });
+      const qi = sequelize.getQueryInterface();
+      const now = new Date();
+      const stamp = { created_at: now, updated_at: now };
+      await qi.bulkInsert('accounts', [{ name: 'Branded Co', plan: 'free', mode: 'live', ...stamp }]);
+      const accountId = ((await sequelize.query('SELECT MAX(id) AS id FROM accounts', { plain: true })) as { id: number }).id;
+      await qi.bulkInsert('accounts', [{ name: 'Branded Co', plan: 'free', mode: 'sandbox', live_account_id: accountId, ...stamp }]);
+      await qi.bulkInsert('widgets', [{ account_id: accountId, vanity_id: 'brandwidget1', name: 'W', wconfig: '{}', ...stamp }]);
+      const widgetId = ((await sequelize.query('SELECT MAX(id) AS id FROM widgets', { plain: true })) as { id: number }).id;
+      await qi.bulkInsert('ecards', [
+        { account_id: accountId, widget_id: widgetId, vanity_id: 'brandecard01', name: 'Dangling', ecardbrandid: 1, ...stamp },
+        { account_id: accountId, widget_id: widgetId, vanity_id: 'brandecard02', name: 'None', ecardbrandid: null, ...stamp },
+      ]);
+
+      await migrateUp(sequelize, db);
+      const [brands] = (await sequelize.query('SELECT account_id, default_for, name, font FROM brands ORDER BY account_id')) as [Array<Record<string, unknown>>, unknown];
+      expect(brands).to.deep.equal([
+        { account_id: accountId, default_for: accountId, name: 'Branded Co', font: 'system' },
+        { account_id: accountId + 1, default_for: accountId + 1, name: 'Branded Co', font: 'system' },
+      ]);
+      const [ecards] = (await sequelize.query('SELECT ecardbrandid FROM ecards WHERE widget_id = :widgetId', { replacements: { widgetId } })) as [Array<{ ecardbrandid: number | null }>, unknown];
+      expect(ecards.map((e) => e.ecardbrandid)).to.deep.equal([null, null]);
+      const models = createModels(sequelize);
+      expect((await models.Brand.findOne({ where: { account_id: accountId } }))!.social).to.deep.equal({ twitter: null, facebook: null, instagram: null, linkedin: null, youtube: null });
+      let duplicate: unknown;
+      await qi.bulkInsert('brands', [{ account_id: accountId, default_for: accountId, name: 'Second default', font: 'system', social: '{}', ...stamp }]).catch((e: unknown) => (duplicate = e));
+      expect(duplicate, 'a second default of one account is refused').to.be.instanceOf(Error);
+
+      await createMigrator(sequelize).down({ to: '20261130000000-brands' });
+      expect(await tables(sequelize)).not.to.include('brands');
       await migrateUp(sequelize, db);
     });
 

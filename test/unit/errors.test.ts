@@ -62,6 +62,7 @@ const STATUS_OF_CODE: Record<string, number> = {
   template_too_large: 422,
   several_widgets: 422,
   campaign_widget: 422,
+  default_brand: 422,
   unknown_ecard_price: 422,
   ecard_disabled: 422,
   member_conflict: 422,

@@ -13,6 +13,7 @@ const PURPOSES: Record<(typeof TOKEN_PURPOSES)[number], string> = {
   ecard_delete_in_use: 'Delete an eCard in use (eCard id)',
   gc_campaign_send: 'Send a campaign with gift cards (campaign id)',
   gc_automation_enable: 'Enable an automation with gift cards (automation id; empty for a new one)',
+  brand_delete: 'Delete a brand used by eCards (brand id)',
 };
 
 export const tokenPageRoutes = [
