@@ -9,7 +9,7 @@ import { MailError } from '../mail/transport.ts';
 import { giftEmailsFor } from '../rewards/hand-off.ts';
 import { OUTCOME_UNKNOWN, outgoingMail } from '../sends/delivery.ts';
 import { recipientUrl } from '../sends/pages.ts';
-import { renderEmail } from '../sends/render.ts';
+import { renderEmail } from '../sends/email.ts';
 import { loadSnapshots } from '../sends/snapshot.ts';
 
 // Callers read the outcomes back from the sends (also after a try that threw).

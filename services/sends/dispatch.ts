@@ -17,7 +17,8 @@ import { settleGiftOrders } from '../rewards/settle.ts';
 import { releaseQuota } from './quota.ts';
 import { messageIdOf, OUTCOME_UNKNOWN, outgoingMail } from './delivery.ts';
 import { givePagesToRecipients, recipientUrl } from './pages.ts';
-import { renderCard, renderEmail } from './render.ts';
+import { renderEmail } from './email.ts';
+import { renderCard } from './render.ts';
 import { loadSnapshot, type EcardDesign } from './snapshot.ts';
 
 export interface SendOutcome {

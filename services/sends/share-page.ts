@@ -7,7 +7,8 @@ import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { pageUrl } from './pages.ts';
-import { renderCard, renderPage } from './render.ts';
+import { renderPage } from './page.ts';
+import { renderCard } from './render.ts';
 import { loadSnapshot } from './snapshot.ts';
 
 const PAGE_ID = /^[0-9A-Za-z]{20,32}$/;

@@ -69,6 +69,16 @@ export const EcardDesign = z.object({
   ecard_mode: text.optional(),
   // Added with brands: snapshots from before have none and render unbranded.
   brand: BrandDesign.optional(),
+  // Added with the card page (issue 30): older snapshots render with the defaults (`classic` theme, no repeat,
+  // the built-in labels, no Open Graph texts of their own, no merge-tag fallbacks).
+  envelope_theme: text.optional(),
+  envelope_audio_repeat: z.boolean().optional(),
+  ecardLinkAltText: text.optional(),
+  thumbnail_alt_label: text.optional(),
+  og_title: text.optional(),
+  og_description: text.optional(),
+  /** The widget's `merge_tag_defaults`: tag → text filling an empty tag. */
+  merge_tag_defaults: z.record(z.string(), z.string()).optional(),
 });
 export type EcardDesign = z.infer<typeof EcardDesign>;
 
