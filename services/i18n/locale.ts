@@ -42,7 +42,7 @@ export interface Strings {
   lang: Lang;
   dir: 'ltr' | 'rtl';
   /** The string `key` in this language with its placeholders filled. */
-  t(key: StringKey, values?: Record<string, string | number>): string;
+  t: (key: StringKey, values?: Record<string, string | number>) => string;
   /** Every string, unfilled (for templates that fill their own). */
   all: Catalogue;
 }
