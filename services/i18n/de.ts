@@ -1,4 +1,5 @@
-// German: "Sie" and "Karte" for the eCard, as the service's first German strings had them; „“ quotes.
+// German: "Sie", "Karte" for the eCard and "schicken" for sending it (buttons say "senden"), as the service’s first
+// German strings had them; „“ quotes.
 import type { Catalogue } from './en.ts';
 
 export const de: Catalogue = {
@@ -20,7 +21,7 @@ export const de: Catalogue = {
   thanksLabel: 'Ihre Nachricht an {sender}',
   thanksSend: 'Dankeschön senden',
   thanksSent: 'Vielen Dank! Ihre Nachricht ist unterwegs.',
-  thanksLimit: 'Sie haben für diese Karte bereits drei Dankeschöns gesendet.',
+  thanksLimit: 'Sie haben für diese Karte bereits drei Dankeschöns geschickt.',
   thanksInvalid: 'Bitte schreiben Sie eine Nachricht mit 1 bis 1.000 Zeichen.',
   print: 'Drucken',
   download: 'Herunterladen',
@@ -28,7 +29,7 @@ export const de: Catalogue = {
   copyLink: 'Link kopieren',
   linkCopied: 'Link kopiert',
   shareByEmail: 'E-Mail',
-  notFound: 'Diese Karte gibt es nicht, oder sie wurde noch nicht gesendet.',
+  notFound: 'Diese Karte gibt es nicht, oder sie wurde noch nicht verschickt.',
   backToCard: 'Zurück zur Karte',
   // The email.
   preheader: '{sender} hat Ihnen eine Karte geschickt. Öffnen Sie sie, um Karte und Nachricht zu sehen.',
@@ -39,7 +40,7 @@ export const de: Catalogue = {
   unsubscribe: 'Abmelden',
   // Emails to the sender.
   receiptSubject: '{recipient} hat Ihre Karte geöffnet',
-  receiptBody: '{recipient} hat die von Ihnen gesendete Karte „{card}“ geöffnet.',
+  receiptBody: '{recipient} hat die von Ihnen geschickte Karte „{card}“ geöffnet.',
   thanksSubject: '{recipient} sagt Danke',
-  thanksBody: '{recipient} hat auf die von Ihnen gesendete Karte „{card}“ geantwortet:',
+  thanksBody: '{recipient} hat auf die von Ihnen geschickte Karte „{card}“ geantwortet:',
 };

@@ -1,4 +1,5 @@
-// Spanish: "tú" and "tarjeta" for the eCard, as the service's first Spanish strings had them; «» quotes.
+// Spanish: "tú", "tarjeta" for the eCard and "canjear" for claiming a gift, as the service's first Spanish strings
+// had them; «» quotes.
 import type { Catalogue } from './en.ts';
 
 export const es: Catalogue = {
@@ -34,7 +35,7 @@ export const es: Catalogue = {
   preheader: '{sender} te ha enviado una tarjeta. Ábrela para ver la tarjeta y el mensaje.',
   buttonTrouble: 'Si el botón no funciona, abre este enlace:',
   gift: 'Has recibido una tarjeta regalo de {brand} por {amount}.',
-  claimGift: 'Obtén tu tarjeta regalo',
+  claimGift: 'Canjea tu tarjeta regalo',
   claimBy: 'Canjéala hasta el {date}.',
   unsubscribe: 'Cancelar la suscripción',
   // Emails to the sender.

@@ -36,8 +36,8 @@ export const fr: Catalogue = {
   preheader: '{sender} vous a envoyé une carte. Ouvrez-la pour découvrir la carte et son message.',
   buttonTrouble: 'Si le bouton ne fonctionne pas, ouvrez ce lien\u00a0:',
   gift: 'Vous avez reçu une carte cadeau {brand} de {amount}.',
-  claimGift: 'Obtenir votre carte cadeau',
-  claimBy: 'À réclamer au plus tard le {date}.',
+  claimGift: 'Récupérer votre carte cadeau',
+  claimBy: 'À récupérer au plus tard le {date}.',
   unsubscribe: 'Se désabonner',
   // Emails to the sender.
   receiptSubject: '{recipient} a ouvert votre carte',

@@ -1,12 +1,13 @@
-// Korean: polite 해요체, "e카드" for the eCard, names with 님; “” quotes. A quoted card title stands in
-// parentheses after "e카드", so the particle that follows fits the word before it whatever the title ends with.
+// Korean: polite 해요체, "e카드" for the eCard, names with 님, the card signed "{sender} 드림" as a letter is; “” quotes.
+// A quoted card title stands in parentheses after "e카드", so the particle that follows fits the word before it
+// whatever the title ends with.
 import type { Catalogue } from './en.ts';
 
 export const ko: Catalogue = {
   // The card page and the email.
   intro: '{sender}님이 e카드를 보냈어요',
   open: 'e카드 열기',
-  from: '보낸 사람: {sender}',
+  from: '{sender} 드림',
   personalMessage: '개인 메시지',
   continue: '계속',
   // The sealed envelope.

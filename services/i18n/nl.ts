@@ -31,7 +31,7 @@ export const nl: Catalogue = {
   notFound: 'Deze e-card bestaat niet of is nog niet verstuurd.',
   backToCard: 'Terug naar de e-card',
   // The email.
-  preheader: '{sender} heeft je een e-card gestuurd. Open hem om de e-card en het bericht te bekijken.',
+  preheader: '{sender} heeft je een e-card gestuurd. Open hem en lees het bericht.',
   buttonTrouble: 'Werkt de knop niet? Open dan deze link:',
   gift: 'Je hebt een cadeaukaart van {brand} ter waarde van {amount} gekregen.',
   claimGift: 'Haal je cadeaukaart op',
