@@ -13,9 +13,11 @@ export const up: Migration = async ({ context: { queryInterface } }) => {
   await queryInterface.addColumn('mail_queue', 'skip_reason', { type: DataTypes.STRING(40), allowNull: true });
 };
 
-export const down: Migration = async ({ context: { queryInterface } }) => {
-  await queryInterface.removeColumn('mail_queue', 'skip_reason');
-  await queryInterface.removeColumn('mail_queue', 'reply_to');
-  await queryInterface.removeColumn('send_recipients', 'thanks_count');
-  await queryInterface.removeColumn('sends', 'notify_on_open');
+// Columns are dropped with ALTER TABLE on both databases: Sequelize's SQLite removeColumn rebuilds the table, and
+// dropping `sends` to rebuild it would cascade to every table that refers to it.
+export const down: Migration = async ({ context: { sequelize } }) => {
+  await sequelize.query('ALTER TABLE mail_queue DROP COLUMN skip_reason');
+  await sequelize.query('ALTER TABLE mail_queue DROP COLUMN reply_to');
+  await sequelize.query('ALTER TABLE send_recipients DROP COLUMN thanks_count');
+  await sequelize.query('ALTER TABLE sends DROP COLUMN notify_on_open');
 };
