@@ -8,7 +8,9 @@ import { testStack, type TestStack } from '../helpers/stack.ts';
 import { hookPath } from '../helpers/webhooks.ts';
 
 let counter = 0;
-const address = (name: string) => `${name}-${process.pid}-${++counter}@example.com`;
+// A tag of this run and file: addresses (and so the mail each test looks for) are never another test's.
+const tag = crypto.randomUUID().slice(0, 8);
+const address = (name: string) => `${name}-${tag}-${++counter}@example.com`;
 
 describe('read receipts: opennotification emails the sender once per recipient at the first open', function () {
   this.timeout(60_000);

@@ -6,7 +6,9 @@ import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 let counter = 0;
-const address = (name: string) => `${name}-${process.pid}-${++counter}@example.com`;
+// A tag of this run and file: addresses (and so the mail each test looks for) are never another test's.
+const tag = crypto.randomUUID().slice(0, 8);
+const address = (name: string) => `${name}-${tag}-${++counter}@example.com`;
 
 describe('"Say thank you": POST /e/<id>/thanks emails the sender, at most three times per recipient', function () {
   this.timeout(60_000);
