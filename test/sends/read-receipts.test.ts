@@ -67,6 +67,24 @@ describe('read receipts: opennotification emails the sender once per recipient a
     expect(notices.map((m) => m.subject).sort()).to.deep.equal(['Alice Able opened your eCard', 'Bob Baker opened your eCard']);
   });
 
+  it('a recipient without a name is named by their address, and one with neither (a share link) as "Someone"', async () => {
+    const sender = address('sam');
+    const nameless = address('nameless');
+    const send = async (body: Record<string, unknown>) => {
+      const res = await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', {
+        key: account.liveKey,
+        body: { ecardId, senderEmail: sender, senderName: 'Sam', opennotification: true, ...body },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const row = (await stack.models.Send.findOne({ where: { send_id: res.body.sendId as string } }))!;
+      return (await stack.models.SendRecipient.findOne({ where: { send_id: row.id } }))!.page_id!;
+    };
+    await openAction(await send({ recipientName: ' ', recipientEmail: nameless }));
+    await openAction(await send({ recipientName: '', type: 'ecard_copy_link' }));
+    const notices = await eventually(async () => smtp.to(sender), (m) => m.length === 2, 10_000);
+    expect(notices.map((m) => m.subject).sort()).to.deep.equal([`${nameless} opened your eCard`, 'Someone opened your eCard'].sort());
+  });
+
   it('without opennotification (or with false) an open queues nothing for the sender', async () => {
     for (const extra of [{}, { opennotification: false }]) {
       const { sender, send, pages } = await sendToTwo(extra);
