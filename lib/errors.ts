@@ -149,6 +149,8 @@ export const noEndpoint = coded(422, 'no_endpoint');
 // 429, 5xx: come back later, or it is on our side.
 export const rateLimited = coded(429, 'rate_limited');
 export const signInThrottled = coded(429, 'sign_in_throttled');
+/** A recipient's page has sent its three thank-yous. */
+export const thanksLimit = coded(429, 'thanks_limit');
 export const internalError = coded(500, 'internal_error');
 /** `provider`: the mail transport (or its absence) failed the send. */
 export const providerFailed = coded(502, 'provider');

@@ -27,6 +27,8 @@ export function defineSend(sequelize: Sequelize) {
     declare send_at: Date;
     declare stat_vanity_id: string;
     declare opened_at: CreationOptional<Date | null>;
+    /** send-ecard's `opennotification`: the sender is emailed when each recipient first opens the card. */
+    declare notify_on_open: CreationOptional<boolean>;
     declare quota_month: string | null;
     declare quota_count: number;
     declare emails_sent: CreationOptional<number>;
@@ -61,6 +63,7 @@ export function defineSend(sequelize: Sequelize) {
       send_at: { type: DataTypes.DATE(3), allowNull: false },
       stat_vanity_id: { type: DataTypes.STRING(32).BINARY, allowNull: false },
       opened_at: { type: DataTypes.DATE(3), allowNull: true },
+      notify_on_open: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       quota_month: { type: DataTypes.CHAR(7), allowNull: true },
       quota_count: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       emails_sent: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },

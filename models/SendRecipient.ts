@@ -15,6 +15,8 @@ export function defineSendRecipient(sequelize: Sequelize) {
     declare page_id: CreationOptional<string | null>;
     /** When this recipient first opened the card (the open action, never a GET). */
     declare opened_at: CreationOptional<Date | null>;
+    /** Thank-yous sent from this recipient's page (at most MAX_THANKS; raised by one conditional UPDATE). */
+    declare thanks_count: CreationOptional<number>;
     declare status: CreationOptional<RecipientStatus>;
     declare rendered_subject: CreationOptional<string | null>;
     declare rendered_header: CreationOptional<string | null>;
@@ -35,6 +37,7 @@ export function defineSendRecipient(sequelize: Sequelize) {
       recipient_email: { type: DataTypes.STRING(254), allowNull: true },
       page_id: { type: DataTypes.STRING(32).BINARY, allowNull: true },
       opened_at: { type: DataTypes.DATE(3), allowNull: true },
+      thanks_count: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'pending' },
       rendered_subject: { type: DataTypes.STRING(1000), allowNull: true },
       rendered_header: { type: DataTypes.STRING(1000), allowNull: true },

@@ -1,5 +1,5 @@
 // Every public route (no key, no session): the probes, the key API's OpenAPI document and docs page, media, and the
-// pages people reach from an email (share, unsubscribe, gift claim).
+// pages people reach from an email (share and its thank-you, unsubscribe, gift claim).
 import type { Connection } from '@temporalio/client';
 import { healthRoutes } from '../health/router.ts';
 import type { AnyRoute } from '../http/route.ts';
@@ -9,6 +9,7 @@ import { docsRoutes } from './docs.ts';
 import { giftClaimPageRoutes } from './gift-claim-page.ts';
 import { mediaRoutes } from './media.ts';
 import { sharePageRoutes } from './share-page.ts';
+import { thanksRoutes } from './thanks.ts';
 import { unsubscribePageRoutes } from './unsubscribe-page.ts';
 
 /** `keyRoutes`: the key API's routes, documented by the OpenAPI document served here. */
@@ -18,6 +19,7 @@ export function publicRoutes(keyRoutes: readonly AnyRoute[], readinessProbe: Con
     ...docsRoutes(buildOpenApiDocument(keyRoutes.filter(isKeyRoute))),
     ...mediaRoutes,
     ...sharePageRoutes,
+    ...thanksRoutes,
     ...unsubscribePageRoutes,
     ...giftClaimPageRoutes,
   ];

@@ -63,6 +63,7 @@ export const sendRoutes = [
         idempotencyKey,
         requestHash: requestHashOf(body),
         gift: body.giftCard,
+        notifyOnOpen: body.opennotification === true,
       });
       return presentSend(send, services.config.publicBaseUrl);
     },

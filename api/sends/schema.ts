@@ -52,6 +52,7 @@ export const SendBody = withAliases(
         brand: BrandOverride.optional().describe('this send\'s amendments of the brand (its keys, checked as /brand/save checks them)'),
       })
       .optional(),
+    opennotification: flag.optional().describe('true emails the sender once per recipient when that recipient first opens the card (a read receipt); default false'),
     giftCard: GiftCard.optional().describe('a gift card for each recipient (email sends only; the key also needs gift_cards: manage)'),
   }),
   { ecardId: ['ecardid', 'ecardID'], widgetId: ['widgetid', 'widgetID'] },

@@ -109,4 +109,5 @@ export const EcardSharedEvent = z.object({
   opened: z.boolean(),
   merge_tags: z.string(),
   override_props: z.string(),
+  do_notify_on_open: z.boolean().describe('whether the sender asked for a read receipt (send-ecard\'s opennotification)'),
 });

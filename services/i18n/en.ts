@@ -42,6 +42,7 @@ export const en = {
   receiptBody: '{recipient} opened the eCard “{card}” you sent.',
   thanksSubject: '{recipient} says thank you',
   thanksBody: '{recipient} replied to the eCard “{card}” you sent:',
+  someone: 'Someone',
 } as const;
 
 export type StringKey = keyof typeof en;

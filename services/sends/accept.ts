@@ -48,6 +48,8 @@ export interface SendRequest {
   requestHash: string;
   /** A gift card for each recipient (the caller's key also needs gift_cards: manage). */
   gift?: { product_id: string; amount: number } | undefined;
+  /** `opennotification`: a read receipt to the sender at each recipient's first open. */
+  notifyOnOpen?: boolean | undefined;
 }
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
@@ -171,6 +173,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
           override_props: request.overrideProps ? JSON.stringify(request.overrideProps) : null,
           send_at: sendAt,
           stat_vanity_id: statVanityId,
+          notify_on_open: request.notifyOnOpen === true,
           quota_month: quotaCount ? month : null,
           quota_count: quotaCount,
           error: null,

@@ -9,10 +9,10 @@ export type SuppressionKind = 'email' | 'domain';
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
 /** The first recipient that is suppressed, or whose domain is blocked, with why; null when none is. */
-export async function blockedRecipient(models: Models, accountId: number, emails: string[]): Promise<string | null> {
+export async function blockedRecipient(models: Models, accountId: number, emails: string[], transaction?: Transaction): Promise<string | null> {
   if (emails.length === 0) return null;
   const lower = emails.map((e) => e.toLowerCase());
-  const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: [...new Set([...lower, ...lower.map(domainOf)])] } });
+  const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: [...new Set([...lower, ...lower.map(domainOf)])] }, ...(transaction ? { transaction } : {}) });
   for (const email of lower) {
     if (rows.some((r) => r.kind === 'email' && r.value === email)) return `${email} is on this account's suppression list`;
     if (rows.some((r) => r.kind === 'domain' && r.value === domainOf(email))) return `${domainOf(email)} is a blocked domain of this account`;

@@ -2,12 +2,14 @@
 // card kept with it, so it keeps working after the design is deleted. Looking at it changes nothing (mail
 // scanners and link previews fetch it by themselves); the open action marks the recipient opened.
 import { Op } from 'sequelize';
+import { writeTransaction } from '../../lib/db.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { pageUrl } from './pages.ts';
 import { renderPage } from './page.ts';
+import { queueReadReceipt } from './read-receipt.ts';
 import { renderCard } from './render.ts';
 import { loadSnapshot } from './snapshot.ts';
 
@@ -17,12 +19,12 @@ const PAGE_ID = /^[0-9A-Za-z]{20,32}$/;
  * A sent card's page: the recipient it belongs to, or null for the shared id of a send made before recipients
  * had pages of their own, which may show no recipient's name or address.
  */
-interface CardPage {
+export interface CardPage {
   send: Send;
   recipient: SendRecipient | null;
 }
 
-async function findPage(ctx: ServiceContext, pageId: string): Promise<CardPage | null> {
+export async function findPage(ctx: ServiceContext, pageId: string): Promise<CardPage | null> {
   const { models } = ctx;
   if (!PAGE_ID.test(pageId)) return null;
   const own = await models.SendRecipient.findOne({ where: { page_id: pageId } });
@@ -66,15 +68,24 @@ export async function sharePage(ctx: ServiceContext, pageId: string, nonce: stri
 
 /**
  * The open action: marks the recipient opened and, when it is the send's first, the send (`sends.opened_at` is
- * "the first recipient opened"), each once. False when there is no such page.
+ * "the first recipient opened"), each once, and queues the sender's read receipt when the send asked for one.
+ * The receipt follows the conditional update's row count in the same transaction, so of two opens at once only
+ * the one that changed the row queues it. False when there is no such page.
  */
 export async function openPage(ctx: ServiceContext, pageId: string): Promise<boolean> {
   const page = await findPage(ctx, pageId);
   if (!page) return false;
-  if (!page.recipient) return true;
+  const { send, recipient } = page;
+  if (!recipient) return true;
+  // Opened already: nothing to write (most later visits).
+  if (recipient.opened_at !== null) return true;
   const now = ctx.now();
   const { models } = ctx;
-  await models.SendRecipient.update({ opened_at: now }, { where: { id: page.recipient.id, opened_at: { [Op.is]: null } } });
-  await models.Send.update({ opened_at: now }, { where: { id: page.send.id, opened_at: { [Op.is]: null } } });
+  await writeTransaction(models.sequelize, async (transaction) => {
+    const [changed] = await models.SendRecipient.update({ opened_at: now }, { where: { id: recipient.id, opened_at: { [Op.is]: null } }, transaction });
+    if (!changed) return;
+    await models.Send.update({ opened_at: now }, { where: { id: send.id, opened_at: { [Op.is]: null } }, transaction });
+    await queueReadReceipt(ctx, send, recipient, transaction);
+  });
   return true;
 }

@@ -23,5 +23,6 @@ export function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: 
     opened: false,
     merge_tags: send.merge_tags ?? '',
     override_props: send.override_props ?? '',
+    do_notify_on_open: send.notify_on_open === true,
   }));
 }

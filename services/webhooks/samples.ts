@@ -19,6 +19,7 @@ export function sampleEcardShared(now: Date): Array<Record<string, unknown>> {
       opened: false,
       merge_tags: '',
       override_props: '',
+      do_notify_on_open: false,
     },
   ];
 }

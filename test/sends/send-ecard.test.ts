@@ -218,9 +218,9 @@ describe('send-ecard: email now, scheduled, share link', function () {
     });
     const byType: Record<string, Record<string, unknown>> = Object.fromEntries(bodies.map((b) => [String(b[0]!.type), b[0]!]));
     expect(Object.keys(byType.email!).sort()).to.deep.equal(
-      ['event_type', 'type', 'sender_request_id', 'ecardid', 'widgetid', 'vanity_id', 'sender_name', 'sender_email', 'recipient_name', 'recipient_email', 'personal_message', 'locale', 'scheduled_to_be_sent_at', 'sent', 'opened', 'merge_tags', 'override_props'].sort(),
+      ['event_type', 'type', 'sender_request_id', 'ecardid', 'widgetid', 'vanity_id', 'sender_name', 'sender_email', 'recipient_name', 'recipient_email', 'personal_message', 'locale', 'scheduled_to_be_sent_at', 'sent', 'opened', 'merge_tags', 'override_props', 'do_notify_on_open'].sort(),
     );
-    expect(byType.email).to.deep.include({ event_type: 'ecard_shared', sent: false, opened: false, ecardid: ecardId, sender_request_id: `${emailed.body.sendId as string}.1`, recipient_email: body.recipientEmail, locale: 'en', merge_tags: '{"team":"Ops"}', override_props: '' });
+    expect(byType.email).to.deep.include({ event_type: 'ecard_shared', sent: false, opened: false, ecardid: ecardId, sender_request_id: `${emailed.body.sendId as string}.1`, recipient_email: body.recipientEmail, locale: 'en', merge_tags: '{"team":"Ops"}', override_props: '', do_notify_on_open: false });
     expect(byType.ecard_copy_link).to.deep.include({ sent: true, vanity_id: shared.body.statVanityId, sender_request_id: `${shared.body.sendId as string}.1` });
   });
 });

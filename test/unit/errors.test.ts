@@ -90,6 +90,7 @@ const STATUS_OF_CODE: Record<string, number> = {
   no_endpoint: 422,
   rate_limited: 429,
   sign_in_throttled: 429,
+  thanks_limit: 429,
   internal_error: 500,
   provider: 502,
   service_unavailable: 503,
