@@ -45,4 +45,5 @@ export const ar: Catalogue = {
   receiptBody: 'تم فتح بطاقتك «{card}» من قِبل {recipient}.',
   thanksSubject: 'رسالة شكر من {recipient}',
   thanksBody: 'ردّ من {recipient} على بطاقتك «{card}»:',
+  someone: 'شخص ما',
 };

@@ -43,4 +43,5 @@ export const de: Catalogue = {
   receiptBody: '{recipient} hat die von Ihnen geschickte Karte „{card}“ geöffnet.',
   thanksSubject: '{recipient} sagt Danke',
   thanksBody: '{recipient} hat auf die von Ihnen geschickte Karte „{card}“ geantwortet:',
+  someone: 'Jemand',
 };

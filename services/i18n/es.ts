@@ -43,4 +43,5 @@ export const es: Catalogue = {
   receiptBody: '{recipient} ha abierto la tarjeta «{card}» que enviaste.',
   thanksSubject: '{recipient} te da las gracias',
   thanksBody: '{recipient} ha respondido a la tarjeta «{card}» que enviaste:',
+  someone: 'Alguien',
 };

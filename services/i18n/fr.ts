@@ -44,4 +44,5 @@ export const fr: Catalogue = {
   receiptBody: '{recipient} a ouvert la carte «\u202f{card}\u202f» que vous avez envoyée.',
   thanksSubject: '{recipient} vous dit merci',
   thanksBody: '{recipient} a répondu à la carte «\u202f{card}\u202f» que vous avez envoyée\u00a0:',
+  someone: 'Quelqu’un',
 };

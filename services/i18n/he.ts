@@ -45,4 +45,5 @@ export const he: Catalogue = {
   receiptBody: 'כרטיס הברכה ”{card}” ששלחת נפתח על ידי {recipient}.',
   thanksSubject: 'הודעת תודה מאת {recipient}',
   thanksBody: 'תגובה מאת {recipient} לכרטיס הברכה ”{card}” ששלחת:',
+  someone: 'מישהו',
 };

@@ -44,4 +44,5 @@ export const ko: Catalogue = {
   receiptBody: '보내신 e카드(“{card}”)를 {recipient}님이 열어 봤어요.',
   thanksSubject: '{recipient}님이 감사 인사를 보냈어요',
   thanksBody: '보내신 e카드(“{card}”)에 {recipient}님이 답장을 보냈어요:',
+  someone: '수신자',
 };

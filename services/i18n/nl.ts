@@ -42,4 +42,5 @@ export const nl: Catalogue = {
   receiptBody: '{recipient} heeft de e-card “{card}” geopend die je hebt gestuurd.',
   thanksSubject: '{recipient} zegt dankjewel',
   thanksBody: '{recipient} heeft gereageerd op de e-card “{card}” die je hebt gestuurd:',
+  someone: 'Iemand',
 };

@@ -45,4 +45,5 @@ export const pl: Catalogue = {
   receiptBody: '{recipient} ogląda wysłaną przez Ciebie e-kartkę „{card}”.',
   thanksSubject: '{recipient} dziękuje za e-kartkę',
   thanksBody: '{recipient} odpowiada na wysłaną przez Ciebie e-kartkę „{card}”:',
+  someone: 'Ktoś',
 };

@@ -43,4 +43,5 @@ export const ptBR: Catalogue = {
   receiptBody: '{recipient} abriu o cartão “{card}” que você enviou.',
   thanksSubject: '{recipient} mandou um agradecimento',
   thanksBody: '{recipient} respondeu ao cartão “{card}” que você enviou:',
+  someone: 'Alguém',
 };

@@ -43,4 +43,5 @@ export const vi: Catalogue = {
   receiptBody: '{recipient} đã mở tấm thiệp “{card}” bạn gửi.',
   thanksSubject: '{recipient} gửi lời cảm ơn',
   thanksBody: '{recipient} đã trả lời tấm thiệp “{card}” bạn gửi:',
+  someone: 'Một người nhận',
 };
