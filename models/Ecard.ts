@@ -2,6 +2,11 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn, timestamps } from './columns.ts';
 
+/** How the card page opens: the envelope first (the default; any other stored value reads as it) or the card at once. */
+export const ECARD_MODES = ['popup_card', 'classic'] as const;
+/** The envelope's look on the card page. */
+export const ENVELOPE_THEMES = ['classic', 'modern', 'kraft', 'night'] as const;
+
 export function defineEcard(sequelize: Sequelize) {
   class Ecard extends Model<InferAttributes<Ecard>, InferCreationAttributes<Ecard>> {
     declare id: CreationOptional<number>;
