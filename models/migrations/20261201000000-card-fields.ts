@@ -29,7 +29,11 @@ export const up: Migration = async ({ context: { queryInterface } }) => {
   await queryInterface.addColumn('widgets', 'public_share_enabled', flag());
 };
 
+// A plain DROP COLUMN on both databases: Sequelize's SQLite removeColumn rebuilds the table, and dropping the old
+// widgets table cascades (foreign keys are on) into the rows that refer to it.
 export const down: Migration = async ({ context: { queryInterface } }) => {
-  for (const name of [...WIDGET_URLS, 'address', 'merge_tag_defaults', 'public_share_enabled']) await queryInterface.removeColumn('widgets', name);
-  for (const name of Object.keys(ECARD_COLUMNS)) await queryInterface.removeColumn('ecards', name);
+  const drop = (table: string, column: string) =>
+    queryInterface.sequelize.query(`ALTER TABLE ${queryInterface.quoteIdentifier(table)} DROP COLUMN ${queryInterface.quoteIdentifier(column)}`);
+  for (const name of [...WIDGET_URLS, 'address', 'merge_tag_defaults', 'public_share_enabled']) await drop('widgets', name);
+  for (const name of Object.keys(ECARD_COLUMNS)) await drop('ecards', name);
 };
