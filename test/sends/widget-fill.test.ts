@@ -89,6 +89,12 @@ describe("sends: the widget's details and merge-tag fallbacks, and the card page
     expect(mail!.text).to.include('Dear Rita, love from the whole team at HQ');
   });
 
+  it('a preview renders as sent: empty tags take the fallbacks', async () => {
+    const preview = await ok('POST', '/ecard/preview', { id: ecardId, mergeTags: { recipient_name: '', office: 'the lab' } });
+    expect(preview).to.deep.include({ subject: 'For friend', header: 'From the whole team' });
+    expect(preview.html).to.include('Dear friend, love from the whole team at the lab');
+  });
+
   it("a campaign: a recipient without a name gets the fallback, and the copy's snapshot takes its source widget's details", async () => {
     const to = address('nameless');
     const id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Filled', from_name: 'HR', from_email: 'hr@example.com' } })).id as number;
