@@ -2,6 +2,11 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn, timestamps } from './columns.ts';
 
+/** How the card page opens: the envelope first (the default; any other stored value reads as it) or the card at once. */
+export const ECARD_MODES = ['popup_card', 'classic'] as const;
+/** The envelope's look on the card page. */
+export const ENVELOPE_THEMES = ['classic', 'modern', 'kraft', 'night'] as const;
+
 export function defineEcard(sequelize: Sequelize) {
   class Ecard extends Model<InferAttributes<Ecard>, InferCreationAttributes<Ecard>> {
     declare id: CreationOptional<number>;
@@ -24,6 +29,14 @@ export function defineEcard(sequelize: Sequelize) {
     declare envelope_color_settings: string | null;
     declare envelope_auto_open: CreationOptional<boolean>;
     declare envelope_confetti: CreationOptional<boolean>;
+    /** `classic` (the default), `modern`, `kraft` or `night`. */
+    declare envelope_theme: CreationOptional<string>;
+    declare envelope_audio_repeat: CreationOptional<boolean>;
+    /** The call-to-action's label (the API's `ecardLinkAltText`). */
+    declare ecard_link_alt_text: CreationOptional<string | null>;
+    declare thumbnail_alt_label: CreationOptional<string | null>;
+    declare og_title: CreationOptional<string | null>;
+    declare og_description: CreationOptional<string | null>;
     declare self_hosted_url: string | null;
     declare display_order: CreationOptional<number>;
     /** The eCard this one was copied from into a campaign's widget (the campaigns usage check). */
@@ -58,6 +71,12 @@ export function defineEcard(sequelize: Sequelize) {
       envelope_color_settings: { type: DataTypes.TEXT, allowNull: true },
       envelope_auto_open: flag(false),
       envelope_confetti: flag(false),
+      envelope_theme: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'classic' },
+      envelope_audio_repeat: flag(false),
+      ecard_link_alt_text: text(100),
+      thumbnail_alt_label: text(200),
+      og_title: text(100),
+      og_description: text(300),
       self_hosted_url: text(2048),
       display_order: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       price: { type: DataTypes.DECIMAL(10, 2), allowNull: true },

@@ -2,6 +2,8 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn, timestamps } from './columns.ts';
 
+const text = (length: number) => ({ type: DataTypes.STRING(length), allowNull: true });
+
 export function defineWidget(sequelize: Sequelize) {
   class Widget extends Model<InferAttributes<Widget>, InferCreationAttributes<Widget>> {
     declare id: CreationOptional<number>;
@@ -11,6 +13,19 @@ export function defineWidget(sequelize: Sequelize) {
     declare wconfig: Record<string, unknown>;
     declare dir_sender_must_be_in_directory: CreationOptional<boolean>;
     declare is_campaign: CreationOptional<boolean>;
+    // The widget's own details: they fill what the eCard's brand leaves empty (the social links by the anchor's names).
+    declare logo: CreationOptional<string | null>;
+    declare website: CreationOptional<string | null>;
+    declare address: CreationOptional<string | null>;
+    declare stwitter: CreationOptional<string | null>;
+    declare sfacebook: CreationOptional<string | null>;
+    declare sinstagram: CreationOptional<string | null>;
+    declare slinkedin: CreationOptional<string | null>;
+    declare syoutube: CreationOptional<string | null>;
+    /** Tag → the text an empty merge tag of its eCards takes (stored as JSON text; null reads as none). */
+    declare merge_tag_defaults: CreationOptional<Record<string, string>>;
+    /** Stored for the embeddable widget (share links from the widget); off for widgets made before it. */
+    declare public_share_enabled: CreationOptional<boolean>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
   }
@@ -33,6 +48,27 @@ export function defineWidget(sequelize: Sequelize) {
       },
       dir_sender_must_be_in_directory: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       is_campaign: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      logo: text(2048),
+      website: text(2048),
+      address: text(1000),
+      stwitter: text(2048),
+      sfacebook: text(2048),
+      sinstagram: text(2048),
+      slinkedin: text(2048),
+      syoutube: text(2048),
+      merge_tag_defaults: {
+        type: DataTypes.TEXT,
+        allowNull: true,
+        get(this: Widget) {
+          const raw = this.getDataValue('merge_tag_defaults') as unknown;
+          if (raw === null || raw === undefined) return {};
+          return (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, string>;
+        },
+        set(this: Widget, value: Record<string, string> | null) {
+          this.setDataValue('merge_tag_defaults', (value === null ? null : JSON.stringify(value)) as unknown as Record<string, string>);
+        },
+      },
+      public_share_enabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       ...timestamps(),
     },
     { sequelize, tableName: 'widgets', modelName: 'Widget' },

@@ -16,7 +16,7 @@ import { assertEditable, copyOfEcard, findWidget, findWidgetByVanity, newVanityI
 import { writeTransaction } from '../lib/db.ts';
 
 export type { Ecard };
-export { priceOf } from '../models/Ecard.ts';
+export { ECARD_MODES, ENVELOPE_THEMES, priceOf } from '../models/Ecard.ts';
 
 /** The spec's eCard field names and the columns that hold them. */
 export const ECARD_FIELDS = {
@@ -36,6 +36,12 @@ export const ECARD_FIELDS = {
   envelope_color_settings: 'envelope_color_settings',
   envelope_auto_open: 'envelope_auto_open',
   envelope_confetti: 'envelope_confetti',
+  envelope_theme: 'envelope_theme',
+  envelope_audio_repeat: 'envelope_audio_repeat',
+  ecardLinkAltText: 'ecard_link_alt_text',
+  thumbnail_alt_label: 'thumbnail_alt_label',
+  og_title: 'og_title',
+  og_description: 'og_description',
   self_hosted_url: 'self_hosted_url',
 } as const;
 export type EcardField = keyof typeof ECARD_FIELDS;
@@ -230,7 +236,10 @@ export async function deleteEcards(ctx: ServiceContext, accountId: number, ids: 
 }
 
 /** Fields a preview may override: the texts and the envelope. */
-export const OVERRIDABLE = ['emailSubject', 'header', 'details', 'envelope_bg_image_url', 'envelope_audio_url', 'envelope_video_url', 'envelope_color_settings', 'envelope_auto_open', 'envelope_confetti'] as const;
+export const OVERRIDABLE = [
+  'emailSubject', 'header', 'details', 'envelope_bg_image_url', 'envelope_audio_url', 'envelope_video_url', 'envelope_color_settings', 'envelope_auto_open', 'envelope_confetti',
+  'envelope_theme', 'envelope_audio_repeat',
+] as const;
 
 /** The template texts of an eCard row. */
 export const textsOf = (ecard: Ecard) => ({ emailSubject: ecard.email_subject, header: ecard.header, details: ecard.details });
@@ -249,14 +258,13 @@ function overrideText(overrideProps: Overrides, field: (typeof TEMPLATE_FIELDS)[
 /** Renders an eCard as it would be sent; merge values cannot add markup (the result is sanitized again). */
 export function renderEcard(
   texts: { emailSubject: string | null; header: string | null; details: string | null },
-  input: { mergeTags: TemplateValues; overrideProps: Overrides; trialMode: boolean },
+  input: { mergeTags: TemplateValues; overrideProps: Overrides; trialMode: boolean; fallbacks?: Record<string, string> | undefined },
 ) {
   const picked = Object.fromEntries(TEMPLATE_FIELDS.map((field) => [field, overrideText(input.overrideProps, field) ?? texts[field]])) as Record<
     (typeof TEMPLATE_FIELDS)[number],
     string | null
   >;
-  const values = { ...input.mergeTags };
-  if (typeof values.recipient_name === 'string' && values.recipient_name && !values.recipient_first_name) values.recipient_first_name = values.recipient_name.split(/\s+/)[0]!;
+  const values = withFallbacks(input.mergeTags, input.fallbacks ?? {});
   const render = (field: (typeof TEMPLATE_FIELDS)[number]) =>
     renderTemplate(picked[field], values, input.trialMode, input.overrideProps[field] === undefined ? field : `overrideProps.${field}`);
   const subject = render('emailSubject');
@@ -265,6 +273,24 @@ export function renderEcard(
     header: render('header'),
     html: sanitizeHtmlField(render('details')),
   };
+}
+
+const deriveFirstName = (values: Record<string, TemplateValues[string]>) => {
+  if (typeof values.recipient_name === 'string' && values.recipient_name && !values.recipient_first_name) values.recipient_first_name = values.recipient_name.split(/\s+/)[0]!;
+};
+
+/**
+ * The merge values with the widget's fallbacks (`merge_tag_defaults`) in every tag that is missing or empty, built-in
+ * tags included. The first name comes from a real recipient name before the fallbacks, else from the name's fallback.
+ */
+export function withFallbacks(mergeTags: TemplateValues, fallbacks: Record<string, string>): TemplateValues {
+  const values: Record<string, TemplateValues[string]> = { ...mergeTags };
+  deriveFirstName(values);
+  for (const [tag, text] of Object.entries(fallbacks)) {
+    if (tag !== '__proto__' && (values[tag] === undefined || values[tag] === '')) values[tag] = text;
+  }
+  deriveFirstName(values);
+  return values;
 }
 
 /** A send's `overrideProps` texts, checked at accept: valid, allowed and within the bounds with the send's merge tags. */

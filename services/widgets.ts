@@ -67,11 +67,27 @@ export async function widgetView(models: Models, widget: Widget): Promise<Widget
   return (await widgetViews(models, [widget]))[0]!;
 }
 
+/** The widget's own details (fill what the brand leaves empty) and flags a copy keeps with its configuration. */
+export const WIDGET_DETAILS = ['logo', 'website', 'address', 'stwitter', 'sfacebook', 'sinstagram', 'slinkedin', 'syoutube', 'merge_tag_defaults', 'public_share_enabled'] as const;
+
 export interface WidgetInput {
   name?: string | undefined;
   wconfig?: Record<string, unknown> | undefined;
   dir_sender_must_be_in_directory?: boolean | undefined;
+  logo?: string | null | undefined;
+  website?: string | null | undefined;
+  address?: string | null | undefined;
+  stwitter?: string | null | undefined;
+  sfacebook?: string | null | undefined;
+  sinstagram?: string | null | undefined;
+  slinkedin?: string | null | undefined;
+  syoutube?: string | null | undefined;
+  merge_tag_defaults?: Record<string, string> | undefined;
+  public_share_enabled?: boolean | undefined;
 }
+
+// The fields sent, as columns (a field left out keeps its value; null clears a detail).
+const sentFields = (input: WidgetInput) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<Widget>;
 
 // Sets the map whole: listed eCards get their price, every other eCard of the widget none.
 async function setPrices(models: Models, widget: Widget, prices: Record<string, number>, transaction: Transaction): Promise<void> {
@@ -103,6 +119,7 @@ export async function saveWidget(
       requireFields({ 'widget.name': input.widget.name, 'widget.wconfig': input.widget.wconfig });
       widget = await models.Widget.create(
         {
+          ...sentFields(input.widget),
           account_id: accountId,
           vanity_id: newVanityId(),
           name: input.widget.name!,
@@ -111,6 +128,8 @@ export async function saveWidget(
         },
         { transaction },
       );
+      // Read back, so the fields left out show their database defaults.
+      await widget.reload({ transaction });
     } else {
       widget = await findWidget(models, accountId, input.id, transaction);
       assertEditable(widget);
@@ -128,8 +147,7 @@ export async function saveWidget(
           transaction,
         );
       }
-      const changes = Object.fromEntries(Object.entries(input.widget).filter(([, v]) => v !== undefined));
-      await widget.update(changes, { transaction });
+      await widget.update(sentFields(input.widget), { transaction });
     }
     if (input.prices) await setPrices(models, widget, input.prices, transaction);
     return widget;
@@ -181,13 +199,14 @@ export async function copyWidget(ctx: ServiceContext, accountId: number, widgetI
         name: `Copy - ${source.name}`.slice(0, 200),
         wconfig: source.wconfig,
         dir_sender_must_be_in_directory: source.dir_sender_must_be_in_directory,
+        ...Object.fromEntries(WIDGET_DETAILS.map((field) => [field, source[field]])),
       },
       { transaction },
     );
     for (const [i, ecard] of ecards.entries()) {
       await models.Ecard.create(copyOfEcard(ecard, { widgetId: copy.id, image: images[i]!, displayOrder: i }), { transaction });
     }
-    return copy;
+    return copy.reload({ transaction });
   });
 }
 

@@ -5,7 +5,7 @@ import { BRAND_FONTS, SOCIAL_NETWORKS } from '../../models/Brand.ts';
 import { flag, numericId, PageMeta, pageQuery, resource, sortOrder } from '../schema-helpers.ts';
 
 /** Brand URLs: https only (they are shown to recipients and written into pages). */
-const httpsUrl = z
+export const httpsUrl = z
   .string()
   .max(2048)
   .refine((url) => !hasWhitespaceOrControl(url), 'a URL may not contain whitespace or control characters')

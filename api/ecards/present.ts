@@ -1,6 +1,6 @@
 // How an eCard is shown: the spec's field names.
 import type { z } from 'zod';
-import { priceOf, type Ecard as EcardRow } from '../../services/ecards.ts';
+import { priceOf, type Ecard as EcardRow, type ENVELOPE_THEMES } from '../../services/ecards.ts';
 import type { Ecard } from './schema.ts';
 
 export function presentEcard(e: EcardRow): z.input<typeof Ecard> {
@@ -25,6 +25,12 @@ export function presentEcard(e: EcardRow): z.input<typeof Ecard> {
     envelope_color_settings: e.envelope_color_settings,
     envelope_auto_open: Boolean(e.envelope_auto_open),
     envelope_confetti: Boolean(e.envelope_confetti),
+    envelope_theme: e.envelope_theme as (typeof ENVELOPE_THEMES)[number],
+    envelope_audio_repeat: Boolean(e.envelope_audio_repeat),
+    ecardLinkAltText: e.ecard_link_alt_text,
+    thumbnail_alt_label: e.thumbnail_alt_label,
+    og_title: e.og_title,
+    og_description: e.og_description,
     self_hosted_url: e.self_hosted_url,
     displayorder: e.display_order,
     price: priceOf(e),

@@ -4,6 +4,7 @@ import {
   bulkUpdateEcards, copyEcard, deleteEcards, findEcard, renderEcard, saveEcard, saveOrder, searchEcards, textsOf, type DateWindow,
 } from '../../services/ecards.ts';
 import { uploadImage } from '../../services/media.ts';
+import { findWidget } from '../../services/widgets.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { Deleted } from '../widgets/schema.ts';
@@ -81,7 +82,8 @@ export const ecardRoutes = [
     response: Updated,
     async handler({ body }, { services, caller }) {
       const parsed = ecardFieldSchemas[body.fieldName].safeParse(body.fieldValue, { reportInput: true });
-      if (!parsed.success) throw inputError(parsed.error.issues.map((i) => ({ ...i, path: ['fieldValue'] })), 'body');
+      // Named as `fieldValue (<fieldName>)`, with the key within it where there is one (a colour of the settings).
+      if (!parsed.success) throw inputError(parsed.error.issues.map((i) => ({ ...i, path: [`fieldValue (${body.fieldName})`, ...i.path] })), 'body');
       if (parsed.data === undefined) throw missingField('fieldValue is required');
       const updated = await bulkUpdateEcards(services.models, caller.account.id, body, body.fieldName, parsed.data);
       return { updated };
@@ -122,7 +124,9 @@ export const ecardRoutes = [
     response: Preview,
     async handler({ body }, { services, caller }) {
       const ecard = await findEcard(services.models, caller.account.id, body.id);
-      return renderEcard(textsOf(ecard), { mergeTags: body.mergeTags ?? {}, overrideProps: body.overrideProps ?? {}, trialMode: body.trialMode ?? false });
+      // As sent: empty tags take the widget's fallbacks.
+      const { merge_tag_defaults: fallbacks } = await findWidget(services.models, caller.account.id, ecard.widget_id);
+      return renderEcard(textsOf(ecard), { mergeTags: body.mergeTags ?? {}, overrideProps: body.overrideProps ?? {}, trialMode: body.trialMode ?? false, fallbacks });
     },
   }),
   defineRoute({

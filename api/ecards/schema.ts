@@ -1,7 +1,8 @@
 // Contracts of the eCard endpoints.
 import { z } from 'zod';
 import { hasWhitespaceOrControl } from '../../lib/urls.ts';
-import { DATE_WINDOWS } from '../../services/ecards.ts';
+import { DATE_WINDOWS, ECARD_MODES, ENVELOPE_THEMES } from '../../services/ecards.ts';
+import { ENVELOPE_COLOR_KEYS, isEnvelopeColor } from '../../services/envelope-colors.ts';
 import { numericId, flag, PageMeta, pageQuery, queryBoolean, resource, withAliases } from '../schema-helpers.ts';
 
 const id = z.number().int().positive();
@@ -18,6 +19,43 @@ export const httpUrl = z
   .meta({ format: 'uri' });
 const optionalText = (max: number) => z.string().max(max).nullable().optional();
 
+const COLOR_SETTINGS_MAX = 2000;
+const envelopeColor = z
+  .string()
+  .max(100)
+  .refine(isEnvelopeColor, 'expected a colour: hex (#rgb, #rgba, #rrggbb, #rrggbbaa), a CSS colour name, or rgb()/rgba()')
+  .nullable()
+  .optional();
+/** The colour settings as an object: the known keys only (a misspelt key is refused, not ignored). */
+const EnvelopeColors = z.strictObject(Object.fromEntries(ENVELOPE_COLOR_KEYS.map((k) => [k, envelopeColor])) as Record<(typeof ENVELOPE_COLOR_KEYS)[number], typeof envelopeColor>);
+
+// A JSON text is checked as the object is, and stored as written ("" is no settings); an object is stored as its
+// JSON text. (The checks follow the union: a transform inside one of its options would hide the option's issues.)
+function colorSettingsText(value: string | z.infer<typeof EnvelopeColors>, ctx: z.RefinementCtx): string | null {
+  if (typeof value !== 'string') {
+    const text = JSON.stringify(value);
+    if (text.length > COLOR_SETTINGS_MAX) ctx.addIssue({ code: 'custom', message: `its JSON text is longer than ${COLOR_SETTINGS_MAX} characters`, input: value });
+    return text;
+  }
+  if (value.trim() === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'expected JSON text of an object of colours (or the object itself)', input: value });
+    return z.NEVER;
+  }
+  const checked = EnvelopeColors.safeParse(parsed);
+  for (const issue of checked.error?.issues ?? []) {
+    ctx.addIssue({ code: 'custom', message: issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message, input: value });
+  }
+  return value;
+}
+export const envelopeColorSettings = z
+  .union([z.string().max(COLOR_SETTINGS_MAX), EnvelopeColors], { error: 'expected a JSON string or an object of colours' })
+  .transform(colorSettingsText)
+  .describe(`colours of the envelope and the card: a JSON string or an object with optional keys ${ENVELOPE_COLOR_KEYS.join(', ')} (hex, a CSS colour name, rgb()/rgba()); stored and answered as a JSON string`);
+
 /** The settable eCard fields (spec names); each is optional, as updates are partial. */
 export const ecardFieldSchemas = {
   name: z.string().trim().min(1).max(200).optional().describe('required on create'),
@@ -29,13 +67,19 @@ export const ecardFieldSchemas = {
   disabled: flag.optional(),
   canSchedule: flag.optional(),
   ecardbrandid: resource('brand', z.number().int()).nullable().optional().describe('the eCard\'s brand (one of the account\'s); null: the default brand'),
-  ecard_mode: optionalText(50),
+  ecard_mode: z.enum(ECARD_MODES).nullable().optional().describe('popup_card (the envelope first; the default, also for null) or classic (the card at once)'),
   envelope_bg_image_url: httpUrl.nullable().optional(),
   envelope_audio_url: httpUrl.nullable().optional(),
   envelope_video_url: httpUrl.nullable().optional(),
-  envelope_color_settings: optionalText(2000),
+  envelope_color_settings: envelopeColorSettings.nullable().optional(),
   envelope_auto_open: flag.optional(),
   envelope_confetti: flag.optional(),
+  envelope_theme: z.enum(ENVELOPE_THEMES).optional().describe('the envelope\'s look (default classic)'),
+  envelope_audio_repeat: flag.optional().describe('loop envelope_audio_url (default false)'),
+  ecardLinkAltText: optionalText(100).describe('the label of the ecardLink button'),
+  thumbnail_alt_label: optionalText(200).describe('alt text of the cover image (default: the header)'),
+  og_title: optionalText(100).describe('Open Graph title of share-link pages'),
+  og_description: optionalText(300).describe('Open Graph description of share-link pages'),
   self_hosted_url: httpUrl.nullable().optional().describe('public URL of the artwork (or upload it as ecardimg)'),
 };
 
@@ -74,6 +118,12 @@ export const Ecard = z.object({
   envelope_color_settings: z.string().nullable(),
   envelope_auto_open: z.boolean(),
   envelope_confetti: z.boolean(),
+  envelope_theme: z.enum(ENVELOPE_THEMES),
+  envelope_audio_repeat: z.boolean(),
+  ecardLinkAltText: z.string().nullable(),
+  thumbnail_alt_label: z.string().nullable(),
+  og_title: z.string().nullable(),
+  og_description: z.string().nullable(),
   self_hosted_url: z.string().nullable(),
   displayorder: z.number().int(),
   price: z.number().nullable(),
@@ -96,7 +146,7 @@ export const CopyEcardBody = withAliases(
 export const BULK_FIELDS = [
   'name', 'emailSubject', 'header', 'details', 'ecardLink', 'url_redirect_after_send', 'disabled', 'canSchedule', 'ecardbrandid',
   'ecard_mode', 'envelope_bg_image_url', 'envelope_color_settings', 'envelope_auto_open', 'envelope_confetti', 'envelope_audio_url',
-  'envelope_video_url',
+  'envelope_video_url', 'envelope_theme', 'envelope_audio_repeat', 'ecardLinkAltText', 'thumbnail_alt_label', 'og_title', 'og_description',
 ] as const;
 
 export const BulkUpdateBody = withAliases(
@@ -131,6 +181,8 @@ export const PreviewBody = z.object({
       envelope_color_settings: z.string().optional(),
       envelope_auto_open: flag.optional(),
       envelope_confetti: flag.optional(),
+      envelope_theme: z.enum(ENVELOPE_THEMES).optional(),
+      envelope_audio_repeat: flag.optional(),
     })
     .optional(),
   trialMode: flag.optional(),

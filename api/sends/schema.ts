@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BrandOverride } from '../brands/schema.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { httpUrl } from '../ecards/schema.ts';
+import { ENVELOPE_THEMES } from '../../services/ecards.ts';
 import { flag, resource, withAliases } from '../schema-helpers.ts';
 
 export const GetEcardsQuery = withAliases(z.object({ widgetId: resource('widget', z.string().trim().min(1)).describe('the widget\'s vanity id') }), {
@@ -49,6 +50,8 @@ export const SendBody = withAliases(
         envelope_bg_image_url: httpUrl.optional(),
         envelope_audio_url: httpUrl.optional(),
         envelope_video_url: httpUrl.optional(),
+        envelope_theme: z.enum(ENVELOPE_THEMES).optional(),
+        envelope_audio_repeat: flag.optional(),
         brand: BrandOverride.optional().describe('this send\'s amendments of the brand (its keys, checked as /brand/save checks them)'),
       })
       .optional(),

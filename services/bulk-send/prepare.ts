@@ -15,6 +15,7 @@ import { renderCard } from '../sends/render.ts';
 import { sharedEvent } from '../sends/shared-event.ts';
 import { resolveBrand } from '../brands/brands.ts';
 import { brandDesignOf, designOf, saveSnapshots, type BrandDesign, type EcardDesign } from '../sends/snapshot.ts';
+import { widgetDesignsOf } from '../sends/widget-design.ts';
 import { sanitizeHtmlField, type TemplateValues } from '../templates.ts';
 
 export const EVENT_ELEMENTS = 100;
@@ -93,12 +94,16 @@ export async function prepareBulkSends(
 
   const failedSends = new Map<number, string>();
   const designs = new Map<number, EcardDesign>();
-  // Each eCard's brand as it is now (its own or the default), read once per eCard.
+  // Each eCard's brand as it is now (its own or the default), read once per eCard, its gaps filled by the eCard's
+  // widget (all widgets read at once), whose merge-tag fallbacks go with the design too.
+  const ecards = [...new Set(recipients.map((r) => r.ecard))];
+  const widgets = await widgetDesignsOf(models, ecards, transaction);
   const brands = new Map<number, BrandDesign | null>();
-  for (const ecard of new Set(recipients.map((r) => r.ecard))) {
-    if (!brands.has(ecard.id)) brands.set(ecard.id, brandDesignOf(await resolveBrand(models, accountId, ecard.ecardbrandid, transaction)));
+  for (const ecard of ecards) {
+    if (!brands.has(ecard.id)) brands.set(ecard.id, brandDesignOf(await resolveBrand(models, accountId, ecard.ecardbrandid, transaction), undefined, widgets.get(ecard.id)));
   }
-  const designFor = (ecard: Ecard) => designs.get(ecard.id) ?? designs.set(ecard.id, designOf(ecard, brands.get(ecard.id))).get(ecard.id)!;
+  const designFor = (ecard: Ecard) =>
+    designs.get(ecard.id) ?? designs.set(ecard.id, designOf(ecard, brands.get(ecard.id), widgets.get(ecard.id) ?? null)).get(ecard.id)!;
   await saveSnapshots(models, ordered.map((send, i) => ({ sendPk: send.id, design: designFor(recipients[i]!.ecard) })), transaction);
   await models.SendRecipient.bulkCreate(
     ordered.map((send, i) => {

@@ -24,6 +24,7 @@ import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient, isSuspended } from './rules.ts';
 import { withPageIds } from './pages.ts';
 import { resolveBrand } from '../brands/brands.ts';
+import { widgetDesignsOf } from './widget-design.ts';
 import { brandDesignOf, designOf, saveSnapshot, type BrandOverride } from './snapshot.ts';
 
 export const MAX_RECIPIENTS = 50;
@@ -142,7 +143,9 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   if (blocked) throw sendBlocked(blocked);
   await checkDirectory(models, account, widget, request.senderEmail);
   // The brand as it is now (the eCard's, or the default), with this send's overrides: kept in the snapshot.
-  const brand = brandDesignOf(await resolveBrand(models, account.id, ecard.ecardbrandid), request.overrideProps?.brand as BrandOverride | undefined);
+  // The brand's gaps are filled by the eCard's widget, whose merge-tag fallbacks go with the design too.
+  const widgetDesign = (await widgetDesignsOf(models, [ecard], undefined, [widget])).get(ecard.id) ?? null;
+  const brand = brandDesignOf(await resolveBrand(models, account.id, ecard.ecardbrandid), request.overrideProps?.brand as BrandOverride | undefined, widgetDesign);
   const sandbox = account.mode === 'sandbox';
   if (mode !== 'share' && !sandbox && ctx.config.mail.transport === 'none') {
     throw providerFailed('No mail transport is configured (set SMTP_URL, or MAIL_TRANSPORT=sink)');
@@ -185,7 +188,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId })),
         { transaction },
       );
-      await saveSnapshot(models, send.id, designOf(ecard, brand), transaction);
+      await saveSnapshot(models, send.id, designOf(ecard, brand, widgetDesign), transaction);
       await recordEvent(
         ctx,
         { accountId: account.id, eventId: send.send_id, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: now, body: sharedEvent(send, ecard, recipients) },

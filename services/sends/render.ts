@@ -14,7 +14,7 @@ export function overridesOf(send: Send): Partial<Record<(typeof OVERRIDABLE)[num
   return Object.fromEntries(Object.entries(overrides).filter(([k]) => (OVERRIDABLE as readonly string[]).includes(k)));
 }
 
-/** The card for one recipient: subject, header and body HTML with the merge tags filled (kept with the send). */
+/** The card for one recipient: subject, header and body HTML with the merge tags filled, empty ones by the widget's fallbacks (kept with the send). */
 export function renderCard(send: Send, design: EcardDesign, recipient: SendRecipient, link: string) {
   const mergeTags = send.merge_tags ? (JSON.parse(send.merge_tags) as TemplateValues) : {};
   return renderEcard(design, {
@@ -29,6 +29,8 @@ export function renderCard(send: Send, design: EcardDesign, recipient: SendRecip
     },
     overrideProps: overridesOf(send),
     trialMode: false,
+    // The widget's fallbacks, as the snapshot kept them (older snapshots have none).
+    fallbacks: design.merge_tag_defaults,
   });
 }
 

@@ -8,6 +8,7 @@ import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
+import type { Widget } from '../../models/Widget.ts';
 import type { BrandView } from '../brands/view.ts';
 
 const text = z.string().nullable();
@@ -34,15 +35,53 @@ export type BrandOverride = Partial<Omit<BrandDesign, 'id' | 'social'>> & { soci
 
 const NO_SOCIAL: BrandDesign['social'] = { twitter: null, facebook: null, instagram: null, linkedin: null, youtube: null };
 
+/** What a widget adds to its eCards' snapshots: its own details (filling the brand's gaps) and its merge-tag fallbacks. */
+export interface WidgetDesign {
+  logo: string | null;
+  website: string | null;
+  address: string | null;
+  social: BrandDesign['social'];
+  merge_tag_defaults: Record<string, string>;
+}
+
+export function widgetDesignOf(widget: Widget): WidgetDesign {
+  return {
+    logo: widget.logo,
+    website: widget.website,
+    address: widget.address,
+    social: { twitter: widget.stwitter, facebook: widget.sfacebook, instagram: widget.sinstagram, linkedin: widget.slinkedin, youtube: widget.syoutube },
+    merge_tag_defaults: widget.merge_tag_defaults,
+  };
+}
+
+const hasDetails = (widget: WidgetDesign | null | undefined) =>
+  Boolean(widget && (widget.logo || widget.website || widget.address || Object.values(widget.social).some(Boolean)));
+
+// The brand's empty logo, website, address and social links take the widget's own (decisions.md, "Brands").
+function filledByWidget(brand: BrandDesign, widget: WidgetDesign | null | undefined): BrandDesign {
+  if (!widget) return brand;
+  const social = Object.fromEntries(Object.entries(brand.social).map(([network, link]) => [network, link || widget.social[network as keyof BrandDesign['social']] || null]));
+  return {
+    ...brand,
+    logo_url: brand.logo_url || widget.logo || null,
+    website: brand.website || widget.website || null,
+    address: brand.address || widget.address || null,
+    social: social as BrandDesign['social'],
+  };
+}
+
 /**
- * The brand a snapshot keeps: the resolved brand (null when the account has none) with the send's overrides over it;
- * `social`, when overridden, is replaced whole, as a save replaces it.
+ * The brand a snapshot keeps: the resolved brand (null when the account has none), its gaps filled by the eCard's
+ * widget, with the send's overrides over both; `social`, when overridden, is replaced whole, as a save replaces it.
  */
-export function brandDesignOf(brand: BrandView | null, override?: BrandOverride): BrandDesign | null {
-  if (!brand && !override) return null;
-  const base: BrandDesign = brand
-    ? { id: brand.id, name: brand.name, logo_url: brand.logo_url, website: brand.website, address: brand.address, primary_color: brand.primary_color, accent_color: brand.accent_color, background_color: brand.background_color, text_color: brand.text_color, font: brand.font, footer_text: brand.footer_text, social: brand.social }
-    : { id: null, name: '', logo_url: null, website: null, address: null, primary_color: null, accent_color: null, background_color: null, text_color: null, font: 'system', footer_text: null, social: NO_SOCIAL };
+export function brandDesignOf(brand: BrandView | null, override?: BrandOverride, widget?: WidgetDesign | null): BrandDesign | null {
+  if (!brand && !override && !hasDetails(widget)) return null;
+  const base: BrandDesign = filledByWidget(
+    brand
+      ? { id: brand.id, name: brand.name, logo_url: brand.logo_url, website: brand.website, address: brand.address, primary_color: brand.primary_color, accent_color: brand.accent_color, background_color: brand.background_color, text_color: brand.text_color, font: brand.font, footer_text: brand.footer_text, social: brand.social }
+      : { id: null, name: '', logo_url: null, website: null, address: null, primary_color: null, accent_color: null, background_color: null, text_color: null, font: 'system', footer_text: null, social: NO_SOCIAL },
+    widget,
+  );
   if (!override) return base;
   const { social, ...fields } = override;
   const changed = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
@@ -82,8 +121,9 @@ export const EcardDesign = z.object({
 });
 export type EcardDesign = z.infer<typeof EcardDesign>;
 
-/** The eCard's design, with the brand it is shown in where there is one. */
-export function designOf(ecard: Ecard, brand: BrandDesign | null = null): EcardDesign {
+/** The eCard's design, with the brand it is shown in where there is one and its widget's merge-tag fallbacks. */
+export function designOf(ecard: Ecard, brand: BrandDesign | null = null, widget: WidgetDesign | null = null): EcardDesign {
+  const fallbacks = widget?.merge_tag_defaults ?? {};
   return {
     ecard_id: ecard.id,
     widget_id: ecard.widget_id,
@@ -102,6 +142,13 @@ export function designOf(ecard: Ecard, brand: BrandDesign | null = null): EcardD
     envelope_confetti: ecard.envelope_confetti,
     ecard_mode: ecard.ecard_mode,
     ...(brand ? { brand } : {}),
+    envelope_theme: ecard.envelope_theme,
+    envelope_audio_repeat: ecard.envelope_audio_repeat,
+    ecardLinkAltText: ecard.ecard_link_alt_text,
+    thumbnail_alt_label: ecard.thumbnail_alt_label,
+    og_title: ecard.og_title,
+    og_description: ecard.og_description,
+    ...(Object.keys(fallbacks).length ? { merge_tag_defaults: fallbacks } : {}),
   };
 }
 
