@@ -8,6 +8,9 @@ export const en = {
   from: 'From {sender}',
   personalMessage: 'Personal message',
   continue: 'Continue',
+  // The card page: the line above the card (a sentence), and the call-to-action's label when the eCard names none.
+  cardIntro: '{sender} sent you an eCard.',
+  cardLink: 'Open the link',
   // The sealed envelope.
   envelopeTo: 'For {recipient}',
   envelopeHint: 'Click, tap or press Enter to open',
