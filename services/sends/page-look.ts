@@ -64,6 +64,8 @@ function mixHex(a: string, b: string, t: number): string {
 
 export interface PageLook {
   theme: EnvelopeTheme;
+  /** The page's background colour (a checked colour value). */
+  background: string;
   /** CSS custom properties, name → value (every value a checked colour or a fixed font stack). */
   vars: Array<{ name: string; value: string }>;
 }
@@ -106,5 +108,5 @@ export function pageLook(themeName: string | null | undefined, settings: string 
     font: bodyFont,
     'head-font': headFont,
   };
-  return { theme, vars: Object.entries(vars).map(([name, value]) => ({ name, value })) };
+  return { theme, background: p.background, vars: Object.entries(vars).map(([name, value]) => ({ name, value })) };
 }

@@ -85,6 +85,7 @@ export function renderPage(send: Send, design: EcardDesign | null, recipient: Se
     title,
     theme: look.theme,
     vars: look.vars,
+    background: look.background,
     backgroundImageCss: backgroundImage === null ? null : cssString(backgroundImage),
     css: pageCss,
     js: pageJs,
