@@ -1,7 +1,7 @@
 // The card page's look: the envelope's theme, its colours and the brand's, resolved to the CSS custom properties the
 // page's stylesheet draws with. Every text colour is checked against what it sits on and moved until it reads
 // (≥ 4.5:1), so a brand with white text on white still renders readable text.
-import { parseColor, readableOn, textOn, toHex } from '../../lib/colors.ts';
+import { contrastRatio, parseColor, readableOn, textOn, toHex } from '../../lib/colors.ts';
 import type { BrandDesign } from './snapshot.ts';
 
 export const ENVELOPE_THEMES = ['classic', 'modern', 'kraft', 'night'] as const;
@@ -85,10 +85,12 @@ export function pageLook(themeName: string | null | undefined, settings: string 
   const card = solid(p.card);
   const envelope = solid(p.envelope);
   const note = mixHex(card, p.accent, 0.08);
-  const accent = solid(p.accent);
+  // A button or a rule the colour of the card would vanish into it (a white brand on a white card): moved until it shows.
+  const visibleOn = (color: string) => (contrastRatio(color, card) < 1.5 ? readableOn(color, card, 3) : color);
+  const accent = visibleOn(solid(p.accent));
   const bodyFont = FONT_STACKS[brand?.font ?? 'system'] ?? FONT_STACKS.system!;
   const headFont = !brand || brand.font === 'system' || !FONT_STACKS[brand.font] ? DISPLAY_SERIF : bodyFont;
-  const noteAccent = colorOrNull(brand?.accent_color) ?? p.accent;
+  const noteAccent = visibleOn(solid(colorOrNull(brand?.accent_color) ?? p.accent));
   const vars: Record<string, string> = {
     bg: p.background,
     'page-ink': textOn(solid(p.background)),

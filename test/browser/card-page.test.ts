@@ -349,6 +349,8 @@ describe('the card page in Chromium: the envelope, the card, and what a recipien
       const hex = (rgb: string) => `#${rgb.match(/\d+/g)!.slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
       for (const { sel, fg, bg } of pairs) expect(contrastRatio(hex(fg), hex(bg)), `${sel}: ${fg} on ${bg}`).to.be.at.least(4.5);
       expect(pairs[0]!.bg).to.equal('rgb(255, 255, 255)');
+      // The white brand's buttons still stand out from the white card.
+      expect(contrastRatio(hex(await css(page, '.thanks button', 'backgroundColor')), hex(await css(page, '.thanks', 'backgroundColor')))).to.be.at.least(3);
       await screenshot(page, 'card-white-on-white-brand');
     });
   });
