@@ -67,4 +67,14 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Browser scripts inlined into pages (the card page): plain ES5 in a browser, outside the TypeScript project.
+    files: ['templates/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'script',
+      parserOptions: { projectService: false },
+      globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', getComputedStyle: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Promise: 'readonly' },
+    },
+  },
 );

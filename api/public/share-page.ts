@@ -22,17 +22,20 @@ export const sharePageRoutes = [
     params: PageParams,
     async handler({ params }, { services, koa }) {
       const nonce = randomBytes(16).toString('base64');
-      const html = await sharePage(services, params.pageId, nonce);
-      if (html === null) return notFound(koa);
-      // Media may come from anywhere over https; nothing else runs but the page's own nonce'd script and style,
-      // which may post the open action to this service (a fetch, or the form without JavaScript).
+      // `?thanks=sent` is where the thank-you form comes back; any other parameter (a share's tags) is ignored.
+      const page = await sharePage(services, params.pageId, nonce, { thanksSent: koa.query.thanks === 'sent' });
+      if (page === null) return notFound(koa);
+      // Media may come from anywhere over http(s); nothing else runs but the page's own nonce'd script and style,
+      // which may post the open action to this service (a fetch, or the form without JavaScript). A YouTube or
+      // Vimeo player is framed only on a page that embeds one.
+      const frames = page.frameHosts.length > 0 ? ` frame-src ${page.frameHosts.join(' ')};` : '';
       koa.set(
         'Content-Security-Policy',
-        `default-src 'none'; img-src https: http:; media-src https: http:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+        `default-src 'none'; img-src https: http:; media-src https: http:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self';${frames} base-uri 'none'; frame-ancestors 'none'`,
       );
       koa.set('Referrer-Policy', 'no-referrer');
       koa.set('Cache-Control', 'no-store');
-      return { type: 'text/html; charset=utf-8', body: html };
+      return { type: 'text/html; charset=utf-8', body: page.html };
     },
   }),
   // A person opened the card (the envelope's gesture, or seen for 2 s where it shows open at once). No body.

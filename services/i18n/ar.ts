@@ -11,6 +11,7 @@ export const ar: Catalogue = {
   from: 'من {sender}',
   personalMessage: 'رسالة شخصية',
   continue: 'متابعة',
+  cardLink: 'فتح الرابط',
   // The sealed envelope.
   envelopeTo: 'إلى {recipient}',
   envelopeHint: 'للفتح: نقرة أو لمسة أو مفتاح Enter',

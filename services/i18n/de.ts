@@ -9,6 +9,7 @@ export const de: Catalogue = {
   from: 'Von {sender}',
   personalMessage: 'Persönliche Nachricht',
   continue: 'Weiter',
+  cardLink: 'Link öffnen',
   // The sealed envelope.
   envelopeTo: 'Für {recipient}',
   envelopeHint: 'Zum Öffnen klicken, tippen oder Enter drücken',

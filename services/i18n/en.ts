@@ -8,6 +8,8 @@ export const en = {
   from: 'From {sender}',
   personalMessage: 'Personal message',
   continue: 'Continue',
+  // The card page: the call-to-action's label when the eCard names none.
+  cardLink: 'Open the link',
   // The sealed envelope.
   envelopeTo: 'For {recipient}',
   envelopeHint: 'Click, tap or press Enter to open',

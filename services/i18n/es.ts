@@ -9,6 +9,7 @@ export const es: Catalogue = {
   from: 'De {sender}',
   personalMessage: 'Mensaje personal',
   continue: 'Continuar',
+  cardLink: 'Abrir el enlace',
   // The sealed envelope.
   envelopeTo: 'Para {recipient}',
   envelopeHint: 'Haz clic, toca o pulsa Enter para abrir',

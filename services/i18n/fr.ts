@@ -10,6 +10,7 @@ export const fr: Catalogue = {
   from: 'De la part de {sender}',
   personalMessage: 'Message personnel',
   continue: 'Continuer',
+  cardLink: 'Ouvrir le lien',
   // The sealed envelope.
   envelopeTo: 'Pour {recipient}',
   envelopeHint: 'Cliquez, touchez ou appuyez sur Entrée pour l’ouvrir',

@@ -11,6 +11,7 @@ export const he: Catalogue = {
   from: 'מאת {sender}',
   personalMessage: 'הודעה אישית',
   continue: 'המשך',
+  cardLink: 'פתיחת הקישור',
   // The sealed envelope.
   envelopeTo: 'עבור {recipient}',
   envelopeHint: 'לפתיחה: לחיצה, הקשה או Enter',

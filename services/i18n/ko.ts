@@ -10,6 +10,7 @@ export const ko: Catalogue = {
   from: '{sender} 드림',
   personalMessage: '개인 메시지',
   continue: '계속',
+  cardLink: '링크 열기',
   // The sealed envelope.
   envelopeTo: '{recipient}님께',
   envelopeHint: '클릭, 탭 또는 Enter 키로 열어 보세요',

@@ -8,6 +8,7 @@ export const nl: Catalogue = {
   from: 'Van {sender}',
   personalMessage: 'Persoonlijk bericht',
   continue: 'Verder',
+  cardLink: 'Open de link',
   // The sealed envelope.
   envelopeTo: 'Voor {recipient}',
   envelopeHint: 'Klik, tik of druk op Enter om te openen',

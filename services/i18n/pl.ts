@@ -11,6 +11,7 @@ export const pl: Catalogue = {
   from: 'Od: {sender}',
   personalMessage: 'Osobista wiadomość',
   continue: 'Dalej',
+  cardLink: 'Otwórz link',
   // The sealed envelope.
   envelopeTo: 'Dla: {recipient}',
   envelopeHint: 'Kliknij, dotknij lub naciśnij Enter, aby otworzyć',

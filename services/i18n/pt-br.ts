@@ -9,6 +9,7 @@ export const ptBR: Catalogue = {
   from: 'De {sender}',
   personalMessage: 'Mensagem pessoal',
   continue: 'Continuar',
+  cardLink: 'Abrir o link',
   // The sealed envelope.
   envelopeTo: 'Para {recipient}',
   envelopeHint: 'Clique, toque ou pressione Enter para abrir',

@@ -9,6 +9,7 @@ export const vi: Catalogue = {
   from: 'Từ {sender}',
   personalMessage: 'Lời nhắn riêng',
   continue: 'Tiếp tục',
+  cardLink: 'Mở liên kết',
   // The sealed envelope.
   envelopeTo: 'Gửi {recipient}',
   envelopeHint: 'Nhấp, chạm hoặc nhấn Enter để mở',

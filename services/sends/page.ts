@@ -1,76 +1,137 @@
-// The card page of one recipient (`/e/<id>`): the envelope and the card, from the send's snapshot.
+// The card page of one recipient (`/e/<id>`): the sealed envelope and the card inside, from the send's snapshot.
+// Everything the page needs comes inline under the request's nonce (its stylesheet, its script and, when the card
+// asks for confetti, canvas-confetti's browser build from node_modules): no other host is asked for anything but
+// the card's own media.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { cssString } from '../../lib/css.ts';
 import { packageRoot } from '../../lib/paths.ts';
+import { isPlainHttpUrl } from '../../lib/urls.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import { stringsFor } from '../i18n/locale.ts';
+import { pageLook } from './page-look.ts';
+import { pageVideo } from './page-video.ts';
 import { envelopeOverride, overridesOf } from './render.ts';
 import type { EcardDesign } from './snapshot.ts';
 
-const pageTemplate = Handlebars.create().compile(readFileSync(join(packageRoot, 'templates', 'ecard-page.hbs'), 'utf8'), { strict: false });
-
-interface EnvelopeColors {
-  background: string;
-  card: string;
-  text: string;
-  accent: string;
-}
-
-// Colours come from the eCard's JSON settings; only plain colour values pass (they land inside a style block).
-function colors(settings: string | null): EnvelopeColors {
-  const fallback: EnvelopeColors = { background: '#f4f4f7', card: '#ffffff', text: '#222222', accent: '#5a3fd0' };
-  let parsed: Record<string, unknown> = {};
-  try {
-    parsed = settings ? (JSON.parse(settings) as Record<string, unknown>) : {};
-  } catch {
-    return fallback;
-  }
-  const pick = (key: keyof EnvelopeColors) => {
-    const value = parsed[key];
-    return typeof value === 'string' && /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([\d\s.,%]+\))$/.test(value) ? value : fallback[key];
-  };
-  return { background: pick('background'), card: pick('card'), text: pick('text'), accent: pick('accent') };
-}
+const templates = join(packageRoot, 'templates');
+const pageTemplate = Handlebars.create().compile(readFileSync(join(templates, 'ecard-page.hbs'), 'utf8'), { strict: false });
+const pageCss = readFileSync(join(templates, 'ecard-page', 'page.css'), 'utf8');
+const pageJs = readFileSync(join(templates, 'ecard-page', 'page.js'), 'utf8');
+// Read once, and only by pages that throw confetti.
+let confettiJs: string | undefined;
+const confettiScript = () => (confettiJs ??= readFileSync(createRequire(import.meta.url).resolve('canvas-confetti/dist/confetti.browser.js'), 'utf8'));
 
 export interface PageState {
   /** Where the open gesture posts (`/e/<id>/open`); null when the page is nobody's in particular. */
   openAction: string | null;
-  /** The recipient opened it before: the card is shown open. */
+  /** The recipient opened it before: the card is shown open, with "Replay". */
   opened: boolean;
+  /** The page's own absolute URL (share buttons, Open Graph). */
+  url: string;
+  /** A page anyone may be given (a share link, or the shared id of an old send): share buttons and Open Graph tags. */
+  shared: boolean;
+  /** `?thanks=sent`: the thank-you just went out. */
+  thanksSent: boolean;
 }
 
-/** The share page; the envelope is the snapshot's, with the send's envelope overrides. No snapshot: no envelope. */
-export function renderPage(send: Send, design: EcardDesign | null, recipient: SendRecipient, nonce: string, state: PageState): string {
+export interface RenderedPage {
+  html: string;
+  /** Frame origins the page embeds (a YouTube or Vimeo player), for its CSP's `frame-src`. */
+  frameHosts: string[];
+}
+
+const httpOrNull = (value: string | null | undefined) => (typeof value === 'string' && isPlainHttpUrl(value) ? value : null);
+
+function shareLinks(url: string, title: string, t: ReturnType<typeof stringsFor>['t']) {
+  const u = encodeURIComponent(url);
+  const text = encodeURIComponent(title);
+  return [
+    { name: t('shareByEmail'), href: `mailto:?subject=${text}&body=${u}`, kind: 'email' },
+    { name: 'WhatsApp', href: `https://wa.me/?text=${text}%20${u}`, kind: 'whatsapp' },
+    { name: 'X', href: `https://x.com/intent/post?url=${u}&text=${text}`, kind: 'x' },
+    { name: 'Facebook', href: `https://www.facebook.com/sharer/sharer.php?u=${u}`, kind: 'facebook' },
+    { name: 'LinkedIn', href: `https://www.linkedin.com/sharing/share-offsite/?url=${u}`, kind: 'linkedin' },
+  ];
+}
+
+/** The page; the envelope and media are the snapshot's, with the send's envelope overrides. No snapshot: a plain card. */
+export function renderPage(send: Send, design: EcardDesign | null, recipient: SendRecipient, nonce: string, state: PageState): RenderedPage {
   const { lang, dir, t } = stringsFor(send.locale);
   const o = overridesOf(send);
   const autoOpen = envelopeOverride(o.envelope_auto_open, 'boolean', design?.envelope_auto_open ?? false);
-  // `classic` shows the card at once; so does auto-open. Either way the open is sent once the card has been seen.
-  const openAtOnce = design?.ecard_mode === 'classic' || autoOpen;
+  const classic = design?.ecard_mode === 'classic';
+  // `classic` shows the card at once, with no envelope; auto-open shows it open (the envelope replays on request).
+  // Either way the open is sent once the card has been seen.
+  const openAtOnce = classic || autoOpen;
+  const sealed = state.openAction !== null && !state.opened && !openAtOnce && !state.thanksSent;
   const backgroundImage = envelopeOverride(o.envelope_bg_image_url, 'url', design?.envelope_bg_image_url ?? null);
-  return pageTemplate({
+  const look = pageLook(design?.envelope_theme, envelopeOverride(o.envelope_color_settings, 'string', design?.envelope_color_settings ?? null), design?.brand ?? null);
+  const video = pageVideo(envelopeOverride(o.envelope_video_url, 'url', design?.envelope_video_url ?? null));
+  const audioUrl = envelopeOverride(o.envelope_audio_url, 'url', design?.envelope_audio_url ?? null);
+  const confetti = envelopeOverride(o.envelope_confetti, 'boolean', design?.envelope_confetti ?? false);
+  const imageUrl = httpOrNull(design?.self_hosted_url);
+  const header = recipient.rendered_header ?? '';
+  const title = recipient.rendered_subject || header || design?.name || t('open');
+  const link = httpOrNull(design?.ecardLink);
+  const brand = design?.brand ?? null;
+  const html = pageTemplate({
     lang,
     dir,
     nonce,
+    title,
+    theme: look.theme,
+    vars: look.vars,
+    background: look.background,
+    backgroundImageCss: backgroundImage === null ? null : cssString(backgroundImage),
+    css: pageCss,
+    js: pageJs,
+    confettiJs: confetti ? confettiScript() : null,
+    state: sealed ? 'is-sealed' : 'is-open',
+    sealed,
+    envelope: !classic,
     openAction: state.openAction,
-    sealed: state.openAction !== null && !state.opened && !openAtOnce,
     openWhenSeen: state.openAction !== null && !state.opened && openAtOnce,
-    title: recipient.rendered_subject || recipient.rendered_header || design?.name || t('open'),
+    confetti,
+    recipientLine: recipient.recipient_name ? t('envelopeTo', { recipient: recipient.recipient_name }) : '',
+    sealInitial: [...send.sender_name.trim()][0]?.toUpperCase() ?? '',
     intro: t('intro', { sender: send.sender_name }),
-    imageUrl: design?.self_hosted_url,
-    header: recipient.rendered_header,
+    logoUrl: httpOrNull(brand?.logo_url),
+    brandName: brand?.name ?? '',
+    imageUrl,
+    imageAlt: design?.thumbnail_alt_label || header,
+    header,
     html: recipient.rendered_html,
     personalMessage: send.personal_message,
-    personalMessageLabel: t('personalMessage'),
-    openLabel: t('open'),
-    backgroundImageCss: backgroundImage === null ? null : cssString(backgroundImage),
-    audioUrl: envelopeOverride(o.envelope_audio_url, 'url', design?.envelope_audio_url ?? null),
-    videoUrl: envelopeOverride(o.envelope_video_url, 'url', design?.envelope_video_url ?? null),
-    confetti: envelopeOverride(o.envelope_confetti, 'boolean', design?.envelope_confetti ?? false),
-    colors: colors(envelopeOverride(o.envelope_color_settings, 'string', design?.envelope_color_settings ?? null)),
-    redirectUrl: design?.url_redirect_after_send ?? null,
-    continueLabel: t('continue'),
+    from: t('from', { sender: send.sender_name }),
+    link: link ? { href: link, label: design?.ecardLinkAltText || t('cardLink') } : null,
+    audio: audioUrl ? { url: audioUrl, repeat: design?.envelope_audio_repeat ?? false } : null,
+    video: video ? { ...video, [video.kind]: true } : null,
+    redirectUrl: httpOrNull(design?.url_redirect_after_send),
+    thanks: state.openAction ? { action: state.openAction.replace(/\/open$/, '/thanks'), sent: state.thanksSent, label: t('thanksLabel', { sender: send.sender_name }) } : null,
+    share: state.shared ? { url: state.url, links: shareLinks(state.url, title, t) } : null,
+    og: state.shared ? { title: design?.og_title || header || title, description: design?.og_description || null, image: imageUrl, url: state.url } : null,
+    s: {
+      open: t('open'),
+      hint: t('envelopeHint'),
+      personalMessage: t('personalMessage'),
+      continue: t('continue'),
+      replay: t('replay'),
+      playAudio: t('playAudio'),
+      pauseAudio: t('pauseAudio'),
+      watchVideo: t('watchVideo'),
+      sayThanks: t('sayThanks'),
+      thanksSend: t('thanksSend'),
+      thanksSent: t('thanksSent'),
+      print: t('print'),
+      download: t('download'),
+      share: t('share'),
+      copyLink: t('copyLink'),
+      linkCopied: t('linkCopied'),
+    },
   });
+  return { html, frameHosts: video?.kind === 'embed' ? [video.frameHost] : [] };
 }

@@ -8,7 +8,7 @@ import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { pageUrl } from './pages.ts';
-import { renderPage } from './page.ts';
+import { renderPage, type RenderedPage } from './page.ts';
 import { queueReadReceipt } from './read-receipt.ts';
 import { renderCard } from './render.ts';
 import { loadSnapshot } from './snapshot.ts';
@@ -50,20 +50,28 @@ function renderAnonymous(...args: Parameters<typeof renderCard>): { subject: str
   }
 }
 
-/** The page's HTML, or null when there is no such sent card (unknown, canceled, or not sent yet). */
-export async function sharePage(ctx: ServiceContext, pageId: string, nonce: string): Promise<string | null> {
+export interface PageQuery {
+  /** `?thanks=sent`, where the thank-you form comes back. */
+  thanksSent: boolean;
+}
+
+/** The page (HTML and the frame hosts it embeds), or null when there is no such sent card (unknown, canceled, or not sent yet). */
+export async function sharePage(ctx: ServiceContext, pageId: string, nonce: string, query: PageQuery = { thanksSent: false }): Promise<RenderedPage | null> {
   const page = await findPage(ctx, pageId);
   if (!page) return null;
   const design = await loadSnapshot(ctx.models, page.send.id);
+  const url = pageUrl(ctx.config.publicBaseUrl, pageId);
   if (page.recipient) {
-    return renderPage(page.send, design, page.recipient, nonce, { openAction: `/e/${pageId}/open`, opened: page.recipient.opened_at !== null });
+    // A share link's page is anyone's it is given to: it offers to be shared on.
+    const state = { openAction: `/e/${pageId}/open`, opened: page.recipient.opened_at !== null, url, shared: page.send.mode === 'share', thanksSent: query.thanksSent };
+    return renderPage(page.send, design, page.recipient, nonce, state);
   }
   // A card nobody in particular opens: rendered again from the snapshot with no recipient's merge values.
   if (!design) return null;
   const anonymous = { recipient_name: '', recipient_email: null } as SendRecipient;
-  const card = renderAnonymous(page.send, design, anonymous, pageUrl(ctx.config.publicBaseUrl, pageId));
+  const card = renderAnonymous(page.send, design, anonymous, url);
   const shown = { ...anonymous, rendered_subject: card.subject, rendered_header: card.header, rendered_html: card.html } as SendRecipient;
-  return renderPage(page.send, design, shown, nonce, { openAction: null, opened: true });
+  return renderPage(page.send, design, shown, nonce, { openAction: null, opened: true, url, shared: true, thanksSent: false });
 }
 
 /**

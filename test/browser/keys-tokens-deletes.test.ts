@@ -39,7 +39,7 @@ describe('console in a browser: keys, tokens and deletes', function () {
     expect(res?.status()).to.equal(200);
     await page.getByRole('button', { name: 'Open your eCard' }).click();
     await page.getByRole('heading', { name: 'Happy day' }).waitFor({ state: 'visible' });
-    expect(await page.textContent('article')).to.include(`${sender} sent you an eCard.`);
+    expect(await page.textContent('article')).to.include(`${sender} sent you an eCard`);
     await seen(page, name);
   }
 
