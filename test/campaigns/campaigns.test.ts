@@ -235,7 +235,7 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
       csv0 = smtp.to(`csv0@${domain}`)[0]!;
       expect(csv0.subject).to.match(/^H(ello|i) Csv0 \(T0\)$/);
       expect(csv0.html).to.match(/(Dear|For) Csv0 Row/);
-      expect(csv0.text).to.include('HR Team vous a envoyé une carte.');
+      expect(csv0.text).to.include('HR Team vous a envoyé une carte');
       const member7 = smtp.to(`m7@${domain}`)[0]!;
       expect(member7.html).to.match(/(Dear|For) First7/);
       expect(member7.html).to.include('Ouvrir votre carte');

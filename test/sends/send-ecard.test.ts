@@ -99,7 +99,7 @@ describe('send-ecard: email now, scheduled, share link', function () {
     expect(res.body).to.deep.include({ success: true, emailsSent: 1 });
     const [mail] = smtp.to(body.recipientEmail);
     expect(mail!.subject).to.equal('Bravo Rita');
-    expect(mail!.html).to.include('Sam Sender vous a envoyé une carte.');
+    expect(mail!.html).to.include('Sam Sender vous a envoyé une carte');
     expect(mail!.html).to.include('lang="fr"');
     expect(mail!.text).to.include('Ouvrir votre carte: ');
   });
