@@ -9,8 +9,9 @@ import { MailError } from '../mail/transport.ts';
 import { giftEmailsFor } from '../rewards/hand-off.ts';
 import { OUTCOME_UNKNOWN, outgoingMail } from '../sends/delivery.ts';
 import { recipientUrl } from '../sends/pages.ts';
-import { renderEmail } from '../sends/email.ts';
+import { prepareEmails, renderEmail } from '../sends/email.ts';
 import { loadSnapshots } from '../sends/snapshot.ts';
+import { unsubscribeUrlOf } from '../sends/unsubscribe.ts';
 
 // Callers read the outcomes back from the sends (also after a try that threw).
 type BulkOutcome = 'sent' | 'failed' | 'unknown';
@@ -51,7 +52,7 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
   await finishRows(ctx, orphans, 'unknown', OUTCOME_UNKNOWN);
 
   const waiting = await models.SendRecipient.findAll({
-    attributes: ['id'],
+    attributes: ['id', 'send_id'],
     where: { send_id: sendPks, status: 'pending', claimed_at: { [Op.is]: null } },
     order: [['id', 'ASC']],
     raw: true,
@@ -59,18 +60,26 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
   let retry: string | undefined;
   for (let i = 0; i < waiting.length; i += options.microBatch) {
     const token = crypto.randomUUID();
-    const ids = waiting.slice(i, i + options.microBatch).map((r) => r.id);
+    const batch = waiting.slice(i, i + options.microBatch);
+    const batchSendPks = [...new Set(batch.map((r) => r.send_id))];
+    const sends = new Map((await models.Send.findAll({ where: { id: batchSendPks } })).map((s) => [s.id, s]));
+    const designs = await loadSnapshots(models, batchSendPks);
+    // The email templates are compiled before the claim: one that cannot compile leaves these to the retry.
+    await prepareEmails([...sends.values()].map((s) => ({ design: designs.get(s.id)!, locale: s.locale })));
+    const ids = batch.map((r) => r.id);
     await models.SendRecipient.update({ claim_token: token, claimed_at: ctx.now() }, { where: { id: ids, status: 'pending', claimed_at: { [Op.is]: null } } });
     const claimed = await models.SendRecipient.findAll({ where: { claim_token: token } });
-    const sends = new Map((await models.Send.findAll({ where: { id: claimed.map((r) => r.send_id) } })).map((s) => [s.id, s]));
-    const designs = await loadSnapshots(models, [...new Set(claimed.map((r) => r.send_id))]);
     const gifts = options.gifts ? await giftEmailsFor(ctx, claimed.map((r) => r.id)) : undefined;
-    const mails = claimed.map((r) => {
-      const send = sends.get(r.send_id)!;
-      const email = renderEmail(send, designs.get(send.id)!, r, recipientUrl(ctx.config.publicBaseUrl, send, r), gifts?.get(r.id));
-      const mail = outgoingMail(ctx.config.mailFrom, send, r, r.message_id!, email, options.headers(r.recipient_email!));
-      return { recipient: r, sandbox: send.sandbox, mail };
-    });
+    const mails = await Promise.all(
+      claimed.map(async (r) => {
+        const send = sends.get(r.send_id)!;
+        const headers = options.headers(r.recipient_email!);
+        const link = recipientUrl(ctx.config.publicBaseUrl, send, r);
+        const email = await renderEmail(send, designs.get(send.id)!, r, link, { gift: gifts?.get(r.id), unsubscribeUrl: unsubscribeUrlOf(headers) });
+        const mail = outgoingMail(ctx.config.mailFrom, send, r, r.message_id!, email, headers);
+        return { recipient: r, sandbox: send.sandbox, mail };
+      }),
+    );
     // Sandbox sends go to the sink, the others over SMTP: one call for each kind.
     const results = new Map<SendRecipient, MailError | null>();
     for (const sandbox of [true, false]) {

@@ -17,7 +17,7 @@ import { settleGiftOrders } from '../rewards/settle.ts';
 import { releaseQuota } from './quota.ts';
 import { messageIdOf, OUTCOME_UNKNOWN, outgoingMail } from './delivery.ts';
 import { givePagesToRecipients, recipientUrl } from './pages.ts';
-import { renderEmail } from './email.ts';
+import { prepareEmails, renderEmail } from './email.ts';
 import { renderCard } from './render.ts';
 import { loadSnapshot, type EcardDesign } from './snapshot.ts';
 
@@ -64,7 +64,7 @@ async function emailOne(ctx: ServiceContext, send: Send, design: EcardDesign, re
   if (!claimed) return markFailed(recipient, OUTCOME_UNKNOWN, ctx.now());
   // The gift block (a fresh claim link) is made now, at the hand-off: it is never part of what is stored.
   const gift = send.gift_product_id ? (await giftEmailsFor(ctx, [recipient.id])).get(recipient.id) : undefined;
-  const email = renderEmail(send, design, recipient, link, gift);
+  const email = await renderEmail(send, design, recipient, link, { gift });
   try {
     await ctx.mail.send(outgoingMail(ctx.config.mailFrom, send, recipient, messageId, email), { sandbox: send.sandbox });
   } catch (err) {
@@ -115,6 +115,7 @@ export async function dispatchSend(ctx: ServiceContext, sendPk: number, options:
       await prepareSendGifts(ctx, send, recipients, options.heartbeat);
       for (const r of recipients) await r.reload();
     }
+    await prepareEmails([{ design, locale: send.locale }]);
     // A heartbeat before each email: a worker that dies mid-send is noticed within the heartbeat timeout.
     for (const r of recipients) {
       if (r.status !== 'pending') continue;

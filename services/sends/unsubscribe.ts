@@ -25,6 +25,9 @@ export function unsubscribeHeaders(publicBaseUrl: string, token: string | undefi
   return { 'List-Unsubscribe': `<${publicBaseUrl}/u/${token}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
+/** The link a List-Unsubscribe header carries: the email's footer shows the same one. */
+export const unsubscribeUrlOf = (headers: Record<string, string>): string | undefined => /^<(.+)>$/.exec(headers['List-Unsubscribe'] ?? '')?.[1];
+
 /** The address behind a link, or null for an unknown token. */
 export async function unsubscribeTarget(models: Models, token: string): Promise<{ accountId: number; email: string } | null> {
   if (!/^[0-9A-Za-z]{16,32}$/.test(token)) return null;
