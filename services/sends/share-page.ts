@@ -29,8 +29,12 @@ export async function findPage(ctx: ServiceContext, pageId: string): Promise<Car
   if (!PAGE_ID.test(pageId)) return null;
   const own = await models.SendRecipient.findOne({ where: { page_id: pageId } });
   if (own) {
-    const send = await models.Send.findOne({ where: { id: own.send_id, status: 'sent' } });
-    return send && own.rendered_html !== null ? { send, recipient: own } : null;
+    // The page is there once this recipient's card is rendered, which is before their email leaves: a person who
+    // clicks the moment it arrives finds it while the send's other recipients, or its own bookkeeping, are still
+    // under way. A recipient whose delivery failed, or a canceled send, has none.
+    if (own.rendered_html === null || own.status === 'failed' || own.status === 'canceled') return null;
+    const send = await models.Send.findOne({ where: { id: own.send_id, status: ['pending', 'sent'] } });
+    return send ? { send, recipient: own } : null;
   }
   // The send's id: its only recipient's card, or (several recipients) nobody's.
   const send = await models.Send.findOne({ where: { stat_vanity_id: pageId, status: 'sent' } });

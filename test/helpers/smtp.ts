@@ -22,8 +22,11 @@ export interface SmtpTestServer {
   to(address: string): ReceivedMail[];
   /** Answers the next messages' DATA with this SMTP error instead of accepting them. */
   failNext(count: number, code: number, text: string): void;
-  /** Calls `listener` with each message as it is accepted (before the client hears so); returns its removal. */
-  onMessage(listener: (mail: ReceivedMail) => void): () => void;
+  /**
+   * Calls `listener` with each message as it is accepted, before the client hears so: a listener's promise holds
+   * the answer until it settles (a test looks at the world while a message is handed over). Returns its removal.
+   */
+  onMessage(listener: (mail: ReceivedMail) => unknown): () => void;
   /** Calls `listener` with each RCPT TO address before answering it (before any DATA); returns its removal. */
   onRecipient(listener: (address: string) => void): () => void;
 }
@@ -98,7 +101,7 @@ export function testSmtpServer(): Promise<SmtpTestServer> {
   shared ??= (async () => {
     const messages: ReceivedMail[] = [];
     const failures: Array<{ code: number; text: string }> = [];
-    const listeners = new Set<(mail: ReceivedMail) => void>();
+    const listeners = new Set<(mail: ReceivedMail) => unknown>();
     const recipientListeners = new Set<(address: string) => void>();
     const server = new SMTPServer({
       authOptional: true,
@@ -123,8 +126,7 @@ export function testSmtpServer(): Promise<SmtpTestServer> {
           const raw = Buffer.concat(chunks).toString('utf8');
           const mail = parseMail(raw, session.envelope.mailFrom ? session.envelope.mailFrom.address : '', session.envelope.rcptTo.map((r) => r.address));
           messages.push(mail);
-          for (const listener of listeners) listener(mail);
-          callback();
+          void Promise.allSettled([...listeners].map(async (listener) => listener(mail))).then(() => callback());
         });
       },
     });
