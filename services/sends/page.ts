@@ -69,7 +69,8 @@ export function renderPage(send: Send, design: EcardDesign | null, recipient: Se
   const openAtOnce = classic || autoOpen;
   const sealed = state.openAction !== null && !state.opened && !openAtOnce && !state.thanksSent;
   const backgroundImage = envelopeOverride(o.envelope_bg_image_url, 'url', design?.envelope_bg_image_url ?? null);
-  const look = pageLook(design?.envelope_theme, envelopeOverride(o.envelope_color_settings, 'string', design?.envelope_color_settings ?? null), design?.brand ?? null);
+  const theme = envelopeOverride(o.envelope_theme, 'string', design?.envelope_theme ?? null);
+  const look = pageLook(theme, envelopeOverride(o.envelope_color_settings, 'string', design?.envelope_color_settings ?? null), design?.brand ?? null);
   const video = pageVideo(envelopeOverride(o.envelope_video_url, 'url', design?.envelope_video_url ?? null));
   const audioUrl = envelopeOverride(o.envelope_audio_url, 'url', design?.envelope_audio_url ?? null);
   const confetti = envelopeOverride(o.envelope_confetti, 'boolean', design?.envelope_confetti ?? false);
@@ -108,7 +109,7 @@ export function renderPage(send: Send, design: EcardDesign | null, recipient: Se
     personalMessage: send.personal_message,
     from: t('from', { sender: send.sender_name }),
     link: link ? { href: link, label: design?.ecardLinkAltText || t('cardLink') } : null,
-    audio: audioUrl ? { url: audioUrl, repeat: design?.envelope_audio_repeat ?? false } : null,
+    audio: audioUrl ? { url: audioUrl, repeat: envelopeOverride(o.envelope_audio_repeat, 'boolean', design?.envelope_audio_repeat ?? false) } : null,
     video: video ? { ...video, [video.kind]: true } : null,
     redirectUrl: httpOrNull(design?.url_redirect_after_send),
     thanks: state.openAction ? { action: state.openAction.replace(/\/open$/, '/thanks'), sent: state.thanksSent, label: t('thanksLabel', { sender: send.sender_name }) } : null,

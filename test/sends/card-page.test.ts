@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { call, newAccount, type TestAccount } from '../helpers/api.ts';
+import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { shareCard } from '../helpers/sends.ts';
@@ -13,6 +12,7 @@ describe('the card page over HTTP: video embeds and their CSP, share links, Open
   let stack: TestStack;
   let account: TestAccount;
   let ecardId: number;
+  let widgetId: number;
   before(async () => {
     stack = await testStack();
     await testSmtpServer();
@@ -20,6 +20,7 @@ describe('the card page over HTTP: video embeds and their CSP, share links, Open
     const widget = await insertWidget(stack.models, account.accountId);
     const ecard = await insertEcard(stack.models, account.accountId, widget.id, { self_hosted_url: 'https://cdn.example.com/cover.png' });
     ecardId = ecard.id;
+    widgetId = widget.id;
   });
 
   async function page(url: string) {
@@ -27,15 +28,10 @@ describe('the card page over HTTP: video embeds and their CSP, share links, Open
     expect(res.status).to.equal(200);
     return { html: await res.text(), csp: res.headers.get('content-security-policy')! };
   }
-  // Fields the eCard API does not take in this branch yet go straight into the send's snapshot.
-  async function patchDesign(statVanityId: string, patch: Record<string, unknown>): Promise<void> {
-    const send = (await stack.models.Send.findOne({ where: { stat_vanity_id: statVanityId } }))!;
-    const ref = (await stack.models.SendDesignRef.findByPk(send.id))!;
-    const stored = (await stack.models.SendDesign.findByPk(ref.design_id))!;
-    const text = JSON.stringify({ ...JSON.parse(stored.design), ...patch });
-    const sha256 = createHash('sha256').update(text).digest('hex');
-    const [row] = await stack.models.SendDesign.findOrCreate({ where: { sha256 }, defaults: { sha256, design: text } });
-    await ref.update({ design_id: row.id });
+  // An eCard saved through the key API with these fields: they reach the page through the send's snapshot.
+  async function ecardWith(fields: Record<string, unknown>): Promise<number> {
+    const base = { widgetid: widgetId, name: 'Card', header: 'Happy day', self_hosted_url: 'https://cdn.example.com/cover.png' };
+    return (expectSuccess(await call(stack.url, 'POST', '/v2/api/ecard/save', { key: account.liveKey, body: { myEcard: { ...base, ...fields } } })) as { id: number }).id;
   }
   const shareWithVideo = async (video: string) => page((await shareCard(stack.url, account.liveKey, ecardId, { overrideProps: { envelope_video_url: video } })).shareUrl);
 
@@ -78,8 +74,8 @@ describe('the card page over HTTP: video embeds and their CSP, share links, Open
 
   describe('the card', () => {
     it('the cover\'s alt text and the call-to-action\'s label come from the snapshot; the download link is the cover', async () => {
-      const { shareUrl, statVanityId } = await shareCard(stack.url, account.liveKey, ecardId);
-      await patchDesign(statVanityId, { thumbnail_alt_label: 'Balloons and a cake', ecardLink: 'https://example.com/lunch', ecardLinkAltText: 'Book our lunch' });
+      const ecard = await ecardWith({ thumbnail_alt_label: 'Balloons and a cake', ecardLink: 'https://example.com/lunch', ecardLinkAltText: 'Book our lunch' });
+      const { shareUrl } = await shareCard(stack.url, account.liveKey, ecard);
       const { html } = await page(shareUrl);
       expect(html).to.include('<img class="cover" src="https://cdn.example.com/cover.png" alt="Balloons and a cake">');
       expect(html).to.include('<a class="button" href="https://example.com/lunch" rel="noopener noreferrer" target="_blank">Book our lunch</a>');
@@ -87,10 +83,21 @@ describe('the card page over HTTP: video embeds and their CSP, share links, Open
     });
 
     it('without those: the header is the alt text and the label is the built-in one', async () => {
-      const { shareUrl, statVanityId } = await shareCard(stack.url, account.liveKey, ecardId);
-      await patchDesign(statVanityId, { ecardLink: 'https://example.com/lunch' });
+      const { shareUrl } = await shareCard(stack.url, account.liveKey, await ecardWith({ ecardLink: 'https://example.com/lunch' }));
       const { html } = await page(shareUrl);
       expect(html).to.include('alt="Happy day"').and.include('target="_blank">Open the link</a>');
+    });
+
+    it('overrideProps sets the envelope theme and the music\'s repeat of one send; the eCard\'s own apply otherwise', async () => {
+      const ecard = await ecardWith({ envelope_theme: 'night', envelope_audio_url: 'https://cdn.example.com/tune.mp3' });
+      const own = (await page((await shareCard(stack.url, account.liveKey, ecard)).shareUrl)).html;
+      // (The page's inlined script names the attribute too: look at the envelope's own tag.)
+      const repeats = (html: string) => /<main [^>]*data-audio-repeat/.test(html);
+      expect(own).to.include('data-theme="night"');
+      expect(repeats(own)).to.equal(false);
+      const overridden = (await page((await shareCard(stack.url, account.liveKey, ecard, { overrideProps: { envelope_theme: 'kraft', envelope_audio_repeat: true } })).shareUrl)).html;
+      expect(overridden).to.include('data-theme="kraft"');
+      expect(repeats(overridden)).to.equal(true);
     });
 
     it('the brand\'s logo, name and font', async () => {
@@ -121,8 +128,7 @@ describe('the card page over HTTP: video embeds and their CSP, share links, Open
     });
 
     it('og_title and og_description of the snapshot win over the header', async () => {
-      const { shareUrl, statVanityId } = await shareCard(stack.url, account.liveKey, ecardId);
-      await patchDesign(statVanityId, { og_title: 'A card for you', og_description: 'Open it & smile' });
+      const { shareUrl } = await shareCard(stack.url, account.liveKey, await ecardWith({ og_title: 'A card for you', og_description: 'Open it & smile' }));
       const { html } = await page(shareUrl);
       expect(html).to.include('<meta property="og:title" content="A card for you">');
       expect(html).to.include('<meta property="og:description" content="Open it &amp; smile">');
