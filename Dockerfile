@@ -16,6 +16,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # Handlebars templates (emails, share and claim pages, the console) are read at run time from the package root.
 COPY --from=build /app/templates ./templates
+# The console's own browser scripts and stylesheets (served under /v2/console/assets/) are read from web/ at start.
+COPY --from=build /app/web ./web
 # The data volume (DATA_DIR=/data in docker-compose.yml: the rewards key file, media) belongs to the service's user.
 RUN mkdir -p /data && chown node:node /data
 USER node

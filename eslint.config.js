@@ -77,4 +77,18 @@ export default tseslint.config(
       globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', getComputedStyle: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Promise: 'readonly' },
     },
   },
+  {
+    // The console's browser modules (web/console/, loaded as type=module): modern browser JavaScript, outside the
+    // TypeScript project.
+    files: ['web/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'module',
+      parserOptions: { projectService: false },
+      globals: {
+        window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', getComputedStyle: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
+        FormData: 'readonly', URLSearchParams: 'readonly', URL: 'readonly', DataTransfer: 'readonly', FileReader: 'readonly', Event: 'readonly', CustomEvent: 'readonly', HTMLElement: 'readonly', HTMLImageElement: 'readonly', HTMLInputElement: 'readonly', HTMLSelectElement: 'readonly', DOMParser: 'readonly', createImageBitmap: 'readonly', requestAnimationFrame: 'readonly', customElements: 'readonly', Trix: 'readonly', console: 'readonly',
+      },
+    },
+  },
 );

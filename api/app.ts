@@ -19,6 +19,7 @@ import { publicPageLimit } from './middleware/public-limit.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { publicRoutes } from './public/routes.ts';
+import { WIDGET_API_PREFIX, widgetApiRoutes } from './widget/routes.ts';
 import { apiRoutes } from './routes.ts';
 
 export interface AppOptions {
@@ -37,12 +38,14 @@ const isApiPath = (path: string) => path === API_PREFIX || path.startsWith(`${AP
 export function createApp(context: ServiceContext, options: AppOptions): Koa<ApiState> {
   const services: ApiServices = { ...context, keys: options.keys, rateLimiter: options.rateLimiter };
   const keyRoutes = [...apiRoutes, ...(options.extraRoutes ?? [])];
-  // Group order: public pages, the console (its API, then its pages: its session, never a key), the key API.
+  // Group order: public pages, the console (its API, then its pages: its session, never a key), the widget's API
+  // (no key, no session), the key API.
   const routes = mountRoutes(
     [
       { prefix: '', routes: publicRoutes(keyRoutes, options.readinessProbe) },
       { prefix: CONSOLE_API_PREFIX, routes: consoleRoutes },
       { prefix: CONSOLE_PREFIX, routes: consolePageRoutes },
+      { prefix: WIDGET_API_PREFIX, routes: widgetApiRoutes },
       { prefix: API_PREFIX, routes: keyRoutes },
     ],
     services,
@@ -59,6 +62,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
   app.use(routes.group(0));
   app.use(routes.group(1));
   app.use(routes.group(2));
+  app.use(routes.group(3));
   // Authentication and the rate limit come before routing: an unknown path without a key is 401.
   const auth = authenticate(services.keys);
   const limit = rateLimit(services.rateLimiter, services.config.rateLimits);
@@ -73,7 +77,7 @@ export function createApp(context: ServiceContext, options: AppOptions): Koa<Api
       });
     });
   });
-  app.use(routes.group(3));
+  app.use(routes.group(4));
   app.use(routes.fallback);
   return app;
 }

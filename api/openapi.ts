@@ -4,8 +4,11 @@ import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type Respon
 type RouteParameter = NonNullable<RouteConfig['request']>['params'];
 import { z } from 'zod';
 import { MemberEvent } from './directory/schema.ts';
-import { capabilityOf, type AnyKeyRoute as AnyRoute } from './http/route.ts';
+import { capabilityOf, type AnyKeyRoute, type AnyWidgetRoute } from './http/route.ts';
 import { EcardSharedEvent } from './webhooks/schema.ts';
+
+/** A documented route: the key API's, or the widget's public API's (no key; its own document). */
+type AnyRoute = AnyKeyRoute | AnyWidgetRoute;
 
 // Lets schemas carry OpenAPI metadata (component names) and the registry name them.
 extendZodWithOpenApi(z);
@@ -66,11 +69,14 @@ function successSchema(route: AnyRoute): z.ZodType {
 }
 
 function describeAccess(route: AnyRoute): string {
+  if (route.surface === 'widget') return 'No key: the widget’s page calls it from its own origin (no cookies).';
   return route.access === 'any_key' ? 'Any valid API key.' : `Scope: \`${capabilityOf(route.access)}\` (${route.access.area}: ${route.access.level}).`;
 }
 
 function register(registry: OpenAPIRegistry, route: AnyRoute): void {
-  const errors = route.method === 'get' ? ERRORS : { ...ERRORS, ...BODY_ERRORS };
+  const all = route.method === 'get' ? ERRORS : { ...ERRORS, ...BODY_ERRORS };
+  // The widget's API takes no key: no 401/403.
+  const errors = route.surface === 'widget' ? Object.fromEntries(Object.entries(all).filter(([status]) => status !== '401' && status !== '403')) : all;
   const responses: Record<string, ResponseConfig> = {
     200: { description: 'Success', headers: RATE_HEADERS, content: { 'application/json': { schema: successSchema(route) } } },
   };
@@ -84,7 +90,7 @@ function register(registry: OpenAPIRegistry, route: AnyRoute): void {
     summary: route.summary,
     description: describeAccess(route),
     tags: route.tags,
-    security: [{ bearer: [] }],
+    security: route.surface === 'widget' ? [] : [{ bearer: [] }],
     request: {
       ...(route.params ? { params: route.params as RouteParameter } : {}),
       ...(route.query ? { query: route.query as RouteParameter } : {}),
@@ -122,29 +128,53 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
   });
 }
 
+/** What distinguishes one document from another: its title, description and server, and whether keys and webhooks apply. */
+export interface DocumentKind {
+  title: string;
+  description: string;
+  server: string;
+  /** The key API's bearer scheme and its webhooks; the widget's public API has neither. */
+  keyed: boolean;
+}
+
+export const KEY_API_DOCUMENT: DocumentKind = {
+  title: 'Card service API',
+  description:
+    'Branded eCards by email, at a scheduled time or as a share link; widgets, campaigns, automations, a team ' +
+    'directory, rewards and signed webhooks. Every call carries `Authorization: Bearer <API key>`. Successes are ' +
+    '`{ success: true, data, messages: [] }` (lists add `meta`); failures `{ success: false, data: null, messages, code, request_id }` (send-ecard\'s are flat: `reason` in place of `data`).',
+  server: '/v2/api',
+  keyed: true,
+};
+
+export const WIDGET_API_DOCUMENT: DocumentKind = {
+  title: 'Card service widget API',
+  description:
+    'The public API of an embeddable widget, called by the widget’s own page (`/w/{vanity_id}`) from the same ' +
+    'origin: no key, no cookies. Unknown, private and campaign widgets answer the same 404. Successes are ' +
+    '`{ success: true, data, messages: [] }` or flat (the send); failures `{ success: false, messages, code, … }`.',
+  server: '/v2/widget',
+  keyed: false,
+};
+
 /** The document for the documented routes; paths and schemas sorted, so a change is a small, stable diff. */
-export function buildOpenApiDocument(routes: readonly AnyRoute[]) {
+export function buildOpenApiDocument(routes: readonly AnyRoute[], kind: DocumentKind = KEY_API_DOCUMENT) {
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearer', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'An API key: `Authorization: Bearer csk_live_…` (or `csk_test_…` for the sandbox)',
-  });
+  if (kind.keyed) {
+    registry.registerComponent('securitySchemes', 'bearer', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API key: `Authorization: Bearer csk_live_…` (or `csk_test_…` for the sandbox)',
+    });
+  }
   registry.register('Error', ErrorBody);
-  for (const route of routes) if (route.documented !== false) register(registry, route);
-  registerWebhooks(registry);
+  for (const route of routes) if (!('documented' in route) || route.documented !== false) register(registry, route);
+  if (kind.keyed) registerWebhooks(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: {
-      title: 'Card service API',
-      version: '2.0.0',
-      description:
-        'Branded eCards by email, at a scheduled time or as a share link; widgets, campaigns, automations, a team ' +
-        'directory, rewards and signed webhooks. Every call carries `Authorization: Bearer <API key>`. Successes are ' +
-        '`{ success: true, data, messages: [] }` (lists add `meta`); failures `{ success: false, data: null, messages, code, request_id }` (send-ecard\'s are flat: `reason` in place of `data`).',
-    },
-    servers: [{ url: '/v2/api' }],
-    security: [{ bearer: [] }],
+    info: { title: kind.title, version: '2.0.0', description: kind.description },
+    servers: [{ url: kind.server }],
+    ...(kind.keyed ? { security: [{ bearer: [] }] } : {}),
   });
   return {
     ...document,
@@ -154,6 +184,6 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[]) {
 }
 
 /** The JSON text committed as docs/openapi.json and compared in the tests. */
-export function openApiText(routes: readonly AnyRoute[]): string {
-  return `${JSON.stringify(buildOpenApiDocument(routes), null, 2)}\n`;
+export function openApiText(routes: readonly AnyRoute[], kind: DocumentKind = KEY_API_DOCUMENT): string {
+  return `${JSON.stringify(buildOpenApiDocument(routes, kind), null, 2)}\n`;
 }

@@ -6,9 +6,11 @@ import { directoryRoutes } from './directory/router.ts';
 import { ecardRoutes } from './ecards/router.ts';
 import { giftCardRoutes } from './gift-cards/router.ts';
 import { keyInfoRoutes } from './key-info/router.ts';
+import { eraseAddressRoutes } from './sends/erase-address.ts';
 import { sendRoutes } from './sends/router.ts';
 import type { AnyKeyRoute } from './http/route.ts';
 import { webhookRoutes } from './webhooks/router.ts';
 import { widgetRoutes } from './widgets/router.ts';
+import { widgetStatsRoutes } from './widgets/stats.ts';
 
-export const apiRoutes: readonly AnyKeyRoute[] = [...ecardRoutes, ...sendRoutes, ...widgetRoutes, ...brandRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...giftCardRoutes, ...keyInfoRoutes];
+export const apiRoutes: readonly AnyKeyRoute[] = [...ecardRoutes, ...sendRoutes, ...eraseAddressRoutes, ...widgetRoutes, ...widgetStatsRoutes, ...brandRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...giftCardRoutes, ...keyInfoRoutes];

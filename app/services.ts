@@ -20,11 +20,12 @@ import { rewardsHooks } from '../services/rewards/hooks.ts';
 import { simulatedProvider } from '../services/rewards/simulated-provider.ts';
 import { sendsHooks } from '../services/sends/hooks.ts';
 import { webhooksHooks } from '../services/webhooks/hooks.ts';
+import { widgetHooks } from '../services/widget/hooks.ts';
 
 // Every area that reacts to others or runs in the background, listed once. The order is the order their hooks
 // run in: usage checks (sends, campaigns, automations), a member's erasure in its transaction (campaigns, then
 // rewards, then automations, before the member row goes) and the background passes of one sweep.
-const AREAS: ReadonlyArray<(ctx: ServiceContext) => AreaHooks> = [webhooksHooks, sendsHooks, campaignsHooks, mailHooks, rewardsHooks, automationsHooks, housekeepingHooks];
+const AREAS: ReadonlyArray<(ctx: ServiceContext) => AreaHooks> = [webhooksHooks, sendsHooks, campaignsHooks, mailHooks, rewardsHooks, automationsHooks, widgetHooks, housekeepingHooks];
 
 export interface Services extends ServiceContext {
   /** host:port of the Temporal server, when there is one (the worker and the API's readiness probe dial it). */

@@ -21,8 +21,9 @@ import { automationPair } from './automation-firing.ts';
 import { giftPair } from './gift-campaign.ts';
 import { consolePair } from './console.ts';
 import { directoryPair } from './directory-list.ts';
+import { consolePagesPair } from './console-pages.ts';
 
-const PAIRS: Array<Pair<BenchContext>> = [sendsPair, acceptsPair, readsPair, campaignPair, webhooksPair, rateLimitPair, upsertPair, automationPair, giftPair, consolePair, directoryPair];
+const PAIRS: Array<Pair<BenchContext>> = [sendsPair, acceptsPair, readsPair, campaignPair, webhooksPair, rateLimitPair, upsertPair, automationPair, giftPair, consolePair, directoryPair, consolePagesPair];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');

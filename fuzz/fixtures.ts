@@ -8,6 +8,9 @@ export interface Resources {
   widget: number;
   widgetVanity: string;
   ecard: number;
+  ecardVanity: string;
+  /** A form token of the widget, issued when the resources were made (the widget API's runs: `publishWidget`). */
+  formToken?: string;
   /** A brand that is not the default and that no eCard uses (so delete succeeds). */
   brand: number;
   campaign: number;
@@ -76,6 +79,7 @@ export async function makeResources(url: string, key: string, hookUrl: string, o
     widget: widget.id as number,
     widgetVanity: widget.vanity_id as string,
     ecard: ecard.id as number,
+    ecardVanity: ecard.vanity_id as string,
     brand: brand.id as number,
     campaign: campaign.id as number,
     automation: automation.id as number,
@@ -85,6 +89,19 @@ export async function makeResources(url: string, key: string, hookUrl: string, o
     sendId: send.sendId as string,
     hookUrl: `${hookUrl}/fuzz/${n}`,
   };
+}
+
+/**
+ * For the widget API's run: the widget made public with limits no fuzz run reaches (a 429-like refusal would record
+ * an abuse row), and a form token issued now (the cases run later than the 3-second rule, so valid ones send).
+ */
+export async function publishWidget(url: string, key: string, r: Resources): Promise<Resources> {
+  const wconfig = { theme: 'light', limitEmailsPerSession: 500, dailySendCap: 100_000 };
+  const saved = await call(url, 'POST', '/v2/api/widget/save', { key, body: { widget: { id: r.widget, public_share_enabled: true, wconfig } } });
+  if (saved.status !== 200) throw new Error(`fixture widget/save answered ${saved.status}: ${JSON.stringify(saved.body)}`);
+  const gallery = await call(url, 'GET', `/v2/widget/${r.widgetVanity}`);
+  if (gallery.status !== 200) throw new Error(`fixture GET /v2/widget/${r.widgetVanity} answered ${gallery.status}: ${JSON.stringify(gallery.body)}`);
+  return { ...r, formToken: (gallery.body.data as { form_token: string }).form_token };
 }
 
 /** The resource an `id` names on a path of this area. */
@@ -110,6 +127,16 @@ export function hintFor(operationPath: string, name: string, r: Resources): unkn
       return r.widgetVanity;
     case 'widgetids':
       return [r.widget];
+    // The widget API: its path names the widget by vanity id, its body the eCard by vanity id.
+    case 'vanity_id':
+      return r.widgetVanity;
+    case 'ecard':
+      return r.ecardVanity;
+    case 'form_token':
+      return r.formToken;
+    case 'code':
+      // Six digits (no code was asked for: the valid request meets 422 code_expired, past the body's checks).
+      return operationPath.endsWith('/verify/confirm') ? '000000' : undefined;
     case 'ecardid':
     case 'ecardId':
       return r.ecard;

@@ -98,6 +98,8 @@ const EnvSchema = z.object({
   PRUNE_INTERVAL_SECONDS: z.coerce.number({ error: 'expected seconds' }).int().min(1).max(7 * 86_400).default(86_400),
   // Behind a proxy that terminates TLS: trust X-Forwarded-Proto (the console's cookie is then __Host- and Secure).
   TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
+  // The widget's allowedOrigins may name http:// origins (development and tests only).
+  WIDGET_ALLOW_HTTP_ORIGINS: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // The cost of owner password hashes: scrypt N = 2^this (older hashes are re-hashed at the next sign-in).
   PASSWORD_SCRYPT_LOG2N: z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(14).max(20).default(16),
   // Caps per tenant: growth past one is a 422 limit_exceeded (data already over a cap stays). MEDIA_QUOTA_MB is per
@@ -186,6 +188,8 @@ export interface Config {
   };
   /** Trust X-Forwarded-Proto from a proxy in front (TRUST_PROXY). */
   trustProxy: boolean;
+  /** WIDGET_ALLOW_HTTP_ORIGINS: a widget's allowedOrigins may frame it from http:// origins (else https only). */
+  widgetAllowHttpOrigins: boolean;
   /** scrypt's N for owner passwords is 2^this. */
   passwordScryptLog2N: number;
   bodyLimitBytes: number;
@@ -329,6 +333,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       providerTimeoutSeconds: e.REWARDS_PROVIDER_TIMEOUT_SECONDS,
     },
     trustProxy: isTrue(e.TRUST_PROXY),
+    widgetAllowHttpOrigins: isTrue(e.WIDGET_ALLOW_HTTP_ORIGINS),
     passwordScryptLog2N: e.PASSWORD_SCRYPT_LOG2N,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,

@@ -55,6 +55,8 @@ export const unsupportedImageType = coded(400, 'unsupported_image_type');
 export const senderEmailInvalid = coded(400, 'einvalid');
 /** `finvalid` (v1 code): a recipient's email address is not valid. */
 export const recipientEmailInvalid = coded(400, 'finvalid');
+/** A widget's form token is forged, another widget's or too old (the page asks for a fresh one). */
+export const formExpired = coded(400, 'form_expired');
 /** `tooshort` (v1 code): a send names no recipient. */
 export const recipientMissing = coded(400, 'tooshort');
 /** `toomany` (v1 code): a send names more recipients than one send takes. */
@@ -145,12 +147,26 @@ export const deliveryRedacted = coded(422, 'delivery_redacted');
 export const deliveryInProgress = coded(422, 'delivery_in_progress');
 export const endpointRemoved = coded(422, 'endpoint_removed');
 export const noEndpoint = coded(422, 'no_endpoint');
+/** A public widget's priced eCard: no payment is taken (or faked) until payments exist. */
+export const paymentRequired = coded(422, 'payment_required');
+/** The widget takes senders who proved their address (a widget session for that address) only. */
+export const verificationRequired = coded(422, 'verification_required');
+/** A widget's sender verification code is wrong (the body says `tries_left`). */
+export const codeInvalid = coded(422, 'code_invalid');
+/** A widget's sender verification code is older than 10 minutes, or none was asked for. */
+export const codeExpired = coded(422, 'code_expired');
+/** An address that is a member of the account's directory: erased as a member, not as a stranger. */
+export const directoryMember = coded(422, 'directory_member');
 
 // 429, 5xx: come back later, or it is on our side.
 export const rateLimited = coded(429, 'rate_limited');
 export const signInThrottled = coded(429, 'sign_in_throttled');
 /** A recipient's page has sent its three thank-yous. */
 export const thanksLimit = coded(429, 'thanks_limit');
+/** `limitReached` (v1 code): a public widget's per-IP window or its daily cap of emails is spent. */
+export const widgetLimitReached = coded(429, 'limitReached');
+/** A widget's verification code had its five tries (the visitor asks for a new code). */
+export const codeTriesExhausted = coded(429, 'code_tries_exhausted');
 export const internalError = coded(500, 'internal_error');
 /** `provider`: the mail transport (or its absence) failed the send. */
 export const providerFailed = coded(502, 'provider');

@@ -38,6 +38,16 @@ export function defineEcard(sequelize: Sequelize) {
     declare og_title: CreationOptional<string | null>;
     declare og_description: CreationOptional<string | null>;
     declare self_hosted_url: string | null;
+    // The widget form's fields: a personal message box, a predefined send time (offered, or forced), and the
+    // window in which the gallery shows the eCard (null = open-ended).
+    declare personal_message_box: CreationOptional<boolean>;
+    declare predefined_schedule_on: CreationOptional<boolean>;
+    declare predefined_schedule_forced: CreationOptional<boolean>;
+    declare predefined_schedule: CreationOptional<Date | null>;
+    declare publish_on: CreationOptional<Date | null>;
+    declare expire_on: CreationOptional<Date | null>;
+    /** The media file name of the 480 px WebP thumbnail of an uploaded image (the API answers `thumb_image`, its URL). */
+    declare thumb_file: CreationOptional<string | null>;
     declare display_order: CreationOptional<number>;
     /** The eCard this one was copied from into a campaign's widget (the campaigns usage check). */
     declare source_ecard_id: CreationOptional<number | null>;
@@ -54,7 +64,7 @@ export function defineEcard(sequelize: Sequelize) {
       account_id: { type: DataTypes.INTEGER, allowNull: false },
       widget_id: { type: DataTypes.INTEGER, allowNull: false },
       source_ecard_id: { type: DataTypes.INTEGER, allowNull: true },
-      vanity_id: { type: DataTypes.STRING(32), allowNull: false },
+      vanity_id: { type: DataTypes.STRING(32).BINARY, allowNull: false },
       name: { type: DataTypes.STRING(200), allowNull: false },
       email_subject: text(500),
       header: text(500),
@@ -78,6 +88,13 @@ export function defineEcard(sequelize: Sequelize) {
       og_title: text(100),
       og_description: text(300),
       self_hosted_url: text(2048),
+      personal_message_box: flag(true),
+      predefined_schedule_on: flag(false),
+      predefined_schedule_forced: flag(false),
+      predefined_schedule: { type: DataTypes.DATE(3), allowNull: true },
+      publish_on: { type: DataTypes.DATE(3), allowNull: true },
+      expire_on: { type: DataTypes.DATE(3), allowNull: true },
+      thumb_file: text(64),
       display_order: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       price: { type: DataTypes.DECIMAL(10, 2), allowNull: true },
       ...timestamps(),

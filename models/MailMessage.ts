@@ -1,6 +1,6 @@
 // A service email waiting for the mail transport (owner notices, read receipts and thank-yous to senders), or
 // done with: `sent_at` is when it left the queue, handed to the transport or skipped (`skip_reason` says why);
-// its body is cleared then.
+// its bodies (text, and HTML where there is one) are cleared then.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn } from './columns.ts';
 
@@ -13,6 +13,8 @@ export function defineMailMessage(sequelize: Sequelize) {
     declare reply_to: CreationOptional<string | null>;
     declare subject: string;
     declare text_body: string;
+    /** The HTML part, where there is one ("Send me a test": an eCard's email); null for plain-text notices. */
+    declare html_body: CreationOptional<string | null>;
     declare sent_at: CreationOptional<Date | null>;
     /** Why it was never handed to the transport (`suppressed`: the address is on its account's suppression list). */
     declare skip_reason: CreationOptional<string | null>;
@@ -27,6 +29,7 @@ export function defineMailMessage(sequelize: Sequelize) {
       reply_to: { type: DataTypes.STRING(254), allowNull: true },
       subject: { type: DataTypes.STRING(500), allowNull: false },
       text_body: { type: DataTypes.TEXT, allowNull: false },
+      html_body: { type: DataTypes.TEXT, allowNull: true },
       sent_at: { type: DataTypes.DATE(3), allowNull: true },
       skip_reason: { type: DataTypes.STRING(40), allowNull: true },
       created_at: { type: DataTypes.DATE(3), allowNull: false },

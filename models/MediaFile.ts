@@ -9,6 +9,8 @@ export function defineMediaFile(sequelize: Sequelize) {
     declare file_name: string;
     declare content_type: string;
     declare size_bytes: number;
+    /** Its 480 px WebP thumbnail in the media store: null not made yet (the background pass makes it), "" none can be made. */
+    declare thumb_file_name: CreationOptional<string | null>;
     declare created_at: CreationOptional<Date>;
   }
   MediaFile.init(
@@ -18,6 +20,7 @@ export function defineMediaFile(sequelize: Sequelize) {
       file_name: { type: DataTypes.STRING(64), allowNull: false },
       content_type: { type: DataTypes.STRING(32), allowNull: false },
       size_bytes: { type: DataTypes.INTEGER, allowNull: false },
+      thumb_file_name: { type: DataTypes.STRING(64), allowNull: true },
       created_at: { type: DataTypes.DATE(3), allowNull: false },
     },
     { sequelize, tableName: 'media_files', modelName: 'MediaFile', updatedAt: false },

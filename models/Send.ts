@@ -3,8 +3,11 @@ import { DataTypes, Model, type CreationOptional, type InferAttributes, type Inf
 import { idColumn, reservedCents, timestamps } from './columns.ts';
 
 export type SendMode = 'email' | 'schedule' | 'share';
-/** Where a send came from: the send-ecard call, a campaign or an automation (`origin_id` names which). */
-export type SendOrigin = 'single' | 'campaign' | 'automation';
+/** Where a send came from: the send-ecard call, a campaign, an automation (`origin_id` names which) or a public widget. */
+export type SendOrigin = 'single' | 'campaign' | 'automation' | 'widget';
+/** What a visitor chose in the widget: an email, or a share link for one of the share buttons (`ecard_shared.type`). */
+export const SHARE_TYPES = ['email', 'ecard_copy_link', 'facebook', 'twitter', 'linkedin', 'whatsapp', 'sms', 'ecard_viewprint', 'ecard_download'] as const;
+export type ShareType = (typeof SHARE_TYPES)[number];
 export type SendStatus = 'scheduled' | 'pending' | 'sent' | 'failed' | 'canceled';
 
 export function defineSend(sequelize: Sequelize) {
@@ -36,6 +39,12 @@ export function defineSend(sequelize: Sequelize) {
     declare workflow_started: CreationOptional<boolean>;
     declare origin: CreationOptional<SendOrigin>;
     declare origin_id: CreationOptional<number | null>;
+    /** A widget send's share mode (null for API, campaign and automation sends). */
+    declare share_type: CreationOptional<ShareType | null>;
+    /** The visitor agreed to hear from the widget's owner (widget sends; false otherwise). */
+    declare opted_in: CreationOptional<boolean>;
+    /** The directory member a widget sender proved to be (the directory rule). */
+    declare sender_member_id: CreationOptional<number | null>;
     /** A send-ecard gift: its product and face value per recipient; what is still reserved against the spend rules. */
     declare gift_product_id: CreationOptional<string | null>;
     declare gift_amount_cents: CreationOptional<number | null>;
@@ -71,6 +80,9 @@ export function defineSend(sequelize: Sequelize) {
       workflow_started: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       origin: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'single' },
       origin_id: { type: DataTypes.INTEGER, allowNull: true },
+      share_type: { type: DataTypes.STRING(20), allowNull: true },
+      opted_in: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      sender_member_id: { type: DataTypes.INTEGER, allowNull: true },
       gift_product_id: { type: DataTypes.STRING(200), allowNull: true },
       gift_amount_cents: { type: DataTypes.INTEGER, allowNull: true },
       gift_reserved_cents: reservedCents(),

@@ -26,6 +26,23 @@ export function defineWidget(sequelize: Sequelize) {
     declare merge_tag_defaults: CreationOptional<Record<string, string>>;
     /** Stored for the embeddable widget (share links from the widget); off for widgets made before it. */
     declare public_share_enabled: CreationOptional<boolean>;
+    // The widget page's style (the anchor's names): colours, font sizes in px, and the owner's CSS (sanitized at save).
+    declare stylebg: CreationOptional<string | null>;
+    declare stylebghead: CreationOptional<string | null>;
+    declare stylebgbody: CreationOptional<string | null>;
+    declare styletext: CreationOptional<string | null>;
+    declare styleheadtext: CreationOptional<string | null>;
+    declare stylelink: CreationOptional<string | null>;
+    declare style_fontsize: CreationOptional<number | null>;
+    declare style_fontsize_header: CreationOptional<number | null>;
+    declare widgetcss: CreationOptional<string | null>;
+    // Sender rules of the public widget.
+    declare email_verification_required: CreationOptional<boolean>;
+    /** Comma or newline separated domains; empty or null allows any. */
+    declare sender_email_domains_whitelist: CreationOptional<string | null>;
+    declare recipient_email_domains_whitelist: CreationOptional<string | null>;
+    /** How long a proven sender's widget session lasts. */
+    declare dir_session_timeout_minutes: CreationOptional<number>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
   }
@@ -33,7 +50,7 @@ export function defineWidget(sequelize: Sequelize) {
     {
       id: idColumn(),
       account_id: { type: DataTypes.INTEGER, allowNull: false },
-      vanity_id: { type: DataTypes.STRING(32), allowNull: false },
+      vanity_id: { type: DataTypes.STRING(32).BINARY, allowNull: false },
       name: { type: DataTypes.STRING(200), allowNull: false },
       wconfig: {
         type: DataTypes.TEXT,
@@ -69,6 +86,19 @@ export function defineWidget(sequelize: Sequelize) {
         },
       },
       public_share_enabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      stylebg: text(64),
+      stylebghead: text(64),
+      stylebgbody: text(64),
+      styletext: text(64),
+      styleheadtext: text(64),
+      stylelink: text(64),
+      style_fontsize: { type: DataTypes.INTEGER, allowNull: true },
+      style_fontsize_header: { type: DataTypes.INTEGER, allowNull: true },
+      widgetcss: { type: DataTypes.TEXT, allowNull: true },
+      email_verification_required: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      sender_email_domains_whitelist: { type: DataTypes.TEXT, allowNull: true },
+      recipient_email_domains_whitelist: { type: DataTypes.TEXT, allowNull: true },
+      dir_session_timeout_minutes: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 30 },
       ...timestamps(),
     },
     { sequelize, tableName: 'widgets', modelName: 'Widget' },

@@ -36,6 +36,7 @@ import { defineWebhookSecret } from './WebhookSecret.ts';
 import { defineBrand } from './Brand.ts';
 import { defineUnsubscribeLink } from './UnsubscribeLink.ts';
 import { defineWidget } from './Widget.ts';
+import { defineWidgetActivity } from './WidgetActivity.ts';
 
 export function createModels(sequelize: Sequelize) {
   const Account = defineAccount(sequelize);
@@ -74,6 +75,7 @@ export function createModels(sequelize: Sequelize) {
   const MailSinkMessage = defineMailSinkMessage(sequelize);
   const { GiftSettings, GiftRule, GiftSpend, GiftCode, GiftOrder, SimulatedProviderOrder } = defineGiftModels(sequelize);
   const { ConsoleSession, SignInSlot } = defineConsoleModels(sequelize);
+  const { WidgetCounter, WidgetAbuseEvent, WidgetSendWindow, WidgetVerification } = defineWidgetActivity(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
   Account.hasMany(Owner, { foreignKey: 'account_id' });
   ApiKey.belongsTo(Account, { foreignKey: 'account_id' });
@@ -125,6 +127,10 @@ export function createModels(sequelize: Sequelize) {
     SimulatedProviderOrder,
     ConsoleSession,
     SignInSlot,
+    WidgetCounter,
+    WidgetAbuseEvent,
+    WidgetSendWindow,
+    WidgetVerification,
   };
 }
 

@@ -7,7 +7,8 @@ import type { Widget } from '../models/Widget.ts';
 import { assertBrandOf } from './brands/brands.ts';
 import type { ServiceContext } from './context.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
-import { duplicateImage, uploadImage } from './media.ts';
+import { duplicateImage, thumbFilesOf, uploadImage } from './media.ts';
+import { visibleEcardsWhere } from './widget/public.ts';
 import { assertEcardRoom } from './limits.ts';
 import { keywordWhere } from './search.ts';
 import { assertTemplate, renderTemplate, sanitizedTemplate, sanitizeHtmlField, type TemplateValues } from './templates.ts';
@@ -43,6 +44,12 @@ export const ECARD_FIELDS = {
   og_title: 'og_title',
   og_description: 'og_description',
   self_hosted_url: 'self_hosted_url',
+  personalMessageBox: 'personal_message_box',
+  predefinedScheduleOn: 'predefined_schedule_on',
+  predefinedScheduleForced: 'predefined_schedule_forced',
+  predefinedSchedule: 'predefined_schedule',
+  publishOn: 'publish_on',
+  expireOn: 'expire_on',
 } as const;
 export type EcardField = keyof typeof ECARD_FIELDS;
 export type EcardInput = Partial<Record<EcardField, unknown>>;
@@ -82,6 +89,15 @@ async function nextDisplayOrder(models: Models, widgetId: number, transaction?: 
   return max === null ? 0 : Number(max) + 1;
 }
 
+/** 400 when the publish window would end before it starts (the values sent, over the stored ones). */
+function assertPublishWindow(columns: Record<string, unknown>, existing: Ecard | undefined): void {
+  const publishOn = 'publish_on' in columns ? (columns.publish_on as Date | null) : (existing?.publish_on ?? null);
+  const expireOn = 'expire_on' in columns ? (columns.expire_on as Date | null) : (existing?.expire_on ?? null);
+  if (publishOn && expireOn && publishOn.getTime() >= expireOn.getTime()) {
+    throw invalidParameter(`myEcard.expireOn: must be later than publishOn (${publishOn.toISOString()})`);
+  }
+}
+
 /** Creates (no id) or updates an eCard; artwork is a URL or an uploaded image, not both. */
 export async function saveEcard(
   ctx: ServiceContext,
@@ -103,7 +119,10 @@ export async function saveEcard(
   // A new eCard, or one moved in, grows the target widget: checked before the image is stored, and again below.
   const grows = !existing || targetWidgetId !== existing.widget_id;
   if (grows) await assertEcardRoom(ctx, targetWidgetId, 1);
+  assertPublishWindow(columns, existing);
   if (input.image !== undefined) columns.self_hosted_url = await uploadImage(ctx, accountId, input.image, 'ecardimg');
+  // Artwork that is one of this account's uploads shows its thumbnail; any other URL shows as it is.
+  if (columns.self_hosted_url !== undefined) columns.thumb_file = (await thumbFilesOf(ctx, accountId, [columns.self_hosted_url as string | null]))[0]!;
 
   return writeTransaction(models.sequelize, async (transaction) => {
     if (grows) await assertEcardRoom(ctx, targetWidgetId, 1, transaction);
@@ -137,11 +156,12 @@ export async function copyEcard(ctx: ServiceContext, accountId: number, ecardId:
   const target = await editableWidget(models, accountId, widgetId ?? source.widget_id);
   await assertEcardRoom(ctx, target.id, 1);
   const image = await duplicateImage(ctx, accountId, source.self_hosted_url);
+  const [thumb] = await thumbFilesOf(ctx, accountId, [image]);
   return writeTransaction(models.sequelize, async (transaction) => {
     await assertEcardRoom(ctx, target.id, 1, transaction);
     return models.Ecard.create(
       {
-        ...copyOfEcard(source, { widgetId: target.id, image, displayOrder: await nextDisplayOrder(models, target.id, transaction) }),
+        ...copyOfEcard(source, { widgetId: target.id, image, thumb: thumb!, displayOrder: await nextDisplayOrder(models, target.id, transaction) }),
         price: target.id === source.widget_id ? source.price : null,
       },
       { transaction },
@@ -152,10 +172,27 @@ export async function copyEcard(ctx: ServiceContext, accountId: number, ecardId:
 /** At most this many eCards answer get-ecards (the first in display order). */
 export const SENDABLE_ECARDS_MAX = 500;
 
-/** What a sender picks from: the enabled eCards of a widget (by its vanity id), the first SENDABLE_ECARDS_MAX in display order. */
-export async function sendableEcards(models: Models, accountId: number, widgetVanityId: string): Promise<Ecard[]> {
+/**
+ * What a sender picks from: the eCards of a widget (by its vanity id, compared case-sensitively) that its gallery
+ * shows (enabled, inside their publish window), the first SENDABLE_ECARDS_MAX in display order.
+ */
+export async function sendableEcards(models: Models, accountId: number, widgetVanityId: string, now: Date): Promise<Ecard[]> {
   const widget = await findWidgetByVanity(models, accountId, widgetVanityId);
-  return models.Ecard.findAll({ where: { widget_id: widget.id, disabled: false }, order: [['display_order', 'ASC'], ['id', 'ASC']], limit: SENDABLE_ECARDS_MAX });
+  return models.Ecard.findAll({
+    where: { [Op.and]: [{ widget_id: widget.id }, visibleEcardsWhere(now)] },
+    order: [['display_order', 'ASC'], ['id', 'ASC']],
+    limit: SENDABLE_ECARDS_MAX,
+  });
+}
+
+/** What the console's Send page offers: every eCard of the account a send can use now (the gallery's rule), by widget, with the widget. */
+export async function accountSendableEcards(models: Models, accountId: number, now: Date): Promise<Array<Ecard & { Widget?: { id: number; name: string } }>> {
+  return models.Ecard.findAll({
+    where: { [Op.and]: [{ account_id: accountId }, visibleEcardsWhere(now)] },
+    include: [{ model: models.Widget, attributes: ['id', 'name'] }],
+    order: [['widget_id', 'ASC'], ['display_order', 'ASC'], ['id', 'ASC']],
+    limit: SENDABLE_ECARDS_MAX,
+  });
 }
 
 /** The eCards of the account with these ids, all or a 404 naming the missing ones. */

@@ -16,6 +16,12 @@ export interface ErasedMember {
   email: string;
 }
 
+/** An address erased from an account that is not a member of its directory (a stranger: a widget's sender, a recipient). */
+export interface ErasedAddress {
+  /** Lower-cased. */
+  email: string;
+}
+
 /** One area's reaction to one change, made before the change's transaction begins. */
 export interface Reaction<Change> {
   /** In the change's transaction (which holds the account's lock), before the changed rows are destroyed. */
@@ -34,6 +40,8 @@ export interface AreaHooks {
   ecardsRemoved?(accountId: number): Reaction<RemovedEcards>;
   /** A member of the account is being erased (the area drops or redacts what it holds about it). */
   memberErased?(accountId: number): Reaction<ErasedMember>;
+  /** An address that is no member is being erased from the account (the area drops or blanks every mention of it). */
+  addressErased?(accountId: number): Reaction<ErasedAddress>;
   /** The area's background passes: batches of conditional claims, so any number of workers can run them. */
   background?: readonly BackgroundPass[];
 }
@@ -46,6 +54,8 @@ export interface Hooks {
   ecardsRemoved(accountId: number): Required<Reaction<RemovedEcards>>;
   /** Every area's reaction to erasing a member, run in the areas' order. */
   memberErased(accountId: number): Required<Reaction<ErasedMember>>;
+  /** Every area's reaction to erasing a stranger's address, run in the areas' order. */
+  addressErased(accountId: number): Required<Reaction<ErasedAddress>>;
 }
 
 function composed<Change>(reactions: Array<Reaction<Change>>): Required<Reaction<Change>> {
@@ -65,6 +75,7 @@ export function composeHooks(areas: readonly AreaHooks[]): Hooks {
     usage: areas.flatMap((a) => (a.usage ? [a.usage] : [])),
     ecardsRemoved: (accountId) => composed(areas.flatMap((a) => (a.ecardsRemoved ? [a.ecardsRemoved(accountId)] : []))),
     memberErased: (accountId) => composed(areas.flatMap((a) => (a.memberErased ? [a.memberErased(accountId)] : []))),
+    addressErased: (accountId) => composed(areas.flatMap((a) => (a.addressErased ? [a.addressErased(accountId)] : []))),
   };
 }
 

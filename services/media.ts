@@ -3,6 +3,8 @@ import { imageTooLarge, invalidImage, unsupportedImageType } from '../lib/errors
 import { accountTransaction } from './account-lock.ts';
 import type { ServiceContext } from './context.ts';
 import { assertMediaRoom } from './limits.ts';
+import type { MediaFile } from '../models/MediaFile.ts';
+import { makeThumbnail } from './thumbnails.ts';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -52,8 +54,34 @@ function newFileName(ext: ImageExtension): string {
   return `${Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url')}.${ext}`;
 }
 
-/** Stores image bytes for an account within its plan's media quota (422 limit_exceeded past it); returns the hosted URL. */
-export async function storeImage(ctx: ServiceContext, accountId: number, bytes: Uint8Array, field: string): Promise<string> {
+/**
+ * Stores the thumbnail of a stored image (given, as a copy's, or made from the bytes) and names it on the image's
+ * row; outside the quota (no row of its own). An image without one keeps "" (none can be made); a store that fails
+ * leaves null, for the background pass to try again. Never throws: a thumbnail is never worth a failed upload.
+ */
+export async function attachThumbnail(ctx: ServiceContext, row: MediaFile, bytes: Uint8Array, given?: Uint8Array | null): Promise<string | null> {
+  try {
+    const thumb = given ?? (await makeThumbnail(bytes));
+    if (!thumb) {
+      await ctx.models.MediaFile.update({ thumb_file_name: '' }, { where: { id: row.id, thumb_file_name: null } });
+      row.thumb_file_name = '';
+      return null;
+    }
+    const fileName = newFileName('webp');
+    await ctx.mediaStore.put(fileName, thumb);
+    // Conditional, so two background passes making the same thumbnail name one of them (the other file is unused).
+    const [named] = await ctx.models.MediaFile.update({ thumb_file_name: fileName }, { where: { id: row.id, thumb_file_name: null } });
+    if (named === 0) return (await row.reload()).thumb_file_name || null;
+    row.thumb_file_name = fileName;
+    return fileName;
+  } catch (err) {
+    ctx.logger.warn({ err, file: row.file_name }, 'no thumbnail stored for an image; the background pass tries again');
+    return null;
+  }
+}
+
+/** Stores image bytes for an account within its plan's media quota (422 limit_exceeded past it), with a thumbnail; returns the hosted URL. */
+export async function storeImage(ctx: ServiceContext, accountId: number, bytes: Uint8Array, field: string, thumbnail?: Uint8Array | null): Promise<string> {
   const ext = sniffImage(bytes);
   if (!ext) throw unsupportedImageType(`${field} must be a PNG, JPEG, GIF or WebP image`);
   const fileName = newFileName(ext);
@@ -69,6 +97,7 @@ export async function storeImage(ctx: ServiceContext, accountId: number, bytes: 
     await row.destroy();
     throw err;
   }
+  await attachThumbnail(ctx, row, bytes, thumbnail);
   return mediaUrl(ctx.config.publicBaseUrl, fileName);
 }
 
@@ -88,7 +117,24 @@ export async function duplicateImage(ctx: ServiceContext, accountId: number, url
   const fileName = ownMediaFile(ctx.config.publicBaseUrl, url);
   if (!fileName) return url;
   const bytes = await ctx.mediaStore.get(fileName);
-  return bytes ? storeImage(ctx, accountId, bytes, 'image') : url;
+  if (!bytes) return url;
+  // The copy's thumbnail is a copy of the source's, when it has one (no second decode).
+  const source = await ctx.models.MediaFile.findOne({ where: { file_name: fileName, account_id: accountId }, attributes: ['thumb_file_name'] });
+  const thumbnail = source?.thumb_file_name ? await ctx.mediaStore.get(source.thumb_file_name) : null;
+  return storeImage(ctx, accountId, bytes, 'image', thumbnail);
+}
+
+/**
+ * The thumbnail file of each URL that is one of this account's uploads with a thumbnail, else null (an external
+ * image is never fetched: galleries show it as it is).
+ */
+export async function thumbFilesOf(ctx: ServiceContext, accountId: number, urls: ReadonlyArray<string | null>): Promise<Array<string | null>> {
+  const names = urls.map((url) => ownMediaFile(ctx.config.publicBaseUrl, url));
+  const own = [...new Set(names.filter((name): name is string => name !== null))];
+  if (own.length === 0) return urls.map(() => null);
+  const files = await ctx.models.MediaFile.findAll({ where: { account_id: accountId, file_name: own }, attributes: ['file_name', 'thumb_file_name'] });
+  const thumbs = new Map(files.map((f) => [f.file_name, f.thumb_file_name || null]));
+  return names.map((name) => (name === null ? null : (thumbs.get(name) ?? null)));
 }
 
 /**

@@ -1,6 +1,6 @@
 // Widgets: create and update (partial), search, copy with eCards, and deletes gated by confirmation tokens.
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import { campaignWidget, notFound as notFoundError, requireFields, unknownEcardPrice } from '../lib/errors.ts';
+import { campaignWidget, invalidParameter, notFound as notFoundError, requireFields, unknownEcardPrice } from '../lib/errors.ts';
 import { randomId } from '../lib/ids.ts';
 import { priceOf, type Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
@@ -8,11 +8,13 @@ import type { Widget } from '../models/Widget.ts';
 import { spendToken } from './confirmation-tokens.ts';
 import { deleteGatedByToken } from './gated-delete.ts';
 import type { ServiceContext } from './context.ts';
-import { duplicateImages } from './media.ts';
+import { duplicateImages, thumbFilesOf } from './media.ts';
 import { assertEcardsFit } from './limits.ts';
 import { keywordWhere } from './search.ts';
 import { inUse, widgetUsage, type WidgetImpact } from './usage.ts';
 import { writeTransaction } from '../lib/db.ts';
+import { sanitizeWidgetCss } from './widget/css.ts';
+import { checkWconfig } from './widget/display.ts';
 
 
 export const newVanityId = () => randomId(12);
@@ -68,7 +70,12 @@ export async function widgetView(models: Models, widget: Widget): Promise<Widget
 }
 
 /** The widget's own details (fill what the brand leaves empty) and flags a copy keeps with its configuration. */
-export const WIDGET_DETAILS = ['logo', 'website', 'address', 'stwitter', 'sfacebook', 'sinstagram', 'slinkedin', 'syoutube', 'merge_tag_defaults', 'public_share_enabled'] as const;
+export const WIDGET_DETAILS = [
+  'logo', 'website', 'address', 'stwitter', 'sfacebook', 'sinstagram', 'slinkedin', 'syoutube', 'merge_tag_defaults', 'public_share_enabled',
+  // The public widget's look and sender rules.
+  'stylebg', 'stylebghead', 'stylebgbody', 'styletext', 'styleheadtext', 'stylelink', 'style_fontsize', 'style_fontsize_header', 'widgetcss',
+  'email_verification_required', 'sender_email_domains_whitelist', 'recipient_email_domains_whitelist', 'dir_session_timeout_minutes',
+] as const;
 
 export interface WidgetInput {
   name?: string | undefined;
@@ -84,6 +91,43 @@ export interface WidgetInput {
   syoutube?: string | null | undefined;
   merge_tag_defaults?: Record<string, string> | undefined;
   public_share_enabled?: boolean | undefined;
+  stylebg?: string | null | undefined;
+  stylebghead?: string | null | undefined;
+  stylebgbody?: string | null | undefined;
+  styletext?: string | null | undefined;
+  styleheadtext?: string | null | undefined;
+  stylelink?: string | null | undefined;
+  style_fontsize?: number | null | undefined;
+  style_fontsize_header?: number | null | undefined;
+  /** As written; stored sanitized. */
+  widgetcss?: string | null | undefined;
+  email_verification_required?: boolean | undefined;
+  /** Normalized already (one lower-case domain per line), null for none. */
+  sender_email_domains_whitelist?: string | null | undefined;
+  recipient_email_domains_whitelist?: string | null | undefined;
+  dir_session_timeout_minutes?: number | undefined;
+}
+
+/**
+ * The checks a widget's fields need beyond their shapes, before anything is written: wconfig's display keys
+ * (other keys are kept as written), framing origins (http:// only where WIDGET_ALLOW_HTTP_ORIGINS allows), and
+ * the owner's CSS, which is stored sanitized. 400 invalid_parameter naming the field.
+ */
+export function checkedFields(ctx: ServiceContext, input: WidgetInput): WidgetInput {
+  const checked = { ...input };
+  if (input.wconfig !== undefined) {
+    const display = checkWconfig(input.wconfig);
+    if (!display.ok) throw invalidParameter(`widget.${display.message}`);
+    const origins = input.wconfig.allowedOrigins as string[] | undefined;
+    const http = origins?.find((origin) => origin.startsWith('http://'));
+    if (http && !ctx.config.widgetAllowHttpOrigins) throw invalidParameter(`widget.wconfig.allowedOrigins: ${http} is not an https origin`);
+  }
+  if (typeof input.widgetcss === 'string') {
+    const css = sanitizeWidgetCss(input.widgetcss);
+    if (!css.ok) throw invalidParameter(`widget.widgetcss: ${css.message}`);
+    checked.widgetcss = css.css.trim() === '' ? null : css.css;
+  }
+  return checked;
 }
 
 // The fields sent, as columns (a field left out keeps its value; null clears a detail).
@@ -103,7 +147,8 @@ async function setPrices(models: Models, widget: Widget, prices: Record<string, 
     throw unknownEcardPrice(`ecardPrices names eCards that are not in widget ${widget.id}: ${unknown.join(', ')}`);
   }
   await models.Ecard.update({ price: null }, { where: { widget_id: widget.id }, transaction });
-  for (const ecard of ecards) await ecard.update({ price: prices[String(ecard.id)]! }, { transaction });
+  // By id, not through the loaded rows: a row already at its price would see no change and keep the null above.
+  for (const ecard of ecards) await models.Ecard.update({ price: prices[String(ecard.id)]! }, { where: { id: ecard.id }, transaction });
 }
 
 /** Creates (id 0 or absent) or updates a widget; turning the directory rule off needs a token. */
@@ -113,13 +158,14 @@ export async function saveWidget(
   input: { id: number | undefined; widget: WidgetInput; prices: Record<string, number> | undefined; token: string | undefined },
 ): Promise<Widget> {
   const { models } = ctx;
+  const fields = checkedFields(ctx, input.widget);
   return writeTransaction(models.sequelize, async (transaction) => {
     let widget: Widget;
     if (!input.id) {
       requireFields({ 'widget.name': input.widget.name, 'widget.wconfig': input.widget.wconfig });
       widget = await models.Widget.create(
         {
-          ...sentFields(input.widget),
+          ...sentFields(fields),
           account_id: accountId,
           vanity_id: newVanityId(),
           name: input.widget.name!,
@@ -147,7 +193,7 @@ export async function saveWidget(
           transaction,
         );
       }
-      await widget.update(sentFields(input.widget), { transaction });
+      await widget.update(sentFields(fields), { transaction });
     }
     if (input.prices) await setPrices(models, widget, input.prices, transaction);
     return widget;
@@ -191,6 +237,7 @@ export async function copyWidget(ctx: ServiceContext, accountId: number, widgetI
   assertEcardsFit(ctx, ecards.length);
   // Images first (files, outside the transaction, one at a time); an unused copy is harmless, a shared file is not.
   const images = await duplicateImages(ctx, accountId, ecards.map((e) => e.self_hosted_url));
+  const thumbs = await thumbFilesOf(ctx, accountId, images);
   return writeTransaction(models.sequelize, async (transaction) => {
     const copy = await models.Widget.create(
       {
@@ -204,16 +251,19 @@ export async function copyWidget(ctx: ServiceContext, accountId: number, widgetI
       { transaction },
     );
     for (const [i, ecard] of ecards.entries()) {
-      await models.Ecard.create(copyOfEcard(ecard, { widgetId: copy.id, image: images[i]!, displayOrder: i }), { transaction });
+      await models.Ecard.create(copyOfEcard(ecard, { widgetId: copy.id, image: images[i]!, thumb: thumbs[i]!, displayOrder: i }), { transaction });
     }
     return copy.reload({ transaction });
   });
 }
 
-/** The attributes of a copy of an eCard (design, price and image) for another or the same widget. */
-export function copyOfEcard(ecard: Ecard, target: { widgetId: number; image: string | null; displayOrder: number }) {
+/**
+ * The attributes of a copy of an eCard (design, form fields, price and image) for another or the same widget; the
+ * image is the copy's own (duplicated), with its own thumbnail (`thumbFilesOf`).
+ */
+export function copyOfEcard(ecard: Ecard, target: { widgetId: number; image: string | null; thumb: string | null; displayOrder: number }) {
   const { id: _id, vanity_id: _vanity, created_at: _c, updated_at: _u, ...design } = ecard.get({ plain: true });
-  return { ...design, widget_id: target.widgetId, vanity_id: newVanityId(), self_hosted_url: target.image, display_order: target.displayOrder };
+  return { ...design, widget_id: target.widgetId, vanity_id: newVanityId(), self_hosted_url: target.image, thumb_file: target.thumb, display_order: target.displayOrder };
 }
 
 /**

@@ -8,5 +8,6 @@ import { consoleRewardRoutes } from './rewards/router.ts';
 import { consoleSettingsRoutes } from './settings/router.ts';
 import { consoleOutboxRoutes } from './outbox/router.ts';
 import { consoleWebhookRoutes } from './webhooks/router.ts';
+import { consoleCampaignRoutes } from './campaigns/router.ts';
 
-export const consoleRoutes: readonly AnyRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes];
+export const consoleRoutes: readonly AnyRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes, ...consoleCampaignRoutes];

@@ -4,7 +4,9 @@ import { settableFields } from '../../services/directory/custom-fields.ts';
 import { eraseMember, findMember, listMembers, setMemberDisabled, type MemberKey } from '../../services/directory/members.ts';
 import { sampleMemberEvent } from '../../services/directory/sample.ts';
 import { upsertMember, type MemberFieldsInput } from '../../services/directory/upsert.ts';
+import { importMembers } from '../../services/directory/import.ts';
 import { defineRoute } from '../http/route.ts';
+import { ImportAnswer, ImportBody, importRowsOf } from './import.ts';
 import { presentMember, saved } from './present.ts';
 import {
   CursorMeta,
@@ -51,6 +53,20 @@ export const directoryRoutes = [
       }
       const result = await upsertMember(services, caller.account.id, { fields, matchField: match_field, dryRun: dry_run, source, ignored });
       return { ...result, member: presentMember(result.member) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: `${base}/import`,
+    summary: 'Imports members from CSV text through a column mapping (at most 50,000 rows): a dry run counts creates, updates, unchanged and errors; the real run writes in batches and emits no member events',
+    tags,
+    access: manage,
+    body: ImportBody,
+    bodyLimitBytes: 16 * 1024 * 1024,
+    response: ImportAnswer,
+    async handler({ body }, { services, caller }) {
+      const rows = await importRowsOf(services.models, caller.account.id, { csvContent: body.csvContent, mapping: body.mapping, matchField: body.match_field });
+      return importMembers(services, caller.account.id, { rows, matchField: body.match_field, dryRun: body.dry_run });
     },
   }),
   defineRoute({

@@ -1,9 +1,12 @@
 // How an eCard is shown: the spec's field names.
 import type { z } from 'zod';
 import { priceOf, type Ecard as EcardRow, type ENVELOPE_THEMES } from '../../services/ecards.ts';
+import { thumbImageOf } from '../../services/widget/thumbs.ts';
 import type { Ecard } from './schema.ts';
 
-export function presentEcard(e: EcardRow): z.input<typeof Ecard> {
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function presentEcard(e: EcardRow, publicBaseUrl: string): z.input<typeof Ecard> {
   return {
     id: e.id,
     ecardid: e.id,
@@ -32,9 +35,23 @@ export function presentEcard(e: EcardRow): z.input<typeof Ecard> {
     og_title: e.og_title,
     og_description: e.og_description,
     self_hosted_url: e.self_hosted_url,
+    ...presentFormFields(e),
+    thumb_image: thumbImageOf(publicBaseUrl, e),
     displayorder: e.display_order,
     price: priceOf(e),
     createdat: e.created_at.toISOString(),
     updatedat: e.updated_at.toISOString(),
+  };
+}
+
+/** The widget form's fields (`ecardFormFields`) of an eCard row. */
+export function presentFormFields(e: EcardRow) {
+  return {
+    personalMessageBox: Boolean(e.personal_message_box),
+    predefinedScheduleOn: Boolean(e.predefined_schedule_on),
+    predefinedScheduleForced: Boolean(e.predefined_schedule_forced),
+    predefinedSchedule: iso(e.predefined_schedule),
+    publishOn: iso(e.publish_on),
+    expireOn: iso(e.expire_on),
   };
 }

@@ -1,4 +1,4 @@
-// eCard endpoints: findOne, save, deleteEcards, copy, bulkUpdate, saveOrder, uploadMediaImage, preview, search.
+// eCard endpoints: findOne, save, deleteEcards, copy, bulkUpdate, saveOrder, uploadMediaImage, preview, sendTest, search.
 import { missingField } from '../../lib/errors.ts';
 import {
   bulkUpdateEcards, copyEcard, deleteEcards, findEcard, renderEcard, saveEcard, saveOrder, searchEcards, textsOf, type DateWindow,
@@ -11,8 +11,9 @@ import { Deleted } from '../widgets/schema.ts';
 import { presentEcard } from './present.ts';
 import {
   BulkUpdateBody, CopyEcardBody, DeleteEcardsBody, Ecard, ecardFieldSchemas, EcardIdParams, EcardList, Order, PageMeta, Preview,
-  PreviewBody, SaveEcardBody, SaveOrderBody, SearchEcardsQuery, Updated, UploadedMedia, UploadMediaBody,
+  PreviewBody, SaveEcardBody, SaveOrderBody, SearchEcardsQuery, SendTestBody, SentTest, Updated, UploadedMedia, UploadMediaBody,
 } from './schema.ts';
+import { queueTestEmail } from '../../services/sends/test-email.ts';
 import { inputError } from '../http/validation.ts';
 
 const tags = ['ecards'];
@@ -30,7 +31,7 @@ export const ecardRoutes = [
     params: EcardIdParams,
     response: Ecard,
     async handler({ params }, { services, caller }) {
-      return presentEcard(await findEcard(services.models, caller.account.id, params.id));
+      return presentEcard(await findEcard(services.models, caller.account.id, params.id), services.config.publicBaseUrl);
     },
   }),
   defineRoute({
@@ -45,7 +46,7 @@ export const ecardRoutes = [
     async handler({ body }, { services, caller }) {
       const { id, widgetid, ...fields } = body.myEcard;
       const saved = await saveEcard(services, caller.account.id, { id, widgetid, fields, image: body.ecardimg });
-      return presentEcard(saved);
+      return presentEcard(saved, services.config.publicBaseUrl);
     },
   }),
   defineRoute({
@@ -69,7 +70,7 @@ export const ecardRoutes = [
     body: CopyEcardBody,
     response: Ecard,
     async handler({ body }, { services, caller }) {
-      return presentEcard(await copyEcard(services, caller.account.id, body.ecardid, body.widgetid));
+      return presentEcard(await copyEcard(services, caller.account.id, body.ecardid, body.widgetid), services.config.publicBaseUrl);
     },
   }),
   defineRoute({
@@ -130,6 +131,18 @@ export const ecardRoutes = [
     },
   }),
   defineRoute({
+    method: 'post',
+    path: '/ecard/sendTest',
+    summary: 'Emails the eCard as it is sent now (sample merge values, "[Preview]" subject) to the owner or `email`; no quota, no webhook (sandbox: the outbox)',
+    tags,
+    access: manage,
+    body: SendTestBody,
+    response: SentTest,
+    async handler({ body }, { services, caller }) {
+      return queueTestEmail(services, caller.account, body.id, body.email);
+    },
+  }),
+  defineRoute({
     method: 'get',
     path: '/ecard/search',
     summary: 'eCard designs, paged and filtered (beta); campaign widgets are excluded unless includeCampaign',
@@ -140,7 +153,7 @@ export const ecardRoutes = [
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
       const { rows, count } = await searchEcards(services.models, caller.account.id, services.now(), { ...query, filterByDate: query.filterByDate as DateWindow });
-      return { data: rows.map(presentEcard), meta: pageMeta(query.page, query.perPage, count) };
+      return { data: rows.map((e) => presentEcard(e, services.config.publicBaseUrl)), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
 ];

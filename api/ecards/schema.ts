@@ -18,6 +18,12 @@ export const httpUrl = z
   .pipe(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }))
   .meta({ format: 'uri' });
 const optionalText = (max: number) => z.string().max(max).nullable().optional();
+/** An instant as ISO 8601 with Z or an offset; stored and answered in UTC. */
+const instant = z.iso
+  .datetime({ offset: true, error: 'expected an ISO 8601 date-time with Z or an offset' })
+  .transform((text) => new Date(text))
+  .nullable()
+  .optional();
 
 const COLOR_SETTINGS_MAX = 2000;
 const envelopeColor = z
@@ -81,6 +87,13 @@ export const ecardFieldSchemas = {
   og_title: optionalText(100).describe('Open Graph title of share-link pages'),
   og_description: optionalText(300).describe('Open Graph description of share-link pages'),
   self_hosted_url: httpUrl.nullable().optional().describe('public URL of the artwork (or upload it as ecardimg)'),
+  // The widget form's fields and the gallery's publish window.
+  personalMessageBox: flag.optional().describe('the widget form offers a personal message (default true)'),
+  predefinedScheduleOn: flag.optional().describe('the widget form offers predefinedSchedule as the send time (default false)'),
+  predefinedScheduleForced: flag.optional().describe('the widget form must send at predefinedSchedule (default false)'),
+  predefinedSchedule: instant.describe('the predefined send time (ISO 8601; answered in UTC), or null'),
+  publishOn: instant.describe('the gallery and get-ecards list the eCard from this instant (null: at once)'),
+  expireOn: instant.describe('…and until this instant (null: no end); must be later than publishOn'),
 };
 
 export const EcardInput = withAliases(
@@ -96,6 +109,16 @@ export const SaveEcardBody = z.object({
   myEcard: EcardInput,
   ecardimg: z.string().min(1).optional().describe('cover image as base64, raw or a data: URI (png, jpeg, gif, webp; at most 5 MB)'),
 });
+
+/** The widget form's fields of an eCard as every read answers them (findOne, search, get-ecards). */
+export const ecardFormFields = {
+  personalMessageBox: z.boolean(),
+  predefinedScheduleOn: z.boolean(),
+  predefinedScheduleForced: z.boolean(),
+  predefinedSchedule: z.string().nullable(),
+  publishOn: z.string().nullable(),
+  expireOn: z.string().nullable(),
+};
 
 export const Ecard = z.object({
   id: z.number().int(),
@@ -125,6 +148,8 @@ export const Ecard = z.object({
   og_title: z.string().nullable(),
   og_description: z.string().nullable(),
   self_hosted_url: z.string().nullable(),
+  ...ecardFormFields,
+  thumb_image: z.string().nullable().describe('read-only: the 480 px WebP thumbnail of an uploaded artwork, else self_hosted_url as it is'),
   displayorder: z.number().int(),
   price: z.number().nullable(),
   createdat: z.string(),
@@ -166,6 +191,17 @@ export const Order = z.object({ widgetid: z.number().int(), order: z.array(z.num
 
 export const UploadMediaBody = z.object({ imageBase: z.string().min(1).describe('base64, raw or a data: URI') });
 export const UploadedMedia = z.object({ url: z.string() });
+
+/** "Send me a test": the eCard, and where to (default: the account's owner). */
+export const SendTestBody = z.object({
+  id: resource('ecard', id),
+  email: z.string().trim().toLowerCase().pipe(z.email('expected an email address').max(254)).optional().describe('the test\'s recipient (default: the account\'s owner)'),
+});
+
+export const SentTest = z.object({
+  queued: z.boolean().describe('false: the address is suppressed by the account, nothing is sent'),
+  email: z.string().describe('where the test goes'),
+});
 
 export const PreviewBody = z.object({
   id: resource('ecard', id),

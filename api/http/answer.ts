@@ -19,7 +19,31 @@ function writeSeeOther(ctx: Context, location: string): void {
 /** `signedIn`: the owner the layout shows (its header, the CSRF token of its forms); absent on the sign-in page. */
 export function writePage(ctx: Context, result: PageResult, signedIn?: PageSession): void {
   if ('seeOther' in result) return writeSeeOther(ctx, result.seeOther);
+  if ('framed' in result) return writeFramed(ctx, result.framed);
+  if ('download' in result) return writeDownload(ctx, result.download);
   renderPage(ctx, signedIn ? { ...signedIn, ...result.view } : result.view, result.status);
+}
+
+/** An export from a console page: the console's headers, saved under its file name (an ASCII name: no quoting games). */
+function writeDownload(ctx: Context, file: { body: NodeJS.ReadableStream | string; type: string; filename: string }): void {
+  ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Disposition', `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`);
+  ctx.status = 200;
+  ctx.type = file.type;
+  ctx.body = file.body;
+}
+
+/** A preview in a console page's iframe: only the console itself may frame it. */
+function writeFramed(ctx: Context, framed: { html: string; csp: string; status?: number }): void {
+  ctx.set('Content-Security-Policy', `${framed.csp}; frame-ancestors 'self'`);
+  ctx.set('X-Frame-Options', 'SAMEORIGIN');
+  ctx.set('Referrer-Policy', 'same-origin');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.status = framed.status ?? 200;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = framed.html;
 }
 
 export function writeFile(ctx: Context, result: NonNullable<FileResult>): void {

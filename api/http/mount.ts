@@ -21,6 +21,7 @@ import {
   type AnyKeyRoute,
   type AnyPublicRoute,
   type AnyRoute,
+  type AnyWidgetRoute,
   type AnySessionPage,
   type AnySessionRoute,
   type Envelope,
@@ -30,7 +31,7 @@ import {
   type SessionContext,
   type StepUpNeed,
 } from './route.ts';
-import { checkOrigin, isUnsafe, readSessionCookie, signInCsrfCookie } from './session-cookie.ts';
+import { checkOrigin, isForeignOrigin, isUnsafe, readSessionCookie, signInCsrfCookie } from './session-cookie.ts';
 import {
   checkCsrf,
   formCsrf,
@@ -182,6 +183,25 @@ function publicRoute(route: AnyPublicRoute, where: string, services: ApiServices
   };
 }
 
+function widgetRoute(route: AnyWidgetRoute, where: string, services: ApiServices): Middleware<ApiState> {
+  const bodyLimit = route.bodyLimitBytes ?? services.config.bodyLimitBytes;
+  const checkResponse = services.config.strictResponses ? responseChecker(where, route.response, route.meta) : undefined;
+  const answer = route.answer === 'flat' ? 'flat' : 'standard';
+  return async (ctx) => {
+    // The widget's page and API set no cookies and are never cached (every answer carries a fresh form token).
+    ctx.set('Cache-Control', 'no-store');
+    // The page calls its API from its own origin; a browser posting from another site is refused (a client that
+    // is no browser sends no Origin: the form token and the abuse controls apply to it alike).
+    if (isUnsafe(ctx.method) && isForeignOrigin(ctx, services.config.publicBaseUrl)) checkOrigin(ctx, services.config.publicBaseUrl);
+    const raw = route.method === 'get' ? undefined : await readBody(route, ctx, bodyLimit, 'json');
+    const input = parseContracts(route, ctx, raw);
+    const result = await route.handler(input as never, { services, requestId: ctx.state.requestId, koa: koaOf(ctx), clientIp: ctx.ip });
+    const [data, meta] = unwrap(result, Boolean(route.meta));
+    checkResponse?.(data, meta);
+    writeEnvelope(ctx, answer, data, meta);
+  };
+}
+
 function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<ApiState> {
   const bodyLimit = route.bodyLimitBytes ?? services.config.bodyLimitBytes;
   return (ctx) =>
@@ -240,7 +260,7 @@ function fileRoute(route: AnyFileRoute, services: ApiServices): Middleware<ApiSt
 function routeMiddleware(route: AnyRoute, where: string, services: ApiServices): Middleware<ApiState> {
   const surface = surfaceOf(route);
   const answer = answerOf(route);
-  if (surface === 'widget') throw new Error(`${where}: the widget surface has no routes yet`);
+  if (surface === 'widget') return widgetRoute(route as AnyWidgetRoute, where, services);
   if (surface === 'key') return keyRoute(route as AnyKeyRoute, where, services);
   if (answer === 'file') return fileRoute(route as AnyFileRoute, services);
   if (answer === 'page') return surface === 'session' ? sessionPage(route as AnySessionPage, services) : publicPage(route as PublicPageDefinition, services);

@@ -18,8 +18,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * Who may call a route: `key` an API key (Bearer, /v2/api); `session` the console's owner (session cookie, CSRF and
  * same-origin checks on unsafe methods); `public` anyone (the console's sign-in, health, docs, media, the share,
- * unsubscribe and claim pages). `widget` is the embeddable widget's public API, named here so the surface has its
- * place: no route uses it yet (the widget comes in a later change), and mounting one is refused.
+ * unsubscribe and claim pages). `widget` is the embeddable widget's public JSON API (/v2/widget): no key, no
+ * cookie; a browser's POST from another site is refused; its routes are documented in their own OpenAPI document.
  */
 export type Surface = 'key' | 'session' | 'widget' | 'public';
 
@@ -89,6 +89,14 @@ export interface PublicContext {
   koa: KoaContext;
 }
 
+/** What a widget route's handler gets: the services and the visitor's client IP (the socket's, or the proxy's last hop). */
+export interface WidgetContext {
+  services: ApiServices;
+  requestId: string;
+  koa: KoaContext;
+  clientIp: string;
+}
+
 /** The signed-in owner as every console page shows it (the layout's header, the CSRF token of its forms). */
 export interface PageSession {
   session: ConsoleSession;
@@ -98,10 +106,23 @@ export interface PageSession {
   sandbox: boolean;
 }
 
-/** What a page handler answers: a view (with a status), or a 303 See Other. */
-export type PageResult = { view: PageData; status?: number } | { seeOther: string };
+/**
+ * What a page handler answers: a view (with a status), a 303 See Other, a download (an export), or a framed document: a preview another
+ * console page shows in an iframe (a card page, an email, a widget), with its own CSP; the kit adds
+ * `frame-ancestors 'self'` to it and keeps it out of every cache.
+ */
+export type PageResult =
+  | { view: PageData; status?: number }
+  | { seeOther: string }
+  | { framed: { html: string; csp: string; status?: number } }
+  | { download: { body: NodeJS.ReadableStream | string; type: string; filename: string } };
 export const page = (view: PageData, status?: number): PageResult => (status === undefined ? { view } : { view, status });
 export const seeOther = (location: string): PageResult => ({ seeOther: location });
+/** `csp` without frame-ancestors (the kit adds `'self'`), e.g. the card page's own policy; `status` for a refused preview. */
+export const framed = (html: string, csp: string, status?: number): PageResult => ({ framed: status === undefined ? { html, csp } : { html, csp, status } });
+
+/** A file the owner saves (an export): streamed as it is made, `Content-Disposition: attachment`, never cached. */
+export const download = (body: NodeJS.ReadableStream | string, type: string, filename: string): PageResult => ({ download: { body, type, filename } });
 
 /** What a `file` handler answers (headers set on `koa` stay), or null: nothing here, the request goes on (404/405). */
 export type FileResult = { status?: number; type?: string; body: unknown } | { seeOther: string } | null;
@@ -162,6 +183,18 @@ export interface PublicRouteDefinition<B extends Z = undefined, R extends z.ZodT
   handler(input: RouteInput<undefined, undefined, B, undefined>, context: PublicContext): Promise<z.input<R>>;
 }
 
+/** The embeddable widget's public API: JSON in the standard envelope (or flat, as send-ecard answers). */
+export interface WidgetRouteDefinition<P extends Z = undefined, Q extends Z = undefined, B extends Z = undefined, R extends z.ZodType = z.ZodType, M extends Z = undefined>
+  extends Contracts<P, Q, B, undefined> {
+  surface: 'widget';
+  answer?: 'envelope' | 'flat';
+  summary: string;
+  tags: string[];
+  response: R;
+  meta?: M;
+  handler(input: RouteInput<P, Q, B, undefined>, context: WidgetContext): Promise<HandlerResult<R, M>>;
+}
+
 /** A console page of a signed-in owner: no session → 303 to sign-in; a POST is a form with the session's CSRF token. */
 export interface SessionPageDefinition<P extends Z = undefined, Q extends Z = undefined, B extends Z = undefined> extends Contracts<P, Q, B, undefined> {
   surface: 'session';
@@ -196,9 +229,10 @@ export type AnySessionRoute = SessionRouteDefinition<E, E, E, E, z.ZodType, E>;
 export type AnyPublicRoute = PublicRouteDefinition<E, z.ZodType>;
 export type AnySessionPage = SessionPageDefinition<E, E, E>;
 export type AnyFileRoute = FileRouteDefinition<E>;
+export type AnyWidgetRoute = WidgetRouteDefinition<E, E, E, z.ZodType, E>;
 
 /** Any route, its types erased (handlers are methods, so specific routes fit). */
-export type AnyRoute = AnyKeyRoute | AnySessionRoute | AnyPublicRoute | AnySessionPage | PublicPageDefinition | AnyFileRoute;
+export type AnyRoute = AnyKeyRoute | AnySessionRoute | AnyPublicRoute | AnySessionPage | PublicPageDefinition | AnyFileRoute | AnyWidgetRoute;
 
 export function defineRoute<P extends Z = undefined, Q extends Z = undefined, B extends Z = undefined, H extends Z = undefined, R extends z.ZodType = z.ZodType, M extends Z = undefined>(
   route: KeyRouteDefinition<P, Q, B, H, R, M>,
@@ -227,6 +261,14 @@ export function definePublicPage(route: Omit<PublicPageDefinition, 'surface' | '
 export function defineFile<P extends Z = undefined>(route: Omit<FileRouteDefinition<P>, 'surface' | 'answer'>): AnyRoute {
   return { surface: 'public', answer: 'file', ...route } as unknown as AnyFileRoute;
 }
+
+export function defineWidgetRoute<P extends Z = undefined, Q extends Z = undefined, B extends Z = undefined, R extends z.ZodType = z.ZodType, M extends Z = undefined>(
+  route: Omit<WidgetRouteDefinition<P, Q, B, R, M>, 'surface'>,
+): AnyWidgetRoute {
+  return { surface: 'widget', ...route } as unknown as AnyWidgetRoute;
+}
+
+export const isWidgetRoute = (route: AnyRoute): route is AnyWidgetRoute => surfaceOf(route) === 'widget';
 
 export const surfaceOf = (route: AnyRoute): Surface => route.surface ?? 'key';
 export const answerOf = (route: AnyRoute): Answer => route.answer ?? 'envelope';

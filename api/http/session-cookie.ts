@@ -40,6 +40,15 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const isUnsafe = (method: string) => UNSAFE.has(method.toUpperCase());
 
 /** An unsafe request must come from this service's own pages (or a client that says it is same-origin). */
+/**
+ * A browser's request from another site: its Origin names neither this host nor PUBLIC_BASE_URL (a client that is
+ * no browser sends none; a sandboxed document sends "null", treated as its own page's).
+ */
+export function isForeignOrigin(ctx: Context, publicBaseUrl: string): boolean {
+  const origin = ctx.get('Origin');
+  return Boolean(origin) && origin !== 'null' && origin !== new URL(publicBaseUrl).origin && origin !== `${ctx.protocol}://${ctx.host}`;
+}
+
 export function checkOrigin(ctx: Context, publicBaseUrl: string): void {
   const origin = ctx.get('Origin');
   const site = ctx.get('Sec-Fetch-Site');

@@ -1,10 +1,15 @@
-// The public pages' rate limit (/e/, /g/, /u/, /media/): per (client IP, page kind) and minute, kept in this process's
-// memory, GETs and POSTs counted apart; past it a small 429 page with Retry-After. `POST /u/<token>` (a mail
-// provider's one-click unsubscribe, RFC 8058) is never limited.
+// The public pages' rate limit (/e/, /g/, /u/, /media/, and the widget's /w/, /embed/ and GETs of /v2/widget): per
+// (client IP, page kind) and minute, kept in this process's memory, GETs and POSTs counted apart; past it a small 429
+// page with Retry-After. `POST /u/<token>` (a mail provider's one-click unsubscribe, RFC 8058) is never limited, nor
+// are the widget's POSTs (its sends and verification have their own per-IP windows and answer in the API's JSON).
 import type { Middleware } from 'koa';
 import type { ApiState } from '../context.ts';
 
-const PAGE_KINDS = new Set(['e', 'g', 'u', 'media']);
+const PAGE_KINDS = new Set(['e', 'g', 'u', 'media', 'w', 'embed']);
+/** The widget's pages and API: only their GETs are limited here. */
+const GET_ONLY = new Set(['w', 'embed', 'widget-api']);
+
+const kindOf = (path: string) => (path === '/v2/widget' || path.startsWith('/v2/widget/') ? 'widget-api' : (path.split('/')[1] ?? ''));
 const WINDOW_MS = 60_000;
 
 const TOO_MANY =
@@ -16,9 +21,9 @@ export function publicPageLimit(limits: { pagesPerMinute: number; postsPerMinute
   let windowStart = 0;
   let counts = new Map<string, number>();
   return async (ctx, next) => {
-    const kind = ctx.path.split('/')[1] ?? '';
+    const kind = kindOf(ctx.path);
     const post = ctx.method === 'POST';
-    if (!PAGE_KINDS.has(kind) || (post && kind === 'u') || !['GET', 'HEAD', 'POST'].includes(ctx.method)) {
+    if (!(PAGE_KINDS.has(kind) || kind === 'widget-api') || (post && (kind === 'u' || GET_ONLY.has(kind))) || !['GET', 'HEAD', 'POST'].includes(ctx.method)) {
       await next();
       return;
     }
@@ -35,6 +40,11 @@ export function publicPageLimit(limits: { pagesPerMinute: number; postsPerMinute
       ctx.set('Retry-After', String(Math.max(1, Math.ceil((windowStart + WINDOW_MS - at) / 1000))));
       ctx.set('Cache-Control', 'no-store');
       ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+      if (kind === 'widget-api') {
+        // The widget API answers in its JSON envelope, as its other failures.
+        ctx.body = { success: false, data: null, messages: ['Too many requests from your address. Please wait a minute and try again.'], code: 'rate_limited', request_id: ctx.state.requestId };
+        return;
+      }
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = TOO_MANY;
       return;

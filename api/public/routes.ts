@@ -11,6 +11,7 @@ import { mediaRoutes } from './media.ts';
 import { sharePageRoutes } from './share-page.ts';
 import { thanksRoutes } from './thanks.ts';
 import { unsubscribePageRoutes } from './unsubscribe-page.ts';
+import { widgetPublicRoutes } from '../widget/routes.ts';
 
 /** `keyRoutes`: the key API's routes, documented by the OpenAPI document served here. */
 export function publicRoutes(keyRoutes: readonly AnyRoute[], readinessProbe: Connection): AnyRoute[] {
@@ -22,5 +23,6 @@ export function publicRoutes(keyRoutes: readonly AnyRoute[], readinessProbe: Con
     ...thanksRoutes,
     ...unsubscribePageRoutes,
     ...giftClaimPageRoutes,
+    ...widgetPublicRoutes,
   ];
 }

@@ -1,9 +1,11 @@
 // Sending: the widget's eCards, send-ecard (email now, scheduled, share link; flat bodies) and cancel-send.
 import { sendableEcards } from '../../services/ecards.ts';
+import { thumbImageOf } from '../../services/widget/thumbs.ts';
 import { cancelSend } from '../../services/sends/cancel.ts';
 import { requestHashOf, sendEcard } from '../../services/sends/send-ecard.ts';
 import { checkAccess } from '../http/mount.ts';
 import { defineRoute } from '../http/route.ts';
+import { presentFormFields } from '../ecards/present.ts';
 import { presentSend } from './present.ts';
 import { CancelAnswer, CancelBody, GetEcardsQuery, SendableEcardList, SendAnswer, SendBody, SendHeaders } from './schema.ts';
 
@@ -14,13 +16,13 @@ export const sendRoutes = [
   defineRoute({
     method: 'get',
     path: '/pub/ecard-actions/get-ecards',
-    summary: 'The enabled eCards of a widget (by vanity id), as a sender picks one: the first 500 in display order',
+    summary: 'The eCards of a widget (by its vanity id, case-sensitive) that its gallery shows (enabled, published, not expired), as a sender picks one: the first 500 in display order',
     tags,
     access: { area: 'ecards', level: 'view' },
     query: GetEcardsQuery,
     response: SendableEcardList,
     async handler({ query }, { services, caller }) {
-      return (await sendableEcards(services.models, caller.account.id, query.widgetId)).map((e) => ({
+      return (await sendableEcards(services.models, caller.account.id, query.widgetId, services.now())).map((e) => ({
         ecardid: e.id,
         vanity_id: e.vanity_id,
         name: e.name,
@@ -28,8 +30,10 @@ export const sendRoutes = [
         header: e.header,
         details: e.details,
         image_url: e.self_hosted_url,
+        thumb_image: thumbImageOf(services.config.publicBaseUrl, e),
         envelope_bg_image_url: e.envelope_bg_image_url,
         canSchedule: e.can_schedule,
+        ...presentFormFields(e),
       }));
     },
   }),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { BrandOverride } from '../brands/schema.ts';
 import { GiftCard } from '../campaigns/schema.ts';
-import { httpUrl } from '../ecards/schema.ts';
+import { ecardFormFields, httpUrl } from '../ecards/schema.ts';
 import { ENVELOPE_THEMES } from '../../services/ecards.ts';
 import { flag, resource, withAliases } from '../schema-helpers.ts';
 
@@ -18,8 +18,10 @@ export const SendableEcard = z.object({
   header: z.string().nullable(),
   details: z.string().nullable().describe('the eCard body (sanitized HTML)'),
   image_url: z.string().nullable().describe('the artwork (self_hosted_url)'),
+  thumb_image: z.string().nullable().describe('the 480 px WebP thumbnail of an uploaded artwork, else the artwork\'s URL'),
   envelope_bg_image_url: z.string().nullable(),
   canSchedule: z.boolean(),
+  ...ecardFormFields,
 });
 export const SendableEcardList = z.array(SendableEcard);
 

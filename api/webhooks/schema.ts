@@ -110,4 +110,6 @@ export const EcardSharedEvent = z.object({
   merge_tags: z.string(),
   override_props: z.string(),
   do_notify_on_open: z.boolean().describe('whether the sender asked for a read receipt (send-ecard\'s opennotification)'),
+  opted_in: z.boolean().optional().describe('widget sends only: the sender ticked the opt-in box'),
+  sender_teammemberid: z.number().int().nullable().optional().describe('widget sends only: the directory member the sender proved to be (verification), else null'),
 });

@@ -1,5 +1,8 @@
 // Contracts of the widget endpoints.
 import { z } from 'zod';
+import { parseColor } from '../../lib/colors.ts';
+import { WIDGET_CSS_MAX_BYTES } from '../../services/widget/css.ts';
+import { normalizeDomainList } from '../../services/widget/domains.ts';
 import { httpsUrl } from '../brands/schema.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, withAliases } from '../schema-helpers.ts';
 
@@ -30,6 +33,51 @@ const ownDetails = {
   syoutube: url,
 };
 
+const colour = z
+  .string()
+  .max(64)
+  .refine((value) => parseColor(value) !== null, 'expected a CSS colour (hex, a colour name, rgb()/rgba())')
+  .nullable()
+  .optional();
+const fontSize = z.number().int().min(10).max(40).nullable().optional();
+const domainList = z
+  .string()
+  .max(10_000)
+  .transform((text, ctx) => {
+    const list = normalizeDomainList(text);
+    if (list.ok) return list.value;
+    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(list.bad.slice(0, 100))} is not a domain`, input: text });
+    return z.NEVER;
+  })
+  .nullable()
+  .optional();
+
+/** The widget page's look (the anchor's names); null clears a value (the page's default). */
+const style = {
+  stylebg: colour.describe('page background colour'),
+  stylebghead: colour.describe('header background colour'),
+  stylebgbody: colour.describe('body background colour'),
+  styletext: colour.describe('text colour'),
+  styleheadtext: colour.describe('header text colour'),
+  stylelink: colour.describe('link colour'),
+  style_fontsize: fontSize.describe('body font size in px (10–40)'),
+  style_fontsize_header: fontSize.describe('header font size in px (10–40)'),
+  widgetcss: z
+    .string()
+    .max(WIDGET_CSS_MAX_BYTES)
+    .nullable()
+    .optional()
+    .describe(`CSS added to the widget page (at most ${WIDGET_CSS_MAX_BYTES / 1024} KB); stored sanitized: @import rules, expression(), behavior/-moz-binding and declarations loading a non-https url() are removed; unreadable CSS is refused`),
+};
+
+/** Who may send from the public widget. */
+const senderRules = {
+  email_verification_required: flag.optional().describe('senders prove their address with a mailed code before sending (default false)'),
+  sender_email_domains_whitelist: domainList.describe('sender domains allowed, comma- or newline-separated (stored lower-case, one per line); empty or null: any'),
+  recipient_email_domains_whitelist: domainList.describe('recipient domains allowed, as sender_email_domains_whitelist'),
+  dir_session_timeout_minutes: z.number().int().min(5).max(1440).optional().describe('how long a proven sender stays proven, in minutes (5–1,440; default 30)'),
+};
+
 export const WidgetInput = z.object({
   id: resource('widget', z.number().int().min(0)).optional().describe('0 or absent creates'),
   name: z.string().trim().min(1).max(200).optional().describe('required on create'),
@@ -37,7 +85,9 @@ export const WidgetInput = z.object({
   dir_sender_must_be_in_directory: flag.optional().describe('turning it off on an existing widget needs otp_confirmation_token'),
   ...ownDetails,
   merge_tag_defaults: mergeTagDefaults.optional(),
-  public_share_enabled: flag.optional().describe('share links from the embedded widget (default false)'),
+  public_share_enabled: flag.optional().describe('the widget is public: its gallery, form and loader answer strangers (default false)'),
+  ...style,
+  ...senderRules,
 });
 
 export const SaveWidgetBody = z.object({
@@ -66,6 +116,19 @@ export const Widget = z.object({
   syoutube: z.string().nullable(),
   merge_tag_defaults: z.record(z.string(), z.string()),
   public_share_enabled: z.boolean(),
+  stylebg: z.string().nullable(),
+  stylebghead: z.string().nullable(),
+  stylebgbody: z.string().nullable(),
+  styletext: z.string().nullable(),
+  styleheadtext: z.string().nullable(),
+  stylelink: z.string().nullable(),
+  style_fontsize: z.number().int().nullable(),
+  style_fontsize_header: z.number().int().nullable(),
+  widgetcss: z.string().nullable(),
+  email_verification_required: z.boolean(),
+  sender_email_domains_whitelist: z.string().nullable().describe('one domain per line'),
+  recipient_email_domains_whitelist: z.string().nullable().describe('one domain per line'),
+  dir_session_timeout_minutes: z.number().int(),
   ecardPrices: z.record(z.string(), z.number()),
   createdat: z.string(),
   updatedat: z.string(),

@@ -5,6 +5,7 @@ import type { Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 import { OUTCOME_UNKNOWN } from '../sends/delivery.ts';
+import { suppressionHash } from '../sends/rules.ts';
 import { buyPendingGifts } from '../rewards/provider-buys.ts';
 import { settleGiftOrders } from '../rewards/settle.ts';
 import { deliverBulk } from './deliver.ts';
@@ -17,9 +18,10 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 export async function suppressedEmails(models: Models, accountId: number, emails: readonly string[], transaction?: Transaction): Promise<Set<string>> {
   const lower = emails.map((e) => e.toLowerCase());
   if (lower.length === 0) return new Set();
-  const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: [...new Set([...lower, ...lower.map(domainOf)])] }, ...(transaction ? { transaction } : {}) });
+  // An erased address is suppressed by its hash (services/sends/rules.ts).
+  const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: [...new Set([...lower, ...lower.map(suppressionHash), ...lower.map(domainOf)])] }, ...(transaction ? { transaction } : {}) });
   const blocked = new Set(rows.map((s) => s.value));
-  return new Set(lower.filter((e) => blocked.has(e) || blocked.has(domainOf(e))));
+  return new Set(lower.filter((e) => blocked.has(e) || blocked.has(suppressionHash(e)) || blocked.has(domainOf(e))));
 }
 
 /** How many emails a micro-batch claims: the SMTP pool's size, or more for the sink. */

@@ -65,8 +65,12 @@ function detectDelimiter(text: string): string {
   return best;
 }
 
-export function parseRecipientsCsv(text: string): CsvResult {
-  if (Buffer.byteLength(text, 'utf8') > MAX_CSV_BYTES) throw csvTooLarge('The CSV is larger than 10 MB');
+/**
+ * A CSV's non-blank records, each with the line it starts on (a quoted field may span lines): a UTF-8 BOM dropped,
+ * the delimiter detected; 422 `csv_invalid` naming the line when it holds bytes that are not text or cannot be
+ * parsed. What a campaign upload and a directory import share.
+ */
+export function readCsvRecords(text: string): Array<{ line: number; fields: string[] }> {
   const bad = BAD_CHAR.exec(text);
   if (bad) {
     const line = 1 + countBreaks(text.slice(0, bad.index));
@@ -99,6 +103,12 @@ export function parseRecipientsCsv(text: string): CsvResult {
   const data = records
     .map((fields, i) => ({ line: lines[i]!, fields }))
     .filter((record) => record.fields.some((field) => field.trim() !== ''));
+  return data;
+}
+
+export function parseRecipientsCsv(text: string): CsvResult {
+  if (Buffer.byteLength(text, 'utf8') > MAX_CSV_BYTES) throw csvTooLarge('The CSV is larger than 10 MB');
+  const data = readCsvRecords(text);
   const header = data.shift();
   if (!header) throw invalid('The CSV is empty');
   const warnings: string[] = [];

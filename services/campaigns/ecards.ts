@@ -8,7 +8,7 @@ import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { assertEcardsFit } from '../limits.ts';
-import { duplicateImages } from '../media.ts';
+import { duplicateImages, thumbFilesOf } from '../media.ts';
 import { copyOfEcard } from '../widgets.ts';
 import { findCampaign, findDraft } from './campaigns.ts';
 
@@ -41,6 +41,7 @@ export async function saveCampaignEcards(ctx: ServiceContext, accountId: number,
   assertEcardsFit(ctx, unique.length);
   const ordered = unique.map((id) => sources.find((e) => e.id === id)!);
   const images = await duplicateImages(ctx, accountId, ordered.map((e) => e.self_hosted_url));
+  const thumbs = await thumbFilesOf(ctx, accountId, images);
   return accountTransaction(models, accountId, async (transaction) => {
     const campaign = await findDraft(models, accountId, campaignId, transaction);
     // By primary key: a range delete on MySQL locks the gap where another account's draft inserts too (a deadlock).
@@ -48,7 +49,7 @@ export async function saveCampaignEcards(ctx: ServiceContext, accountId: number,
     if (old.length) await models.Ecard.destroy({ where: { id: old.map((e) => e.id) }, transaction });
     for (const [i, source] of ordered.entries()) {
       await models.Ecard.create(
-        { ...copyOfEcard(source, { widgetId: campaign.widget_id, image: images[i]!, displayOrder: i }), price: null, source_ecard_id: source.id },
+        { ...copyOfEcard(source, { widgetId: campaign.widget_id, image: images[i]!, thumb: thumbs[i]!, displayOrder: i }), price: null, source_ecard_id: source.id },
         { transaction },
       );
     }

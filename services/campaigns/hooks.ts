@@ -3,7 +3,7 @@
 // workflow wake never arrived.
 import type { AreaHooks } from '../hooks.ts';
 import type { ServiceContext } from '../context.ts';
-import { eraseCampaignRecipient } from './recipients.ts';
+import { eraseCampaignAddress, eraseCampaignRecipient } from './recipients.ts';
 import { wakeUnstartedCampaigns } from './run.ts';
 import { campaignsUsageCheck } from './usage.ts';
 
@@ -12,6 +12,9 @@ export const campaignsHooks = (ctx: ServiceContext): AreaHooks => ({
   usage: campaignsUsageCheck,
   memberErased: (accountId) => ({
     inTransaction: (member, transaction) => eraseCampaignRecipient(ctx.models, accountId, member.id, transaction),
+  }),
+  addressErased: (accountId) => ({
+    inTransaction: (address, transaction) => eraseCampaignAddress(ctx.models, accountId, address.email, transaction),
   }),
   background: [{ name: 'campaign wakes', run: () => wakeUnstartedCampaigns(ctx) }],
 });

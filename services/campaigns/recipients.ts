@@ -1,6 +1,7 @@
 // A campaign's recipients: directory members and CSV rows, deduplicated by email (a directory entry winning),
-// at most 100,000; listed with their states. Erasing a member clears its data from every campaign.
-import { Op, type Transaction } from 'sequelize';
+// at most 100,000; listed with their states. Erasing a member (or a CSV
+// recipient's address) clears its data from every campaign.
+import { col, fn, Op, where, type Transaction } from 'sequelize';
 import { notFound, tooManyRecipients } from '../../lib/errors.ts';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/CampaignRecipient.ts';
@@ -127,6 +128,14 @@ export async function listRecipients(models: Models, accountId: number, campaign
 }
 
 /** Erasure: the member's rows in every campaign of the account, and the sends made for them, lose its data. */
+/** A stranger's address (a CSV recipient) leaves the account's campaign recipients and the sends made to it. */
+export async function eraseCampaignAddress(models: Models, accountId: number, email: string, transaction: Transaction): Promise<void> {
+  const rows = await models.CampaignRecipient.findAll({ attributes: ['id', 'send_id'], where: { account_id: accountId, [Op.and]: [where(fn('LOWER', col('email')), email)] }, raw: true, transaction });
+  if (rows.length === 0) return;
+  await models.CampaignRecipient.update({ email: '', name: '', first_name: '', last_name: '', merge_fields: null }, { where: { id: rows.map((r) => r.id) }, transaction });
+  await redactSends(models, accountId, rows.flatMap((r) => (r.send_id ? [r.send_id] : [])), transaction);
+}
+
 export async function eraseCampaignRecipient(models: Models, accountId: number, memberId: number, transaction: Transaction): Promise<void> {
   const rows = await models.CampaignRecipient.findAll({ attributes: ['send_id'], where: { account_id: accountId, member_id: memberId }, raw: true, transaction });
   const sendIds = rows.flatMap((r) => (r.send_id ? [r.send_id] : []));

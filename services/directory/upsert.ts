@@ -2,7 +2,7 @@
 // link the manager by email (now or when the manager arrives), and record the event of a real change.
 // A dry run runs every rule and answers as the real call would, writing nothing.
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
-import { invalidManager, memberConflict, missingField, requireFields } from '../../lib/errors.ts';
+import { invalidManager, memberConflict, missingField, notFound, requireFields } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
@@ -32,6 +32,8 @@ export interface UpsertRequest {
   source: EventSource;
   /** Body fields the endpoint does not know, reported back. */
   ignored: string[];
+  /** The member to update by its id (the console's editor, where the email itself may change): no match by field. */
+  memberId?: number;
 }
 
 export interface UpsertResult {
@@ -53,6 +55,11 @@ export async function findMemberBy(models: Models, accountId: number, field: Mat
 // yet is the same person (added before the integration sent ids): it is adopted instead of a conflict.
 async function findMatch(models: Models, accountId: number, request: UpsertRequest, transaction: Transaction): Promise<TeamMember | null> {
   const { fields, matchField } = request;
+  if (request.memberId !== undefined) {
+    const member = await models.TeamMember.findOne({ where: { account_id: accountId, id: request.memberId }, transaction });
+    if (!member) throw notFound(`No team member ${request.memberId}`);
+    return member;
+  }
   const found = await findMemberBy(models, accountId, matchField, fields[matchField]!, transaction);
   if (found || matchField === 'email' || !fields.email) return found;
   const byEmail = await findMemberBy(models, accountId, 'email', fields.email, transaction);
@@ -96,7 +103,7 @@ const EMPTY_STATE: MemberState = {
   custom_fields: {},
 };
 
-interface Plan {
+export interface Plan {
   member: TeamMember | null;
   current: MemberView | null;
   next: MemberState;
@@ -105,7 +112,7 @@ interface Plan {
 }
 
 // Every rule, reading only: the match, the next state, conflicts, required fields, the manager and the seat.
-async function planUpsert(ctx: ServiceContext, account: Account, request: UpsertRequest, transaction: Transaction): Promise<Plan> {
+export async function planUpsert(ctx: ServiceContext, account: Account, request: UpsertRequest, transaction: Transaction): Promise<Plan> {
   const { models } = ctx;
   const { fields } = request;
   const member = await findMatch(models, account.id, request, transaction);
@@ -170,7 +177,7 @@ async function managerLink(models: Models, accountId: number, email: string | nu
   return manager ? { manager_id: manager.id, pending_manager_email: null } : { manager_id: null, pending_manager_email: email };
 }
 
-async function applyPlan(ctx: ServiceContext, account: Account, request: UpsertRequest, plan: Plan, transaction: Transaction): Promise<MemberView> {
+export async function applyPlan(ctx: ServiceContext, account: Account, request: UpsertRequest, plan: Plan, transaction: Transaction): Promise<MemberView> {
   const { models } = ctx;
   const { next, changed } = plan;
   const now = ctx.now();
@@ -195,6 +202,8 @@ async function applyPlan(ctx: ServiceContext, account: Account, request: UpsertR
     );
   }
   const view = await loadView(models, member, transaction);
+  // Bulk imports emit no member events (decisions: Directory).
+  if (request.source === 'import') return view;
   await recordMemberEvent(
     ctx,
     {
@@ -224,7 +233,7 @@ function wouldBe(plan: Plan, now: Date): MemberView {
 
 export async function upsertMember(ctx: ServiceContext, accountId: number, request: UpsertRequest): Promise<UpsertResult> {
   const matchValue = request.fields[request.matchField];
-  if (!matchValue) throw missingField(`${request.matchField} is required (match_field is ${request.matchField})`);
+  if (!matchValue && request.memberId === undefined) throw missingField(`${request.matchField} is required (match_field is ${request.matchField})`);
   try {
     return await accountTransaction(ctx.models, accountId, async (transaction, account) => {
       const plan = await planUpsert(ctx, account, request, transaction);

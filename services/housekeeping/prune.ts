@@ -1,16 +1,25 @@
 // The daily prune: rows whose only use has passed. Console sessions past their idle (30 min) or absolute (12 h)
-// timeout, sign-in throttle slots whose window ended over a day ago, idempotency keys past their 24 hours. Each is
-// one conditional DELETE by time, so workers running it at once delete each row once.
+// timeout, sign-in throttle slots whose window ended over a day ago, idempotency keys past their 24 hours; the public
+// widget's verification rows an hour after they were made (their code expired after 10 minutes, but the per-hour
+// limits count them until then), its abuse log after 30 days and its per-IP send windows after a day. Each is one
+// conditional DELETE by time, so workers running it at once delete each row once.
 import { Op } from 'sequelize';
 import type { ServiceContext } from '../context.ts';
 import { ABSOLUTE_MS, IDLE_MS } from '../console/sessions.ts';
 import { pruneSlots } from '../console/throttle.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../sends/accept.ts';
+import { ABUSE_DAYS } from '../widget/stats.ts';
+import { LIMIT_WINDOW_MS } from '../widget/verification.ts';
+
+const DAY_MS = 24 * 3600 * 1000;
 
 export interface Pruned {
   sessions: number;
   signInSlots: number;
   idempotencyKeys: number;
+  widgetVerifications: number;
+  widgetAbuseEvents: number;
+  widgetSendWindows: number;
 }
 
 export async function pruneExpired(ctx: Pick<ServiceContext, 'models' | 'now'>): Promise<Pruned> {
@@ -21,5 +30,8 @@ export async function pruneExpired(ctx: Pick<ServiceContext, 'models' | 'now'>):
   });
   const signInSlots = await pruneSlots(models, new Date(now));
   const idempotencyKeys = await models.IdempotencyKey.destroy({ where: { created_at: { [Op.lt]: new Date(now - IDEMPOTENCY_WINDOW_MS) } } });
-  return { sessions, signInSlots, idempotencyKeys };
+  const widgetVerifications = await models.WidgetVerification.destroy({ where: { created_at: { [Op.lt]: new Date(now - LIMIT_WINDOW_MS) } } });
+  const widgetAbuseEvents = await models.WidgetAbuseEvent.destroy({ where: { created_at: { [Op.lt]: new Date(now - ABUSE_DAYS * DAY_MS) } } });
+  const widgetSendWindows = await models.WidgetSendWindow.destroy({ where: { window_start: { [Op.lt]: new Date(now - DAY_MS) } } });
+  return { sessions, signInSlots, idempotencyKeys, widgetVerifications, widgetAbuseEvents, widgetSendWindows };
 }

@@ -1,6 +1,7 @@
-// Sends the service's own emails queued in mail_queue (owner notices, read receipts and thank-yous to senders).
-// A sandbox account's go to the mail sink (its sandbox outbox), never SMTP, as its sends do; a message's body is
-// cleared once it has left the queue for good, so the table keeps no thank-you text after it was delivered.
+// Sends the service's own emails queued in mail_queue (owner notices, read receipts, thank-yous to senders and
+// eCard tests, the only ones with an HTML part). A sandbox account's go to the mail sink (its sandbox outbox), never
+// SMTP, as its sends do; a message's bodies (text and HTML) are cleared once it has left the queue for good, so the
+// table keeps no thank-you text after it was delivered.
 import { Op } from 'sequelize';
 import type { MailMessage } from '../../models/MailMessage.ts';
 import type { ServiceContext } from '../context.ts';
@@ -27,7 +28,7 @@ export async function drainMailQueue(ctx: ServiceContext): Promise<boolean> {
   for (const message of waiting) {
     const [claimed] = await models.MailMessage.update({ sent_at: now() }, { where: { id: message.id, sent_at: { [Op.is]: null } } });
     if (!claimed) continue;
-    const done = () => models.MailMessage.update({ text_body: '' }, { where: { id: message.id } });
+    const done = () => models.MailMessage.update({ text_body: '', html_body: null }, { where: { id: message.id } });
     try {
       await ctx.mail.send(
         {
@@ -38,6 +39,7 @@ export async function drainMailQueue(ctx: ServiceContext): Promise<boolean> {
           replyTo: message.reply_to ?? undefined,
           subject: message.subject,
           text: message.text_body,
+          ...(message.html_body ? { html: message.html_body } : {}),
         },
         { sandbox: message.account_id !== null && sandboxes.has(message.account_id) },
       );

@@ -13,6 +13,12 @@ export const rewardsHooks = (ctx: ServiceContext): AreaHooks => ({
       await eraseGiftRecipient(ctx.models, accountId, member, transaction);
     },
   }),
+  // A stranger's address: the orders made for it by address (no member has id 0).
+  addressErased: (accountId) => ({
+    inTransaction: async (address, transaction) => {
+      await eraseGiftRecipient(ctx.models, accountId, { id: 0, email: address.email }, transaction);
+    },
+  }),
   background: [
     // Made at the worker's start (and checked again now and then).
     periodicPass(

@@ -1,7 +1,7 @@
 // Accepting a send: every rule that can refuse it, then the send, its recipients, its snapshot of the design, its
 // quota reservation, its gift's spend reservation and held codes, its idempotency row and its ecard_shared event in one transaction (the workflow starts after
 // the commit).
-import { Op, UniqueConstraintError } from 'sequelize';
+import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { writeTransaction } from '../../lib/db.ts';
 import {
@@ -12,7 +12,7 @@ import { randomId } from '../../lib/ids.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
-import type { Send, SendMode } from '../../models/Send.ts';
+import type { Send, SendMode, ShareType } from '../../models/Send.ts';
 import type { Widget } from '../../models/Widget.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
@@ -51,6 +51,19 @@ export interface SendRequest {
   gift?: { product_id: string; amount: number } | undefined;
   /** `opennotification`: a read receipt to the sender at each recipient's first open. */
   notifyOnOpen?: boolean | undefined;
+  /** Where the send comes from: the API's send-ecard (`single`, the default) or a public widget. */
+  origin?: 'single' | 'widget';
+  /** A widget send: what the visitor chose (email or a share button), `ecard_shared.type`. */
+  shareType?: ShareType | undefined;
+  /** A widget send: the sender agreed to hear from the account. */
+  optedIn?: boolean | undefined;
+  /** A widget send: the directory member the sender proved to be (a widget session). */
+  senderMemberId?: number | null | undefined;
+  /**
+   * The caller's own reservations, taken last in the send's transaction (after the quota and the gift), so a send
+   * refused or rolled back gives them back: a public widget's per-IP window and daily cap.
+   */
+  reserve?: ((transaction: Transaction) => Promise<void>) | undefined;
 }
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
@@ -177,6 +190,10 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
           send_at: sendAt,
           stat_vanity_id: statVanityId,
           notify_on_open: request.notifyOnOpen === true,
+          origin: request.origin ?? 'single',
+          share_type: request.shareType ?? null,
+          opted_in: request.optedIn === true,
+          sender_member_id: request.senderMemberId ?? null,
           quota_month: quotaCount ? month : null,
           quota_count: quotaCount,
           error: null,
@@ -213,6 +230,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
       }
       if (gift) await reserveGiftSpend(ctx, account.id, gift, giftCents, transaction, giftDay);
       if (gift) await holdGiftCodes(ctx, account.id, gift, send.id, recipients.length, transaction);
+      if (request.reserve) await request.reserve(transaction);
       return { send, created: true };
     });
   } catch (err) {

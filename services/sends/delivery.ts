@@ -11,7 +11,7 @@ export const OUTCOME_UNKNOWN = 'outcome unknown: the attempt that handed this em
 /** The recipient's Message-ID: the send's id and the recipient's position, the same on every try. */
 export const messageIdOf = (send: Pick<Send, 'send_id'>, recipient: Pick<SendRecipient, 'position'>) => `<${send.send_id}.${recipient.position}@cardsvc>`;
 
-/** The email of one recipient of a send, as rendered (renderEmail); `headers` only for bulk mail (List-Unsubscribe). */
+/** The email of one recipient of a send, as rendered (renderEmail); `headers` only for bulk mail and widget sends (List-Unsubscribe). */
 export function outgoingMail(
   mailFrom: string,
   send: Pick<Send, 'account_id' | 'sender_name' | 'sender_email'>,

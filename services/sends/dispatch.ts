@@ -19,6 +19,7 @@ import { messageIdOf, OUTCOME_UNKNOWN, outgoingMail } from './delivery.ts';
 import { givePagesToRecipients, recipientUrl } from './pages.ts';
 import { prepareEmails, renderEmail } from './email.ts';
 import { renderCard } from './render.ts';
+import { unsubscribeHeaders, unsubscribeLinks, unsubscribeUrlOf } from './unsubscribe.ts';
 import { loadSnapshot, type EcardDesign } from './snapshot.ts';
 
 export interface SendOutcome {
@@ -53,9 +54,20 @@ async function markFailed(recipient: SendRecipient, error: string, at: Date) {
   await recipient.update({ status: 'failed', error: error.slice(0, 1000), finished_at: at });
 }
 
+/**
+ * A public widget's emails go to addresses a stranger typed: like bulk mail they carry List-Unsubscribe (one click
+ * suppresses the address for the account) and the same link in the footer. API sends carry none.
+ */
+async function headersOf(ctx: ServiceContext, send: Send, recipient: SendRecipient): Promise<Record<string, string> | undefined> {
+  if (send.origin !== 'widget' || !recipient.recipient_email) return undefined;
+  const links = await unsubscribeLinks(ctx, send.account_id, [recipient.recipient_email]);
+  return unsubscribeHeaders(ctx.config.publicBaseUrl, links.get(recipient.recipient_email.toLowerCase()));
+}
+
 async function emailOne(ctx: ServiceContext, send: Send, design: EcardDesign, recipient: SendRecipient, link: string, lastTry: boolean): Promise<void> {
   const { models } = ctx;
   if (recipient.claimed_at) return markFailed(recipient, OUTCOME_UNKNOWN, ctx.now());
+  const headers = await headersOf(ctx, send, recipient);
   const messageId = messageIdOf(send, recipient);
   const [claimed] = await models.SendRecipient.update(
     { claimed_at: ctx.now(), message_id: messageId },
@@ -64,9 +76,9 @@ async function emailOne(ctx: ServiceContext, send: Send, design: EcardDesign, re
   if (!claimed) return markFailed(recipient, OUTCOME_UNKNOWN, ctx.now());
   // The gift block (a fresh claim link) is made now, at the hand-off: it is never part of what is stored.
   const gift = send.gift_product_id ? (await giftEmailsFor(ctx, [recipient.id])).get(recipient.id) : undefined;
-  const email = await renderEmail(send, design, recipient, link, { gift });
+  const email = await renderEmail(send, design, recipient, link, { gift, unsubscribeUrl: headers && unsubscribeUrlOf(headers) });
   try {
-    await ctx.mail.send(outgoingMail(ctx.config.mailFrom, send, recipient, messageId, email), { sandbox: send.sandbox });
+    await ctx.mail.send(outgoingMail(ctx.config.mailFrom, send, recipient, messageId, email, headers), { sandbox: send.sandbox });
   } catch (err) {
     if (!(err instanceof MailError)) throw err;
     if (err.kind === 'retryable' && !lastTry) {

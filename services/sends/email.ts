@@ -44,7 +44,7 @@ function footerOf(brand: BrandDesign | undefined) {
 export interface EmailExtras {
   /** The gift block (made at the hand-off, never stored: its claim link is fresh). */
   gift?: GiftEmail | undefined;
-  /** Bulk mail only (campaigns, automations): the same link as the List-Unsubscribe header. */
+  /** Bulk mail (campaigns, automations) and widget sends: the same link as the List-Unsubscribe header. */
   unsubscribeUrl?: string | undefined;
 }
 

@@ -1,12 +1,16 @@
 // What the sends area does when others change: it counts the eCards and widgets sends used ("in use"), and its
-// background pass starts the workflows of committed sends whose start never happened.
+// erases a stranger's address from its sends (./erase-address.ts), and its background pass starts the workflows of committed sends whose start never happened.
 import type { AreaHooks } from '../hooks.ts';
 import type { ServiceContext } from '../context.ts';
+import { eraseAddressFromSends } from './erase-address.ts';
 import { startUnstartedSends } from './start.ts';
 import { sendsUsageCheck } from './usage.ts';
 
 export const sendsHooks = (ctx: ServiceContext): AreaHooks => ({
   area: 'sends',
   usage: sendsUsageCheck,
+  addressErased: (accountId) => ({
+    inTransaction: (address, transaction) => eraseAddressFromSends(ctx.models, accountId, address.email, ctx.now(), transaction),
+  }),
   background: [{ name: 'send starts', run: () => startUnstartedSends(ctx) }],
 });

@@ -36,6 +36,10 @@ export interface PageState {
   shared: boolean;
   /** `?thanks=sent`: the thank-you just went out. */
   thanksSent: boolean;
+  /** The sending widget's public page ("Send one back"); null or absent when the widget is not public. */
+  sendBackUrl?: string | null;
+  /** A console preview: the envelope sealed or the card open, as asked (with no open action, nothing posts). */
+  preview?: 'sealed' | 'open' | undefined;
 }
 
 export interface RenderedPage {
@@ -67,7 +71,7 @@ export function renderPage(send: Send, design: EcardDesign | null, recipient: Se
   // `classic` shows the card at once, with no envelope; auto-open shows it open (the envelope replays on request).
   // Either way the open is sent once the card has been seen.
   const openAtOnce = classic || autoOpen;
-  const sealed = state.openAction !== null && !state.opened && !openAtOnce && !state.thanksSent;
+  const sealed = state.preview ? state.preview === 'sealed' && !classic : state.openAction !== null && !state.opened && !openAtOnce && !state.thanksSent;
   const backgroundImage = envelopeOverride(o.envelope_bg_image_url, 'url', design?.envelope_bg_image_url ?? null);
   const theme = envelopeOverride(o.envelope_theme, 'string', design?.envelope_theme ?? null);
   const look = pageLook(theme, envelopeOverride(o.envelope_color_settings, 'string', design?.envelope_color_settings ?? null), design?.brand ?? null);
@@ -113,6 +117,7 @@ export function renderPage(send: Send, design: EcardDesign | null, recipient: Se
     video: video ? { ...video, [video.kind]: true } : null,
     redirectUrl: httpOrNull(design?.url_redirect_after_send),
     thanks: state.openAction ? { action: state.openAction.replace(/\/open$/, '/thanks'), sent: state.thanksSent, label: t('thanksLabel', { sender: send.sender_name }) } : null,
+    sendBack: httpOrNull(state.sendBackUrl),
     share: state.shared ? { url: state.url, links: shareLinks(state.url, title, t) } : null,
     og: state.shared ? { title: design?.og_title || header || title, description: design?.og_description || null, image: imageUrl, url: state.url } : null,
     s: {
@@ -128,6 +133,7 @@ export function renderPage(send: Send, design: EcardDesign | null, recipient: Se
       thanksSend: t('thanksSend'),
       thanksSent: t('thanksSent'),
       print: t('print'),
+      sendOneBack: t('sendOneBack'),
       download: t('download'),
       share: t('share'),
       copyLink: t('copyLink'),

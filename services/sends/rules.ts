@@ -1,4 +1,5 @@
 // Who may send to whom: suppressed addresses and blocked domains per account, suspended accounts (anti-spam).
+import { createHash } from 'node:crypto';
 import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { invalidParameter } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
@@ -8,13 +9,20 @@ export type SuppressionKind = 'email' | 'domain';
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
+/**
+ * What stays on the suppression list of an erased address (erase-address): `sha256:` and the hex SHA-256 of the
+ * lower-cased address. It still blocks the address, and the list no longer names it.
+ */
+export const suppressionHash = (email: string) => `sha256:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+
 /** The first recipient that is suppressed, or whose domain is blocked, with why; null when none is. */
 export async function blockedRecipient(models: Models, accountId: number, emails: string[], transaction?: Transaction): Promise<string | null> {
   if (emails.length === 0) return null;
   const lower = emails.map((e) => e.toLowerCase());
-  const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: [...new Set([...lower, ...lower.map(domainOf)])] }, ...(transaction ? { transaction } : {}) });
+  const values = [...new Set([...lower, ...lower.map(suppressionHash), ...lower.map(domainOf)])];
+  const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: values }, ...(transaction ? { transaction } : {}) });
   for (const email of lower) {
-    if (rows.some((r) => r.kind === 'email' && r.value === email)) return `${email} is on this account's suppression list`;
+    if (rows.some((r) => r.kind === 'email' && (r.value === email || r.value === suppressionHash(email)))) return `${email} is on this account's suppression list`;
     if (rows.some((r) => r.kind === 'domain' && r.value === domainOf(email))) return `${domainOf(email)} is a blocked domain of this account`;
   }
   return null;
@@ -47,7 +55,9 @@ export async function addSuppression(ctx: Pick<ServiceContext, 'models' | 'now'>
 }
 
 export async function removeSuppression(models: Models, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {
-  return (await models.Suppression.destroy({ where: { account_id: accountId, kind, value: value.trim().toLowerCase() } })) > 0;
+  const v = value.trim().toLowerCase();
+  // An erased address's entry is its hash: removing the address removes that too.
+  return (await models.Suppression.destroy({ where: { account_id: accountId, kind, value: kind === 'email' ? [v, suppressionHash(v)] : v } })) > 0;
 }
 
 export async function setSuspended(ctx: Pick<ServiceContext, 'models' | 'now'>, accountId: number, suspended: boolean): Promise<void> {

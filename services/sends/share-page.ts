@@ -12,6 +12,7 @@ import { renderPage, type RenderedPage } from './page.ts';
 import { queueReadReceipt } from './read-receipt.ts';
 import { renderCard } from './render.ts';
 import { loadSnapshot } from './snapshot.ts';
+import { publicWidgetUrl } from '../widget/links.ts';
 
 const PAGE_ID = /^[0-9A-Za-z]{20,32}$/;
 
@@ -65,9 +66,10 @@ export async function sharePage(ctx: ServiceContext, pageId: string, nonce: stri
   if (!page) return null;
   const design = await loadSnapshot(ctx.models, page.send.id);
   const url = pageUrl(ctx.config.publicBaseUrl, pageId);
+  const sendBackUrl = await publicWidgetUrl(ctx.models, ctx.config.publicBaseUrl, page.send.widget_id);
   if (page.recipient) {
     // A share link's page is anyone's it is given to: it offers to be shared on.
-    const state = { openAction: `/e/${pageId}/open`, opened: page.recipient.opened_at !== null, url, shared: page.send.mode === 'share', thanksSent: query.thanksSent };
+    const state = { openAction: `/e/${pageId}/open`, opened: page.recipient.opened_at !== null, url, shared: page.send.mode === 'share', thanksSent: query.thanksSent, sendBackUrl };
     return renderPage(page.send, design, page.recipient, nonce, state);
   }
   // A card nobody in particular opens: rendered again from the snapshot with no recipient's merge values.
@@ -75,7 +77,7 @@ export async function sharePage(ctx: ServiceContext, pageId: string, nonce: stri
   const anonymous = { recipient_name: '', recipient_email: null } as SendRecipient;
   const card = renderAnonymous(page.send, design, anonymous, url);
   const shown = { ...anonymous, rendered_subject: card.subject, rendered_header: card.header, rendered_html: card.html } as SendRecipient;
-  return renderPage(page.send, design, shown, nonce, { openAction: null, opened: true, url, shared: true, thanksSent: false });
+  return renderPage(page.send, design, shown, nonce, { openAction: null, opened: true, url, shared: true, thanksSent: false, sendBackUrl });
 }
 
 /**

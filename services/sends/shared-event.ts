@@ -3,11 +3,17 @@
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Send } from '../../models/Send.ts';
 
-/** One element per recipient; `vanity_id` is that recipient's own page id. */
+/** What a widget send adds: the visitor's opt-in and the directory member they proved to be. */
+const widgetFields = (send: Send) => (send.origin === 'widget' ? { opted_in: send.opted_in === true, sender_teammemberid: send.sender_member_id ?? null } : {});
+
+/**
+ * One element per recipient; `vanity_id` is that recipient's own page id. `type` is the widget's share mode for a
+ * widget send; an API send's is `email` or `ecard_copy_link` by its mode.
+ */
 export function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null; pageId: string }>) {
   return recipients.map((r, i) => ({
     event_type: 'ecard_shared',
-    type: send.mode === 'share' ? 'ecard_copy_link' : 'email',
+    type: send.origin === 'widget' && send.share_type ? send.share_type : send.mode === 'share' ? 'ecard_copy_link' : 'email',
     sender_request_id: `${send.send_id}.${i + 1}`,
     ecardid: ecard.id,
     widgetid: ecard.widget_id,
@@ -24,5 +30,6 @@ export function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: 
     merge_tags: send.merge_tags ?? '',
     override_props: send.override_props ?? '',
     do_notify_on_open: send.notify_on_open === true,
+    ...widgetFields(send),
   }));
 }

@@ -18,7 +18,7 @@ export async function startUnstartedSends(ctx: ServiceContext): Promise<boolean>
   const target = ctx.workflows;
   if (!target) return false;
   const sends = await ctx.models.Send.findAll({
-    where: { workflow_started: false, status: ['scheduled', 'pending'], origin: 'single' },
+    where: { workflow_started: false, status: ['scheduled', 'pending'], origin: ['single', 'widget'] },
     order: [['id', 'ASC']],
     limit: BATCH,
     attributes: ['id'],

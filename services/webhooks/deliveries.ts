@@ -58,6 +58,12 @@ export async function listDeliveries(models: Models, accountId: number, query: D
   return { rows: await withUrls(models, rows), count };
 }
 
+/** The deliveries of one event (the `ecard_shared` of a send: its event id is the send's id), oldest first. */
+export async function eventDeliveries(models: Models, accountId: number, eventType: string, eventId: string): Promise<LoggedDelivery[]> {
+  const rows = await models.WebhookDelivery.findAll({ where: { account_id: accountId, event_type: eventType, event_id: eventId }, order: [['id', 'ASC']], limit: 100 });
+  return withUrls(models, rows);
+}
+
 export interface DeliveryDetail {
   delivery: WebhookDelivery;
   endpoint: WebhookEndpoint;

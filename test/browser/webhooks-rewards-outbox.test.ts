@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { call, expectSuccess, newAccount } from '../helpers/api.ts';
-import { expectAccessible, screenshot, signedInPage } from '../helpers/browser.ts';
+import { expectAccessible, screenshot, signedInPage, fitsWidth } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -30,14 +30,6 @@ async function rowsOf(page: Page, table: string): Promise<string[][]> {
   const rows = await page.locator(`${table} tbody tr`).all();
   return Promise.all(rows.map(async (row) => (await row.locator('td').allInnerTexts()).map((text) => text.trim())));
 }
-
-/** True when the page fits the window's width (nothing scrolls sideways). */
-const fitsWidth = (page: Page) =>
-  page.evaluate(() => {
-    // The tests compile without the DOM library: the one property read is typed here.
-    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
-    return root.scrollWidth <= root.clientWidth;
-  });
 
 /** A section's link in the header's navigation (the home page links the same sections again). */
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name, exact: true });
@@ -167,7 +159,7 @@ describe('console in a browser: webhooks, rewards, the sandbox outbox', function
     await page.getByLabel('Code file').setInputFiles({ name: 'codes.txt', mimeType: 'text/plain', buffer: Buffer.from(file) });
     await go(page, () => page.getByRole('button', { name: 'Upload codes' }).click(), /\/v2\/console\/rewards\?done=codes&/);
     expect(await page.locator('.notice').innerText()).to.equal('Codes uploaded: 2 added, 1 duplicates skipped, 1 invalid lines: 4.');
-    const inventory = await rowsOf(page, 'h2:has-text("Inventory") + table');
+    const inventory = await rowsOf(page, 'h2:has-text("Inventory") + .table-wrap table');
     expect(inventory).to.deep.equal([['Acme', '25', 'USD', '2', '0']]);
     // The codes themselves are never shown.
     expect(await page.content()).not.to.include(`AAA-${tag}`);

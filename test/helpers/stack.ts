@@ -88,6 +88,8 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<R
     // The public pages' per-IP limits, raised: every test's requests come from 127.0.0.1 (test/http/limits.test.ts tests them).
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     PUBLIC_RATE_LIMIT_POSTS_PER_MINUTE: '1000000',
+    // Test pages that embed a widget are served over http from loopback ports.
+    WIDGET_ALLOW_HTTP_ORIGINS: 'true',
     ...overrides,
   });
 }

@@ -47,8 +47,20 @@ describe('the daily prune pass', function () {
     };
     const keys = { recent: await key('recent', 23 * HOUR), expired: await key('expired', 25 * HOUR) };
 
+    // The widget's rows: verification codes (kept an hour for the per-hour limits), the abuse log (30 days), send windows (a day).
+    const verification = (name: string, madeAgo: number) =>
+      models.WidgetVerification.create({
+        account_id: account.accountId, widget_id: widget.id, email: `${name}-${account.accountId}@example.com`, ip_hash: 'b'.repeat(64), code_hash: 'c'.repeat(64),
+        expires_at: new Date(ago(madeAgo).getTime() + 10 * MIN), created_at: ago(madeAgo),
+      });
+    const verifications = { codeExpiredButCounting: await verification('counting', 59 * MIN), pastTheHour: await verification('past', 61 * MIN) };
+    const abuse = (madeAgo: number) => models.WidgetAbuseEvent.create({ account_id: account.accountId, widget_id: widget.id, kind: 'honeypot', created_at: ago(madeAgo) });
+    const abuseRows = { recent: await abuse(29 * 24 * HOUR), old: await abuse(31 * 24 * HOUR) };
+    const window = (startedAgo: number) => models.WidgetSendWindow.create({ widget_id: widget.id, ip_hash: 'd'.repeat(64), window_start: ago(startedAgo), emails: 3 });
+    const windows = { today: await window(23 * HOUR), yesterday: await window(25 * HOUR) };
+
     const pruned = await pruneExpired({ models, now: () => now });
-    return { models, account, sessions, slots, keys, pruned };
+    return { models, account, widget, sessions, slots, keys, verifications, abuseRows, windows, pruned };
   };
   let run: Awaited<ReturnType<typeof pruneRun>>;
   before(async () => {
@@ -74,5 +86,20 @@ describe('the daily prune pass', function () {
     expect(pruned.idempotencyKeys).to.be.at.least(1);
     const leftKeys = (await models.IdempotencyKey.findAll({ where: { account_id: account.accountId } })).map((k) => k.idem_key);
     expect(leftKeys).to.deep.equal([keys.recent]);
+  });
+
+  it('deletes the widget’s verification rows an hour after they were made (not at the code’s 10-minute expiry: the limits count them)', async () => {
+    const { models, widget, verifications, pruned } = run;
+    expect(pruned.widgetVerifications).to.be.at.least(1);
+    const left = (await models.WidgetVerification.findAll({ where: { widget_id: widget.id } })).map((v) => v.id);
+    expect(left).to.deep.equal([verifications.codeExpiredButCounting.id]);
+  });
+
+  it('deletes the widget’s abuse rows after 30 days and its send windows after a day', async () => {
+    const { models, widget, abuseRows, windows, pruned } = run;
+    expect(pruned.widgetAbuseEvents).to.be.at.least(1);
+    expect(pruned.widgetSendWindows).to.be.at.least(1);
+    expect((await models.WidgetAbuseEvent.findAll({ where: { widget_id: widget.id } })).map((a) => a.id)).to.deep.equal([abuseRows.recent.id]);
+    expect((await models.WidgetSendWindow.findAll({ where: { widget_id: widget.id } })).map((w) => w.window_start.getTime())).to.deep.equal([windows.today.window_start.getTime()]);
   });
 });

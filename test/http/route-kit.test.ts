@@ -1,10 +1,6 @@
 // The one route kit (api/http/): one allowed-methods over every surface, declared request headers in the OpenAPI
-// document (their validation: test/api/hostile-input.test.ts), and the widget surface refused until it has a mount of its own.
+// document (their validation: test/api/hostile-input.test.ts); the widget surface is tested through its own routes (test/widget/).
 import { expect } from 'chai';
-import { z } from 'zod';
-import { mountRoutes } from '../../api/http/mount.ts';
-import { defineRoute } from '../../api/http/route.ts';
-import type { ApiServices } from '../../api/context.ts';
 import { buildOpenApiDocument } from '../../api/openapi.ts';
 import { apiRoutes } from '../../api/routes.ts';
 import { call, expectFailure } from '../helpers/api.ts';
@@ -36,9 +32,4 @@ describe('the route kit', function () {
     expect(parameters.map((p) => `${p.in} ${p.name}`)).to.deep.equal(['header Idempotency-Key']);
   });
 
-  it('refuses to mount a widget route: the surface has no mount yet', () => {
-    const route = { ...defineRoute({ method: 'get', path: '/x', summary: 'x', tags: [], access: 'any_key', response: z.object({}), handler: async () => ({}) }), surface: 'widget' };
-    const services = { config: { bodyLimitBytes: 1, strictResponses: false } } as unknown as ApiServices;
-    expect(() => mountRoutes([{ prefix: '/v2/widget', routes: [route as never] }], services)).to.throw(/widget surface/);
-  });
 });

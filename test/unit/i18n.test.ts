@@ -75,8 +75,8 @@ describe('i18n catalogues', () => {
     });
 
     it('names an extra key', () => {
-      expect(catalogueProblems('fr', { ...good, sendOneBack: 'Répondre' })).to.deep.equal([
-        'fr has "sendOneBack", which en.ts does not: remove it or add it to en.ts',
+      expect(catalogueProblems('fr', { ...good, notAKey: 'Répondre' })).to.deep.equal([
+        'fr has "notAKey", which en.ts does not: remove it or add it to en.ts',
       ]);
     });
 

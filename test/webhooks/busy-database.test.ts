@@ -72,6 +72,16 @@ describe('webhooks: test sends and replays while the worker writes', function ()
     // Every test send and every replay reached the receiver.
     await eventually(async () => receiver.at(path), (hits) => hits.length >= 120, 30_000);
   });
+
+  // The load leaves hundreds of member-change deliveries behind: the suite's one worker would still be sending them
+  // while the next file's deliveries wait in line behind them (the console's webhook tests saw none in 15 s).
+  after(async function () {
+    this.timeout(180_000);
+    const unfinished = async () =>
+      (await stack.models.OutboxEvent.count({ where: { account_id: busy.accountId, drained_at: null } })) +
+      (await stack.models.WebhookDelivery.count({ where: { account_id: busy.accountId, finished_at: null } }));
+    await eventually(unfinished, (n) => n === 0, 170_000);
+  });
 });
 
 // The renderer sees what Sequelize really throws when SQLite stays locked: a TimeoutError wrapping the driver's

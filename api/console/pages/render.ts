@@ -1,6 +1,7 @@
 // The console's pages: Handlebars views under templates/console/, each shown inside one layout (the navigation, the
 // sandbox banner, the sign-out and mode forms with the session's CSRF token), with the console's headers. Views
 // never use `{{{`: everything is escaped.
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
@@ -17,24 +18,86 @@ for (const file of readdirSync(folder).filter((f) => f.endsWith('.hbs') && f !==
 // HTML in srcdoc, its text in <pre>).
 // Times as owners read them, one format on every page: `{{when createdat}}` → 2026-11-25 18:40:05 UTC.
 handlebars.registerHelper('when', (iso: unknown) => (typeof iso === 'string' && iso !== '' ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : ''));
+// `{{#if (eq tab "ecards")}}`: which tab, option or state a view marks.
+handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 const layout = handlebars.compile(readFileSync(join(folder, 'layout.hbs'), 'utf8'), { strict: false, preventIndent: true });
 export const stylesheet = readFileSync(join(folder, 'console.css'), 'utf8');
 
-// The console's sections; each group's page joins the list as it is built.
-export const NAV = [
+// The console's sections, as the decisions order them (Home, Send, Widgets, eCards, Brands, Campaigns, Automations,
+// Directory, Rewards, Developers, Settings); a section joins the list when its pages are built, never before.
+export interface NavItem {
+  href: string;
+  label: string;
+  /** Sub-pages shown under a group (Developers, Settings). */
+  children?: NavItem[];
+}
+export const NAV: NavItem[] = [
   { href: '/v2/console/', label: 'Home' },
-  { href: '/v2/console/keys', label: 'API keys' },
-  { href: '/v2/console/tokens', label: 'Confirmation tokens' },
-  { href: '/v2/console/webhooks', label: 'Webhooks' },
+  {
+    href: '/v2/console/send',
+    label: 'Send',
+    children: [
+      { href: '/v2/console/send', label: 'Send a card' },
+      { href: '/v2/console/sends', label: 'Sends' },
+    ],
+  },
+  { href: '/v2/console/widgets', label: 'Widgets' },
+  { href: '/v2/console/ecards', label: 'eCards' },
+  { href: '/v2/console/brands', label: 'Brands' },
+  { href: '/v2/console/campaigns', label: 'Campaigns' },
+  { href: '/v2/console/automations', label: 'Automations' },
+  {
+    href: '/v2/console/directory/members',
+    label: 'Directory',
+    children: [
+      { href: '/v2/console/directory/members', label: 'Members' },
+      { href: '/v2/console/directory/departments', label: 'Departments' },
+      { href: '/v2/console/settings', label: 'Custom fields' },
+      { href: '/v2/console/settings#suppressions', label: 'Suppressions' },
+      { href: '/v2/console/directory/import', label: 'Import' },
+    ],
+  },
   { href: '/v2/console/rewards', label: 'Rewards' },
-  { href: '/v2/console/settings', label: 'Fields and suppressions' },
-  { href: '/v2/console/outbox', label: 'Sandbox outbox' },
-  { href: '/v2/console/password', label: 'Password' },
+  {
+    href: '/v2/console/keys',
+    label: 'Developers',
+    children: [
+      { href: '/v2/console/keys', label: 'API keys' },
+      { href: '/v2/console/tokens', label: 'Confirmation tokens' },
+      { href: '/v2/console/webhooks', label: 'Webhooks' },
+    ],
+  },
+  {
+    href: '/v2/console/outbox',
+    label: 'Settings',
+    children: [
+      { href: '/v2/console/outbox', label: 'Sandbox outbox' },
+      { href: '/v2/console/password', label: 'Password' },
+    ],
+  },
 ];
 
-/** The console's headers on every page: no framing, scripts or foreign forms; nothing cached. */
-export function pageHeaders(ctx: Context): void {
-  ctx.set('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'");
+/**
+ * Whether `link` is the section of `path` (a section's own sub-pages count: /widgets/7/customize is Widgets); a link to
+ * a part of a page (`/settings#suppressions`) marks that page too.
+ */
+const within = (path: string, link: string) => {
+  const href = link.replace(/#.*$/, '');
+  return href === '/v2/console/' ? path === href || path === '/v2/console' : path === href || path.startsWith(`${href}/`);
+};
+
+/** The navigation as the layout shows it for `path`: the current section (and sub-page) marked. */
+export function navFor(path: string) {
+  return NAV.map((item) => {
+    const children = item.children?.map((child) => ({ ...child, current: within(path, child.href) }));
+    return { ...item, children, current: children ? children.some((c) => c.current) : within(path, item.href) };
+  });
+}
+
+/** The console's headers on every page: no framing, scripts or foreign forms; nothing cached. A page with a style nonce (the eCard editor, for Trix's injected styles) allows that nonce's styles, nothing wider. */
+export function pageHeaders(ctx: Context, styleNonce?: string): void {
+  const style = styleNonce ? `; style-src 'self' 'nonce-${styleNonce}'` : '';
+  ctx.set('Content-Security-Policy', `default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'${style}`);
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Referrer-Policy', 'same-origin');
   ctx.set('Cache-Control', 'no-store');
@@ -50,15 +113,20 @@ export interface PageData {
   sandbox?: boolean | undefined;
   notice?: string | undefined;
   error?: string | undefined;
+  /** Stylesheets and scripts of this page, by their names under /v2/console/assets/ (see assets.ts). */
+  styles?: string[] | undefined;
+  scripts?: string[] | undefined;
+  /** A per-response nonce for inline styles a library injects (Trix): sent in the CSP and as Trix's meta tag. */
+  styleNonce?: boolean | undefined;
   [key: string]: unknown;
 }
 
 export function renderPage(ctx: Context, data: PageData, status = 200): void {
-  pageHeaders(ctx);
-  const path = ctx.path;
+  const styleNonce = data.styleNonce ? randomBytes(16).toString('base64') : undefined;
+  pageHeaders(ctx, styleNonce);
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = layout({ ...data, nav: NAV.map((item) => ({ ...item, current: item.href === path })) });
+  ctx.body = layout({ ...data, styleNonce, nav: navFor(ctx.path) });
 }
 
 /** A list page's paging: its meta, and links to the pages before and after it (undefined at either end). */

@@ -10,6 +10,20 @@ import { sessionPageRoutes } from './session.ts';
 import { settingsPageRoutes } from './settings.ts';
 import { tokenPageRoutes } from './tokens.ts';
 import { webhookPageRoutes } from './webhooks.ts';
+import { assetRoutes } from './assets.ts';
+import { widgetPageRoutes } from './widgets.ts';
+import { widgetEcardPageRoutes } from './widget-ecards.ts';
+import { ecardEditorPageRoutes } from './ecard-editor.ts';
+import { ecardListPageRoutes } from './ecards.ts';
+import { previewPageRoutes } from './previews.ts';
+import { brandPageRoutes } from './brands.ts';
+import { sendTestPageRoutes } from './send-test.ts';
+import { sendPageRoutes } from './send.ts';
+import { sendLogPageRoutes } from './sends.ts';
+import { campaignPageRoutes, campaignWizardRoutes } from './campaign-routes.ts';
+import { automationPageRoutes } from './automations.ts';
+import { directoryPageRoutes } from './directory.ts';
+import { directoryImportPageRoutes } from './directory-import.ts';
 
 export const consolePageRoutes: readonly AnyRoute[] = [
   ...sessionPageRoutes,
@@ -21,4 +35,23 @@ export const consolePageRoutes: readonly AnyRoute[] = [
   ...settingsPageRoutes,
   ...outboxPageRoutes,
   ...passwordPageRoutes,
+  ...assetRoutes,
+  ...widgetPageRoutes,
+  ...widgetEcardPageRoutes,
+  // The list's fixed paths (/ecards/bulk) before the editor's /ecards/:id, which would take them for an id.
+  ...ecardListPageRoutes,
+  ...ecardEditorPageRoutes,
+  ...previewPageRoutes,
+  ...brandPageRoutes,
+  ...sendTestPageRoutes,
+  ...sendPageRoutes,
+  // The log's /sends/export.csv before /sends/:id.
+  ...sendLogPageRoutes,
+  // The wizard's fixed path (/campaigns/new) before the campaign's page /campaigns/:id.
+  ...campaignWizardRoutes,
+  ...campaignPageRoutes,
+  ...automationPageRoutes,
+  // The import's fixed paths (/directory/import...) before the directory's pages, should one take a path for an id.
+  ...directoryImportPageRoutes,
+  ...directoryPageRoutes,
 ];

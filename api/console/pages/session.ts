@@ -1,12 +1,15 @@
-// The console's session pages under /v2/console/: the stylesheet, sign-in, sign-out, the live/sandbox switch, step-up
+// The console's session pages under /v2/console/: the stylesheet and the account's accent stylesheet, sign-in, sign-out, the live/sandbox switch, step-up
 // and home. Plain HTML over the same services as the console API, usable without JavaScript; the route kit
 // (api/http/) sends a page without a session to sign-in (with `next`, a same-origin console path only) and checks
 // every POST's form (same origin, the CSRF token); a POST answers 303.
 import { ApiError, invalidParameter } from '../../../lib/errors.ts';
-import { setMode, signIn, signOut, stepUp } from '../../../services/console/sessions.ts';
+import { createHash } from 'node:crypto';
+import { findSession, sessionAccount, setMode, signIn, signOut, stepUp } from '../../../services/console/sessions.ts';
+import { accountAccentStylesheet } from '../../../services/console/theme.ts';
 import { defineFile, definePage, definePublicPage, page, seeOther } from '../../http/route.ts';
-import { clearSessionCookie, setSessionCookie, signInCsrf } from '../../http/session-cookie.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie, signInCsrf } from '../../http/session-cookie.ts';
 import { CONSOLE_HOME, CONSOLE_PREFIX, safeNext } from '../../http/session.ts';
+import { homePage } from './home.ts';
 import { stylesheet } from './render.ts';
 
 export const sessionPageRoutes = [
@@ -16,6 +19,23 @@ export const sessionPageRoutes = [
     async handler(_input, { koa }) {
       koa.set('Cache-Control', 'public, max-age=300');
       return { type: 'text/css; charset=utf-8', body: stylesheet };
+    },
+  }),
+  // The account's accent (its default brand's accent_color): a stylesheet of the session, as the CSP allows no inline
+  // styles. Without a session there is no account to read: 401, and the console's own colours stay.
+  defineFile({
+    method: 'get',
+    path: '/static/theme.css',
+    async handler(_input, { services, koa }) {
+      koa.set('Cache-Control', 'private, no-cache');
+      const session = await findSession(services, readSessionCookie(koa));
+      if (!session) return { status: 401, type: 'text/css; charset=utf-8', body: '/* sign in first */\n' };
+      const css = await accountAccentStylesheet(services.models, (await sessionAccount(services.models, session)).id);
+      const etag = `"${createHash('sha256').update(css).digest('base64url').slice(0, 22)}"`;
+      koa.set('ETag', etag);
+      koa.set('Vary', 'Cookie');
+      if (koa.get('If-None-Match') === etag) return { status: 304, body: null };
+      return { type: 'text/css; charset=utf-8', body: css };
     },
   }),
   definePublicPage({
@@ -84,6 +104,8 @@ export const sessionPageRoutes = [
   definePage({
     method: 'get',
     path: '/',
-    handler: async () => page({ title: 'Console', view: 'home' }),
+    async handler(_input, { services, account }) {
+      return page(await homePage(services, account));
+    },
   }),
 ];

@@ -1,0 +1,11 @@
+// Where a card's people can send one themselves: the page of the widget that sent it, when its owner made it public
+// ("Send one back" on the card page, "Send another" in read receipts). A private or campaign widget gives none.
+import type { Transaction } from 'sequelize';
+import type { Models } from '../../models/index.ts';
+
+/** `${PUBLIC_BASE_URL}/w/<vanity>` for a public widget; null otherwise. */
+export async function publicWidgetUrl(models: Models, publicBaseUrl: string, widgetId: number, transaction?: Transaction): Promise<string | null> {
+  const widget = await models.Widget.findByPk(widgetId, { attributes: ['vanity_id', 'public_share_enabled', 'is_campaign'], ...(transaction ? { transaction } : {}) });
+  if (!widget || !widget.public_share_enabled || widget.is_campaign) return null;
+  return `${publicBaseUrl.replace(/\/+$/, '')}/w/${encodeURIComponent(widget.vanity_id)}`;
+}

@@ -1,0 +1,1 @@
+// The console's shared enhancements (every page that asks for it): nothing yet.
