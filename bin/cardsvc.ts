@@ -1,4 +1,4 @@
 // The operator command (see cli/index.ts).
 import { runCli } from '../cli/index.ts';
 
-await runCli(process.argv.slice(2));
+process.exitCode = await runCli(process.argv.slice(2));

@@ -4,13 +4,6 @@ import { createAccount } from '../services/accounts.ts';
 import type { CommandContext } from './context.ts';
 import { UsageError } from './output.ts';
 
-/** Everything on stdin, one trailing newline dropped (a password piped with echo). */
-export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-}
-
 export async function accountCreate(args: string[], ctx: CommandContext): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -27,7 +20,7 @@ export async function accountCreate(args: string[], ctx: CommandContext): Promis
   if (!values.name) throw new UsageError('--name is required');
   if (!values['owner-email']) throw new UsageError('--owner-email is required');
   if (values.password !== undefined && values['password-stdin']) throw new UsageError('use --password or --password-stdin, not both');
-  const password = values['password-stdin'] ? await readStdin() : values.password;
+  const password = values['password-stdin'] ? await ctx.readStdin() : values.password;
   const { models } = await ctx.services();
   const created = await createAccount(models, {
     name: values.name,

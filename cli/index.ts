@@ -12,8 +12,8 @@ import { keyCommands } from './key.ts';
 import { otpCommands } from './otp.ts';
 import { ownerCommands } from './owner.ts';
 import { rewardsCommands } from './rewards.ts';
-import type { CommandContext } from './context.ts';
-import { createOutput, fail, UsageError } from './output.ts';
+import { processIo, readAll, type CliIo, type CommandContext } from './context.ts';
+import { createOutput, failure, UsageError } from './output.ts';
 
 type Command = (args: string[], ctx: CommandContext) => Promise<void>;
 
@@ -49,8 +49,9 @@ Commands:
   rewards set-rule --account ID [--sandbox] --period day|week|month --limit N   (--limit 0 removes the rule)
   rewards add-codes --account ID [--sandbox] --brand B --denomination N --file F   (lines: code[,pin][,expiry])`;
 
-export async function runCli(argv: string[]): Promise<void> {
-  const out = createOutput(argv.includes('--json'));
+/** Runs one command and answers its exit code: 0 done, 1 failed (one line on stderr), 2 no command given. */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const out = createOutput(argv.includes('--json'), io);
   let services: Services | undefined;
   const close = async () => {
     await services?.close();
@@ -60,20 +61,23 @@ export async function runCli(argv: string[]): Promise<void> {
     const [group, action, ...rest] = argv;
     if (group === undefined || group === '--help' || group === '-h') {
       out.message(USAGE);
-      if (group === undefined) process.exit(2);
-      return;
+      return group === undefined ? 2 : 0;
     }
     const command = COMMANDS[`${group} ${action ?? ''}`];
     if (!command) throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}" (cardsvc --help lists them)`);
-    const config = loadConfig();
+    const config = loadConfig(io.env);
+    // The logger writes where the command's messages go; in the process that is fd 2, written synchronously.
+    const logs = io === processIo ? pino.destination(2) : { write: (line: string) => io.stderr(line) };
     await command(rest, {
       config,
       out,
-      services: async () => (services ??= createServices({ config, logger: createLogger(config, pino.destination(2)), models: await openDatabase(config, 'migrate') })),
+      readStdin: () => readAll(io.stdin),
+      services: async () => (services ??= createServices({ config, logger: createLogger(config, logs), models: await openDatabase(config, 'migrate') })),
     });
+    return 0;
   } catch (err) {
+    return failure(out, err, io);
+  } finally {
     await close();
-    fail(out, err);
   }
-  await close();
 }

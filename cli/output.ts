@@ -2,6 +2,7 @@
 import { ZodError } from 'zod';
 import { ApiError } from '../lib/errors.ts';
 import { oneLine } from '../lib/main.ts';
+import type { CliIo } from './context.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -21,15 +22,15 @@ export interface Output {
   message(line: string): void;
 }
 
-export function createOutput(json: boolean): Output {
+export function createOutput(json: boolean, io: Pick<CliIo, 'stdout' | 'stderr'>): Output {
   return {
     json,
     result(value, text) {
-      if (json) process.stdout.write(`${JSON.stringify(value)}\n`);
-      else process.stdout.write(`${text ?? Object.entries(value).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}\n`);
+      if (json) io.stdout(`${JSON.stringify(value)}\n`);
+      else io.stdout(`${text ?? Object.entries(value).map(([k, v]) => `${k}: ${String(v)}`).join('\n')}\n`);
     },
     message(line) {
-      process.stderr.write(`${line}\n`);
+      io.stderr(`${line}\n`);
     },
   };
 }
@@ -41,10 +42,10 @@ function describe(err: unknown): { code: string; message: string } {
   return { code: 'error', message: oneLine(err) };
 }
 
-/** One line on stderr (and, with --json, one `{ ok: false }` object on stdout); exit code 1. */
-export function fail(out: Output, err: unknown): never {
+/** One line on stderr (and, with --json, one `{ ok: false }` object on stdout); answers the exit code, 1. */
+export function failure(out: Output, err: unknown, io: Pick<CliIo, 'stdout'>): number {
   const { code, message } = describe(err);
   out.message(`cardsvc: ${message}`);
-  if (out.json) process.stdout.write(`${JSON.stringify({ ok: false, code, message })}\n`);
-  process.exit(1);
+  if (out.json) io.stdout(`${JSON.stringify({ ok: false, code, message })}\n`);
+  return 1;
 }

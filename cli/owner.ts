@@ -3,7 +3,6 @@
 import { parseArgs } from 'node:util';
 import { ownerNotFound } from '../lib/errors.ts';
 import { setPassword } from '../services/console/sessions.ts';
-import { readStdin } from './account.ts';
 import type { CommandContext } from './context.ts';
 import { UsageError } from './output.ts';
 
@@ -15,7 +14,7 @@ async function setOwnerPassword(args: string[], ctx: CommandContext): Promise<vo
   });
   if (!values.email) throw new UsageError('--email is required');
   if (!values['password-stdin']) throw new UsageError('--password-stdin is required (the password is read from stdin, never from the command line)');
-  const password = await readStdin();
+  const password = await ctx.readStdin();
   const { models } = await ctx.services();
   const email = values.email.trim().toLowerCase();
   const owner = await models.Owner.findOne({ where: { email } });

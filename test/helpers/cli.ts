@@ -1,6 +1,10 @@
-// Runs the package's commands as a user would (`node bin/...`) and captures what they print.
+// Runs the package's commands and captures what they print: in a process as a user would (`node bin/...`), or the
+// cardsvc command in the test's own process through the same entry function (a Node start with tsx costs seconds
+// under load, and the CLI tests run it a hundred times; test/runtime/cardsvc-process.test.ts covers the process).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { runCli } from '../../cli/index.ts';
 import { packageRoot } from '../../lib/paths.ts';
 
 export interface CommandResult {
@@ -30,8 +34,21 @@ export function runCommand(
   });
 }
 
-/** `cardsvc ...` through the package's bin shim. */
-export function cardsvc(args: string[], env: Record<string, string | undefined>, stdin?: string): Promise<CommandResult> {
+/** `cardsvc ...` run in this process by `runCli`, with `env` as its environment and `stdin` as its input. */
+export async function cardsvc(args: string[], env: Record<string, string | undefined>, stdin?: string): Promise<CommandResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    env,
+    stdin: Readable.from(stdin === undefined || stdin === '' ? [] : [stdin]),
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
+/** `cardsvc ...` as a process, through the package's bin shim. */
+export function cardsvcProcess(args: string[], env: Record<string, string | undefined>, stdin?: string): Promise<CommandResult> {
   return runCommand([join(packageRoot, 'bin', 'cardsvc.js'), ...args], env, stdin === undefined ? {} : { stdin });
 }
 

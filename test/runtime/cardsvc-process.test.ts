@@ -1,0 +1,41 @@
+// The cardsvc command as a process, the way an operator runs it: the CLI tests run the same entry function in the
+// test's process (test/helpers/cli.ts), so what only a process has is checked here: exit codes, stdin piped in,
+// one JSON object on stdout, messages and logs on stderr, and the process ending by itself once its work is done.
+import { expect } from 'chai';
+import { cardsvcProcess } from '../helpers/cli.ts';
+import { suiteDatabaseUrl } from '../helpers/database.ts';
+import { baseEnv, tempDir } from '../helpers/env.ts';
+import { testModels } from '../helpers/stack.ts';
+
+describe('cardsvc as a process', function () {
+  this.timeout(60_000);
+  const env = () => baseEnv({ DATABASE_URL: suiteDatabaseUrl, DATA_DIR: tempDir() });
+
+  it('a command that succeeds: exit 0, one JSON object on stdout, the password read from stdin, then the process ends', async () => {
+    const email = `process-${Date.now()}@example.com`;
+    const result = await cardsvcProcess(['account', 'create', '--name', 'Piped', '--owner-email', email, '--password-stdin', '--json'], env(), 'piped password\n');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout.trim().split('\n')).to.have.length(1);
+    const created = JSON.parse(result.stdout) as { accountId: number };
+    expect(result.stderr).to.match(/^Created account \d+ \(sandbox \d+\); the keys are shown only now\.\n$/);
+    const models = await testModels();
+    expect((await models.Owner.findOne({ where: { account_id: created.accountId } }))?.email).to.equal(email);
+  });
+
+  it('a command that fails: exit 1, one line on stderr and { ok: false } on stdout', async () => {
+    const result = await cardsvcProcess(['rewards', 'settings', '--account', '999999999', '--json'], env());
+    expect(result.code).to.equal(1);
+    expect(result.stderr.trim().split('\n')).to.have.length(1);
+    expect(result.stderr).to.match(/^cardsvc: .*999999999/);
+    expect(JSON.parse(result.stdout)).to.deep.include({ ok: false, code: 'account_not_found' });
+  });
+
+  it('no command: the usage on stderr and exit 2; --help: exit 0', async () => {
+    const bare = await cardsvcProcess([], env());
+    expect(bare.code).to.equal(2);
+    expect(bare.stderr).to.match(/^Usage: cardsvc <command>/);
+    const help = await cardsvcProcess(['--help'], env());
+    expect(help.code).to.equal(0);
+    expect(help.stderr).to.match(/^Usage: cardsvc <command>/);
+  });
+});
