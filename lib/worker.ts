@@ -1,7 +1,7 @@
 // Creates the Temporal worker that runs every workflow and activity of the service.
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { Connection } from '@temporalio/client';
 import type { Logger } from './logger.ts';
 import { runningFromSource } from './paths.ts';
@@ -25,6 +25,20 @@ function installRuntime(logger: Logger): void {
   });
 }
 
+let workflowBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/**
+ * The workflows bundled once per process: bundling costs seconds of CPU, and a process that starts its worker again
+ * (the test suite, about a hundred times) would pay them each time. The code cannot change while the process runs.
+ */
+function bundledWorkflows(logger: Logger): Promise<WorkflowBundleWithSourceMap> {
+  workflowBundle ??= bundleWorkflowCode({
+    workflowsPath,
+    logger: new DefaultLogger('WARN', ({ level, message }) => (level === 'ERROR' ? logger.error(message) : logger.warn(message))),
+  });
+  workflowBundle.catch(() => (workflowBundle = undefined));
+  return workflowBundle;
+}
+
 export interface WorkerOptions {
   address: string;
   namespace: string;
@@ -45,12 +59,13 @@ export async function createWorker(o: WorkerOptions): Promise<{ worker: Worker; 
   } finally {
     await client.close();
   }
+  const bundle = o.workflows === false ? undefined : await bundledWorkflows(o.logger);
   const connection = await NativeConnection.connect({ address: o.address });
   const worker = await Worker.create({
     connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
-    ...(o.workflows === false ? {} : { workflowsPath }),
+    ...(bundle ? { workflowBundle: bundle } : {}),
     activities: o.activities,
     ...(o.maxConcurrentActivities ? { maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities } : {}),
     identity: workerIdentity,
