@@ -2,7 +2,8 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn } from './columns.ts';
 
-export type RecipientStatus = 'pending' | 'sent' | 'failed' | 'canceled';
+export const RECIPIENT_STATUSES = ['pending', 'sent', 'failed', 'canceled'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export function defineSendRecipient(sequelize: Sequelize) {
   class SendRecipient extends Model<InferAttributes<SendRecipient>, InferCreationAttributes<SendRecipient>> {
@@ -15,6 +16,8 @@ export function defineSendRecipient(sequelize: Sequelize) {
     declare page_id: CreationOptional<string | null>;
     /** When this recipient first opened the card (the open action, never a GET). */
     declare opened_at: CreationOptional<Date | null>;
+    /** When a bounce or complaint came back for this recipient's email (its status stays `sent`). */
+    declare bounced_at: CreationOptional<Date | null>;
     /** Thank-yous sent from this recipient's page (at most MAX_THANKS; raised by one conditional UPDATE). */
     declare thanks_count: CreationOptional<number>;
     declare status: CreationOptional<RecipientStatus>;
@@ -37,6 +40,7 @@ export function defineSendRecipient(sequelize: Sequelize) {
       recipient_email: { type: DataTypes.STRING(254), allowNull: true },
       page_id: { type: DataTypes.STRING(32).BINARY, allowNull: true },
       opened_at: { type: DataTypes.DATE(3), allowNull: true },
+      bounced_at: { type: DataTypes.DATE(3), allowNull: true },
       thanks_count: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'pending' },
       rendered_subject: { type: DataTypes.STRING(1000), allowNull: true },

@@ -1,15 +1,22 @@
-// Sending: the widget's eCards, send-ecard (email now, scheduled, share link; flat bodies) and cancel-send.
+// Sending: the widget's eCards, send-ecard (email now, scheduled, share link; flat bodies) and cancel-send; reading
+// sends: the list with its filters and one send with its recipients.
 import { sendableEcards } from '../../services/ecards.ts';
 import { thumbImageOf } from '../../services/widget/thumbs.ts';
 import { cancelSend } from '../../services/sends/cancel.ts';
+import { findLoggedSend, listSends } from '../../services/sends/log.ts';
 import { requestHashOf, sendEcard } from '../../services/sends/send-ecard.ts';
 import { checkAccess } from '../http/mount.ts';
 import { defineRoute } from '../http/route.ts';
 import { presentFormFields } from '../ecards/present.ts';
-import { presentSend } from './present.ts';
-import { CancelAnswer, CancelBody, GetEcardsQuery, SendableEcardList, SendAnswer, SendBody, SendHeaders } from './schema.ts';
+import { pageMeta } from '../schema-helpers.ts';
+import { seesDirectory } from '../scopes.ts';
+import { presentLoggedSend, presentSend } from './present.ts';
+import {
+  CancelAnswer, CancelBody, GetEcardsQuery, ListSendsQuery, LoggedSend, LoggedSendList, PageMeta, SendableEcardList, SendAnswer, SendBody, SendHeaders, SendIdParams,
+} from './schema.ts';
 
 const tags = ['sends'];
+const view = { area: 'sends', level: 'view' } as const;
 const asList = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 export const sendRoutes = [
@@ -83,6 +90,44 @@ export const sendRoutes = [
     async handler({ body }, { services, caller }) {
       const send = await cancelSend(services, caller.account.id, body.sendId);
       return { sendId: send.send_id, status: 'canceled' as const };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/pub/ecard-actions/sends',
+    summary: 'The account’s sends with their recipients, newest first, paged; filters by status, origin, eCard, widget, campaign, automation, a recipient’s exact address and creation time; directory members’ names and emails are null without directory: view',
+    tags,
+    access: view,
+    query: ListSendsQuery,
+    response: LoggedSendList,
+    meta: PageMeta,
+    async handler({ query }, { services, caller }) {
+      const filters = {
+        status: query.status,
+        origin: query.origin,
+        ecardId: query.ecardId,
+        widgetId: query.widgetId,
+        campaignId: query.campaign_id,
+        automationId: query.automation_id,
+        recipientEmail: query.recipientEmail,
+        dateFrom: query.dateFrom,
+        dateTo: query.dateTo,
+      };
+      const { rows, count } = await listSends(services.models, caller.account.id, filters, { page: query.page, perPage: query.perPage });
+      const seesMembers = seesDirectory(caller);
+      return { data: rows.map((logged) => presentLoggedSend(logged, seesMembers)), meta: pageMeta(query.page, query.perPage, count) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/pub/ecard-actions/sends/:sendId',
+    summary: 'One send (by the sendId send-ecard answered) with its recipients: their states, sent, opened and bounced times and failures',
+    tags,
+    access: view,
+    params: SendIdParams,
+    response: LoggedSend,
+    async handler({ params }, { services, caller }) {
+      return presentLoggedSend(await findLoggedSend(services.models, caller.account.id, params.sendId), seesDirectory(caller));
     },
   }),
 ];

@@ -1,10 +1,13 @@
-// Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send.
+// Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send, and
+// reading sends (the list with its filters, one send with its recipients).
 import { z } from 'zod';
 import { BrandOverride } from '../brands/schema.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { ecardFormFields, httpUrl } from '../ecards/schema.ts';
+import { RECIPIENT_STATUSES } from '../../models/SendRecipient.ts';
 import { ENVELOPE_THEMES } from '../../services/ecards.ts';
-import { flag, resource, withAliases } from '../schema-helpers.ts';
+import { SEND_ORIGINS, SEND_STATUSES } from '../../services/sends/log.ts';
+import { flag, numericId, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
 
 export const GetEcardsQuery = withAliases(z.object({ widgetId: resource('widget', z.string().trim().min(1)).describe('the widget\'s vanity id') }), {
   widgetId: ['widgetid', 'widgetID'],
@@ -88,3 +91,72 @@ export const SendHeaders = z.object({
     .optional()
     .describe('the same key within 24 h sends once'),
 });
+
+// Reading sends (`sends: view`).
+
+const DAY_MS = 86_400_000;
+const INSTANT_OR_DAY = 'expected an ISO 8601 date-time with Z or an offset, or a date YYYY-MM-DD (a UTC day)';
+
+/**
+ * An instant or a UTC day, as the log's bound on the send's creation time: `from` is inclusive; `to` is the
+ * exclusive bound the log takes, so an instant includes itself (+1 ms, the column's precision) and a day its whole self.
+ */
+const instantOrDay = (bound: 'from' | 'to') =>
+  z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: INSTANT_OR_DAY }).transform((s) => {
+    const day = s.length === 10;
+    const at = Date.parse(day ? `${s}T00:00:00Z` : s);
+    return new Date(bound === 'from' ? at : at + (day ? DAY_MS : 1));
+  });
+
+const id = numericId();
+
+export const ListSendsQuery = withAliases(
+  pageQuery().extend({
+    status: z.enum(SEND_STATUSES).optional(),
+    origin: z.enum(SEND_ORIGINS).optional().describe('single (send-ecard), campaign, automation or widget'),
+    ecardId: resource('ecard', id).optional(),
+    widgetId: resource('widget', id).optional().describe('the widget\'s numeric id'),
+    campaign_id: resource('campaign', id).optional().describe('that campaign\'s sends'),
+    automation_id: resource('automation', id).optional().describe('that automation\'s sends'),
+    recipientEmail: z.email().max(254).optional().describe('sends with a recipient of exactly this address (case-insensitive)'),
+    dateFrom: instantOrDay('from').optional().describe('created at or after this instant, or from the start of this UTC day'),
+    dateTo: instantOrDay('to').optional().describe('created at or before this instant, or by the end of this UTC day'),
+  }),
+  {
+    ecardId: ['ecardid', 'ecardID'],
+    widgetId: ['widgetid', 'widgetID'],
+    campaign_id: ['campaignId', 'campaignID', 'campaignid'],
+    automation_id: ['automationId', 'automationID', 'automationid'],
+  },
+);
+
+export const SendIdParams = z.object({ sendId: resource('send', z.uuid({ error: 'expected a send id (a UUID)' })).describe('the sendId send-ecard answered') });
+
+const instant = z.string().nullable();
+
+export const LoggedRecipient = z.object({
+  name: z.string().nullable().describe('null for a directory member when the key lacks directory: view'),
+  email: z.string().nullable().describe('null for a directory member when the key lacks directory: view, for a share link without one, or once erased'),
+  status: z.enum(RECIPIENT_STATUSES),
+  sent_at: instant.describe('when the SMTP server took its email'),
+  opened_at: instant.describe('when the recipient first opened the card (the open action)'),
+  bounced_at: instant.describe('when a bounce or complaint came back (the status stays sent)'),
+  failure: z.string().nullable().describe('why its email failed, as stored; `outcome_unknown (…)` when the server\'s answer was lost'),
+});
+
+export const LoggedSend = z.object({
+  sendId: z.string(),
+  status: z.enum(SEND_STATUSES),
+  origin: z.enum(SEND_ORIGINS),
+  ecardid: z.number().int(),
+  widgetid: z.number().int(),
+  campaign_id: z.number().int().nullable(),
+  automation_id: z.number().int().nullable(),
+  createdat: z.string(),
+  scheduled_to_be_sent_at: z.string().describe('when it was (or is) to go out: the acceptance time unless scheduled'),
+  sent_at: instant.describe('when its last email was taken by the SMTP server; null until one was (and for share links)'),
+  recipients: z.array(LoggedRecipient).describe('in the order given'),
+});
+export const LoggedSendList = z.array(LoggedSend);
+
+export { PageMeta };

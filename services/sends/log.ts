@@ -1,19 +1,23 @@
-// The sends log of one account: filtered and paged for the console, read in batches for the CSV export, and one
-// send with its recipients for its page. Every query is scoped by the account id.
-import { Op, type WhereOptions } from 'sequelize';
+// The sends log of one account: filtered and paged for the console and the key API, read in batches for the CSV
+// export, and one send with its recipients for its page. Every query is scoped by the account id.
+import { Op, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
 import { notFound } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
 import type { Send, SendOrigin, SendStatus } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 
-export const SEND_STATUSES: readonly SendStatus[] = ['scheduled', 'pending', 'sent', 'failed', 'canceled'];
-export const SEND_ORIGINS: readonly SendOrigin[] = ['single', 'campaign', 'automation', 'widget'];
+export const SEND_STATUSES = ['scheduled', 'pending', 'sent', 'failed', 'canceled'] as const satisfies readonly SendStatus[];
+export const SEND_ORIGINS = ['single', 'campaign', 'automation', 'widget'] as const satisfies readonly SendOrigin[];
 
 export interface SendFilters {
   status?: SendStatus | undefined;
   origin?: SendOrigin | undefined;
   widgetId?: number | undefined;
   ecardId?: number | undefined;
+  /** A campaign's sends (origin `campaign`). */
+  campaignId?: number | undefined;
+  /** An automation's sends (origin `automation`). */
+  automationId?: number | undefined;
   /** Sends made at or after this instant. */
   dateFrom?: Date | undefined;
   /** Sends made before this instant. */
@@ -28,21 +32,31 @@ export interface LoggedSend {
   ecardName: string;
   widgetName: string;
   recipients: SendRecipient[];
+  /**
+   * Its recipients are directory members: an automation's card or digest (always to a member), or a campaign's
+   * recipient taken from the directory (not a CSV row). Campaign and automation sends have one recipient each.
+   */
+  toMembers: boolean;
 }
 
-/** The filters as a where clause; a widget or eCard that is not the account's is a 404, as everywhere else. */
+/** The filters as a where clause; a widget, eCard, campaign or automation that is not the account's is a 404, as everywhere else. */
 async function whereOf(models: Models, accountId: number, filters: SendFilters): Promise<WhereOptions<Send>> {
-  if (filters.widgetId !== undefined && !(await models.Widget.findOne({ where: { id: filters.widgetId, account_id: accountId }, attributes: ['id'] }))) {
-    throw notFound(`No widget with id ${filters.widgetId}`);
-  }
-  if (filters.ecardId !== undefined && !(await models.Ecard.findOne({ where: { id: filters.ecardId, account_id: accountId }, attributes: ['id'] }))) {
-    throw notFound(`No eCard with id ${filters.ecardId}`);
+  const named: Array<[number | undefined, ModelStatic<Model>, string]> = [
+    [filters.widgetId, models.Widget, 'widget'],
+    [filters.ecardId, models.Ecard, 'eCard'],
+    [filters.campaignId, models.Campaign, 'campaign'],
+    [filters.automationId, models.Automation, 'automation'],
+  ];
+  for (const [id, model, kind] of named) {
+    if (id !== undefined && !(await model.findOne({ where: { id, account_id: accountId }, attributes: ['id'] }))) throw notFound(`No ${kind} with id ${id}`);
   }
   const and: WhereOptions<Send>[] = [{ account_id: accountId }];
   if (filters.status) and.push({ status: filters.status });
   if (filters.origin) and.push({ origin: filters.origin });
   if (filters.widgetId !== undefined) and.push({ widget_id: filters.widgetId });
   if (filters.ecardId !== undefined) and.push({ ecard_id: filters.ecardId });
+  if (filters.campaignId !== undefined) and.push({ origin: 'campaign', origin_id: filters.campaignId });
+  if (filters.automationId !== undefined) and.push({ origin: 'automation', origin_id: filters.automationId });
   if (filters.dateFrom) and.push({ created_at: { [Op.gte]: filters.dateFrom } });
   if (filters.dateTo) and.push({ created_at: { [Op.lt]: filters.dateTo } });
   if (filters.recipientEmail) {
@@ -52,18 +66,23 @@ async function whereOf(models: Models, accountId: number, filters: SendFilters):
   return { [Op.and]: and };
 }
 
-/** Names and recipients of a batch of sends (three queries, whatever the batch's size). */
+/** Names and recipients of a batch of sends (three queries, whatever the batch's size; a fourth when it holds campaign sends). */
 async function withDetails(models: Models, sends: Send[]): Promise<LoggedSend[]> {
   if (sends.length === 0) return [];
-  const [ecards, widgets, recipients] = await Promise.all([
+  const campaignSends = sends.filter((s) => s.origin === 'campaign').map((s) => s.id);
+  const [ecards, widgets, recipients, fromDirectory] = await Promise.all([
     models.Ecard.findAll({ where: { id: [...new Set(sends.map((s) => s.ecard_id))] }, attributes: ['id', 'name'] }),
     models.Widget.findAll({ where: { id: [...new Set(sends.map((s) => s.widget_id))] }, attributes: ['id', 'name'] }),
     models.SendRecipient.findAll({
       where: { send_id: sends.map((s) => s.id) },
-      attributes: ['id', 'send_id', 'position', 'recipient_name', 'recipient_email', 'status', 'opened_at', 'finished_at', 'error', 'page_id'],
+      attributes: ['id', 'send_id', 'position', 'recipient_name', 'recipient_email', 'status', 'opened_at', 'bounced_at', 'finished_at', 'error', 'page_id'],
       order: [['send_id', 'ASC'], ['position', 'ASC']],
     }),
+    campaignSends.length
+      ? models.CampaignRecipient.findAll({ where: { send_id: campaignSends, source: 'directory' }, attributes: ['send_id'], raw: true })
+      : Promise.resolve([]),
   ]);
+  const memberSends = new Set(fromDirectory.map((r) => r.send_id));
   const ecardName = new Map(ecards.map((e) => [e.id, e.name]));
   const widgetName = new Map(widgets.map((w) => [w.id, w.name]));
   const bySend = new Map<number, SendRecipient[]>();
@@ -74,6 +93,7 @@ async function withDetails(models: Models, sends: Send[]): Promise<LoggedSend[]>
     ecardName: ecardName.get(send.ecard_id) ?? `eCard ${send.ecard_id} (deleted)`,
     widgetName: widgetName.get(send.widget_id) ?? `Widget ${send.widget_id} (deleted)`,
     recipients: bySend.get(send.id) ?? [],
+    toMembers: send.origin === 'automation' || memberSends.has(send.id),
   }));
 }
 

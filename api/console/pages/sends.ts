@@ -30,8 +30,8 @@ const digits = (kind: 'widget' | 'ecard') => resource(kind, z.string().regex(/^\
 
 /** The log's filters as the form names them (the key API's names); blank fields are dropped before this. */
 export const SendLogQuery = z.object({
-  status: z.enum(SEND_STATUSES as [string, ...string[]], { error: 'Choose a status from the list.' }).optional(),
-  origin: z.enum(SEND_ORIGINS as [string, ...string[]], { error: 'Choose an origin from the list.' }).optional(),
+  status: z.enum(SEND_STATUSES, { error: 'Choose a status from the list.' }).optional(),
+  origin: z.enum(SEND_ORIGINS, { error: 'Choose an origin from the list.' }).optional(),
   widgetId: digits('widget').optional(),
   ecardId: digits('ecard').optional(),
   dateFrom: day.optional(),
@@ -54,8 +54,8 @@ function parseQuery(query: Context['query']): Parsed {
   }
   const q = result.data;
   const filters: SendFilters = {
-    status: q.status as SendFilters['status'],
-    origin: q.origin as SendFilters['origin'],
+    status: q.status,
+    origin: q.origin,
     widgetId: q.widgetId,
     ecardId: q.ecardId,
     dateFrom: q.dateFrom ? new Date(`${q.dateFrom}T00:00:00Z`) : undefined,
