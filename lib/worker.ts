@@ -30,10 +30,10 @@ let workflowBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
  * The workflows bundled once per process: bundling costs seconds of CPU, and a process that starts its worker again
  * (the test suite, about a hundred times) would pay them each time. The code cannot change while the process runs.
  */
-function bundledWorkflows(logger: Logger): Promise<WorkflowBundleWithSourceMap> {
+export function bundledWorkflows(logger?: Logger): Promise<WorkflowBundleWithSourceMap> {
   workflowBundle ??= bundleWorkflowCode({
     workflowsPath,
-    logger: new DefaultLogger('WARN', ({ level, message }) => (level === 'ERROR' ? logger.error(message) : logger.warn(message))),
+    logger: new DefaultLogger('WARN', ({ level, message }) => (level === 'ERROR' ? logger?.error(message) : logger?.warn(message))),
   });
   workflowBundle.catch(() => (workflowBundle = undefined));
   return workflowBundle;

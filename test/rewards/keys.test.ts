@@ -6,7 +6,7 @@ import { loadConfig } from '../../lib/config.ts';
 import { ensureRewardsKeys, loadRewardsKeys, requireRewardsKeys, rewardsKeyFile, RewardsKeyError } from '../../lib/rewards-keys.ts';
 import { entryPoint } from '../helpers/cli.ts';
 import { freshSqliteUrl } from '../helpers/database.ts';
-import { baseEnv, tempDir } from '../helpers/env.ts';
+import { baseEnv, mysqlUrl, tempDir } from '../helpers/env.ts';
 
 const newKey = () => randomBytes(32).toString('base64');
 
@@ -22,6 +22,10 @@ describe('rewards encryption key', function () {
   this.timeout(60_000);
 
   describe('entry points', () => {
+    // Each start here uses its own SQLite file or no database at all: CI runs them once, in the SQLite pass.
+    before(function () {
+      if (mysqlUrl) this.skip();
+    });
     for (const [name, part] of [['api', 'the API'], ['worker', 'the worker']] as const) {
       it(`npm run ${name} refuses to start without a key, naming DATA_ENCRYPTION_KEY and the key file, and makes none`, async () => {
         const dataDir = tempDir();
