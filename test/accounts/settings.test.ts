@@ -61,6 +61,9 @@ describe('account settings: default time zone and quiet hours', function () {
       await refused({ default_timezone: 'Europe/Atlantis' }, 400, 'invalid_parameter', /^default_timezone: expected an IANA time zone name/);
       await refused({ default_timezone: '+02:00' }, 400, 'invalid_parameter', /^default_timezone: /);
       await refused({ default_timezone: 7 }, 400, 'invalid_parameter', /^default_timezone: /);
+      // Sent, the zone is required: null or blank is 422 (going back to the default is sending "UTC").
+      await refused({ default_timezone: null }, 422, 'missing_field', /^default_timezone is required/);
+      await refused({ default_timezone: '  ' }, 422, 'missing_field', /^default_timezone is required/);
     });
 
     it('"25:00" or "9:5" → 400 naming the time', async () => {
