@@ -1,4 +1,5 @@
 // Every route of the key-authenticated API, in the order the OpenAPI document lists their areas.
+import { accountSettingsRoutes } from './account-settings/router.ts';
 import { brandRoutes } from './brands/router.ts';
 import { automationRoutes } from './automations/router.ts';
 import { campaignRoutes } from './campaigns/router.ts';
@@ -13,4 +14,4 @@ import { webhookRoutes } from './webhooks/router.ts';
 import { widgetRoutes } from './widgets/router.ts';
 import { widgetStatsRoutes } from './widgets/stats.ts';
 
-export const apiRoutes: readonly AnyKeyRoute[] = [...ecardRoutes, ...sendRoutes, ...eraseAddressRoutes, ...widgetRoutes, ...widgetStatsRoutes, ...brandRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...giftCardRoutes, ...keyInfoRoutes];
+export const apiRoutes: readonly AnyKeyRoute[] = [...ecardRoutes, ...sendRoutes, ...eraseAddressRoutes, ...widgetRoutes, ...widgetStatsRoutes, ...brandRoutes, ...campaignRoutes, ...automationRoutes, ...directoryRoutes, ...webhookRoutes, ...giftCardRoutes, ...accountSettingsRoutes, ...keyInfoRoutes];

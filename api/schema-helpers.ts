@@ -1,10 +1,24 @@
-// Schema pieces every endpoint shares: flags, query booleans, page-numbered lists and parameter aliases.
+// Schema pieces every endpoint shares: flags, query booleans, page-numbered lists, parameter aliases, time zones.
 import { z } from 'zod';
+import { canonicalTimeZone } from '../services/campaigns/schedule-time.ts';
 
 /** A flag on input: true/false, 1/0, or their strings; always a boolean after parsing. */
 export const flag = z
   .union([z.boolean(), z.literal(1), z.literal(0), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 1 || v === 'true' || v === '1');
+
+/**
+ * An IANA time zone name, canonicalised as a campaign's `scheduled_timezone` is (`asia/tokyo` → `Asia/Tokyo`); an
+ * unknown name or a raw offset (`+09:00`) is 400 naming the field.
+ */
+export const timeZoneName = z.string().trim().min(1).max(64).transform((name, ctx) => {
+  try {
+    return canonicalTimeZone(name);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'expected an IANA time zone name like Europe/Berlin', input: name });
+    return z.NEVER;
+  }
+});
 
 /** A boolean query parameter: `true|false|1|0`. */
 export const queryBoolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

@@ -14,6 +14,8 @@ export function defineTeamMember(sequelize: Sequelize) {
     declare date_of_birth: string | null;
     declare hire_date: string | null;
     declare profile_image_url: string | null;
+    /** An IANA zone name (canonical), or null: the account's default zone applies. */
+    declare timezone: string | null;
     declare manager_id: number | null;
     declare pending_manager_email: string | null;
     declare disabled: CreationOptional<boolean>;
@@ -32,6 +34,7 @@ export function defineTeamMember(sequelize: Sequelize) {
       date_of_birth: { type: DataTypes.DATEONLY, allowNull: true },
       hire_date: { type: DataTypes.DATEONLY, allowNull: true },
       profile_image_url: { type: DataTypes.STRING(2048), allowNull: true },
+      timezone: { type: DataTypes.STRING(64), allowNull: true },
       manager_id: { type: DataTypes.INTEGER, allowNull: true },
       pending_manager_email: { type: DataTypes.STRING(254).BINARY, allowNull: true },
       disabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },

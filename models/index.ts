@@ -1,6 +1,7 @@
 // Defines every model on one Sequelize instance (so two app instances in one process stay apart).
 import type { Sequelize } from 'sequelize';
 import { defineAccount } from './Account.ts';
+import { defineAccountSettings } from './AccountSettings.ts';
 import { defineApiKey } from './ApiKey.ts';
 import { defineAutomation } from './Automation.ts';
 import { defineAutomationEcard } from './AutomationEcard.ts';
@@ -40,6 +41,7 @@ import { defineWidgetActivity } from './WidgetActivity.ts';
 
 export function createModels(sequelize: Sequelize) {
   const Account = defineAccount(sequelize);
+  const AccountSettings = defineAccountSettings(sequelize);
   const Owner = defineOwner(sequelize);
   const ApiKey = defineApiKey(sequelize);
   const Widget = defineWidget(sequelize);
@@ -85,6 +87,7 @@ export function createModels(sequelize: Sequelize) {
   return {
     sequelize,
     Account,
+    AccountSettings,
     Owner,
     ApiKey,
     Widget,

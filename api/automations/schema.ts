@@ -4,9 +4,8 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../../models/Automation.ts';
 import { NOTIFICATION_TYPES } from '../../models/AutomationEcard.ts';
 import { daysInMonth, parseLocalDate } from '../../services/automations/local-date.ts';
-import { canonicalTimeZone } from '../../services/campaigns/schedule-time.ts';
 import { GiftCard } from '../campaigns/schema.ts';
-import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, withAliases } from '../schema-helpers.ts';
+import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, timeZoneName, withAliases } from '../schema-helpers.ts';
 
 const positiveId = z.number().int().positive();
 const locale = z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
@@ -46,15 +45,6 @@ const localDate = z
     }
   }, 'not a calendar date');
 
-const timeZone = z.string().min(1).max(64).transform((name, ctx) => {
-  try {
-    return canonicalTimeZone(name);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'expected an IANA time zone name like Europe/Berlin', input: name });
-    return z.NEVER;
-  }
-});
-
 /** Every field any event type uses; the service keeps those of the automation's type (decisions.md). */
 export const TriggerConfigInput = z
   .object({
@@ -76,7 +66,7 @@ export const TriggerConfigInput = z
 
 export const TimingConfigInput = z.object({
   send_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected a time HH:mm (24 h)').optional(),
-  timezone: timeZone.optional().describe('IANA time zone name, e.g. Europe/Berlin'),
+  timezone: timeZoneName.optional().describe('IANA time zone name, e.g. Europe/Berlin'),
   days_before: z.number().int().min(0).max(60).optional().describe('send this many days before the occasion'),
   skip_weekends: flag.optional().describe('a send date on Saturday or Sunday moves to the Friday before'),
 });

@@ -10,7 +10,7 @@ import { flag } from '../schema-helpers.ts';
 import { MEMBER_FIELDS } from './schema.ts';
 
 /** The standard fields a column can fill (custom date fields are `custom_fields.<key>`). */
-export const STANDARD_TARGETS = ['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email'] as const;
+export const STANDARD_TARGETS = ['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email', 'timezone'] as const;
 const TARGET_LABELS: Record<(typeof STANDARD_TARGETS)[number], string> = {
   email: 'Email',
   employee_id: 'Employee id',
@@ -22,6 +22,7 @@ const TARGET_LABELS: Record<(typeof STANDARD_TARGETS)[number], string> = {
   hire_date: 'Hire date',
   profile_image_url: 'Profile image URL',
   manager_email: 'Manager’s email',
+  timezone: 'Time zone',
 };
 /** A departments cell holds names separated by this. */
 export const DEPARTMENT_SEPARATOR = ';';

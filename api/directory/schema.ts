@@ -1,7 +1,7 @@
 // Contracts of the directory endpoints (/pub/team-member-actions/...) and of member-change events.
 import { z } from 'zod';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
-import { flag, fromDigits, numericId, queryInt } from '../schema-helpers.ts';
+import { flag, fromDigits, numericId, queryInt, timeZoneName } from '../schema-helpers.ts';
 
 const blank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -36,6 +36,7 @@ export const MEMBER_FIELDS = {
   hire_date: clearable(date).optional(),
   profile_image_url: clearable(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).max(2048)).optional(),
   manager_email: clearable(email).optional().describe('links the manager; resolved later if the manager is not in the directory yet'),
+  timezone: clearable(timeZoneName).optional().describe('IANA time zone name, e.g. Asia/Tokyo (canonicalised: asia/tokyo → Asia/Tokyo); an unknown zone is 400'),
   custom_fields: z.record(z.string().max(64), clearable(date)).optional().describe('custom date fields by key (see /fields)'),
 };
 
@@ -71,6 +72,7 @@ export const Member = z.object({
   hire_date: z.string().nullable(),
   profile_image_url: z.string().nullable(),
   manager_email: z.string().nullable().describe('the linked manager, or the email still waiting for its member'),
+  timezone: z.string().nullable().describe('the member’s IANA time zone, or null (the account’s default_timezone applies)'),
   custom_fields: z.record(z.string(), z.string()),
   disabled: z.union([z.literal(0), z.literal(1)]),
   createdat: z.string(),

@@ -24,6 +24,7 @@ const BUILT_IN: FieldDescriptor[] = [
   { key: 'hire_date', label: 'Hire date', type: 'date', required: false, format: 'YYYY-MM-DD' },
   { key: 'profile_image_url', label: 'Profile image URL', type: 'string', required: false, format: 'uri' },
   { key: 'manager_email', label: "Manager's email", type: 'string', required: false, format: 'email' },
+  { key: 'timezone', label: 'Time zone', type: 'string', required: false, format: 'IANA time zone' },
 ];
 
 /** Custom keys are lower-case identifiers that no built-in field uses. */

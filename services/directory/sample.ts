@@ -12,6 +12,7 @@ const SAMPLE_MEMBER = {
   date_of_birth: '1800-04-12',
   hire_date: '2021-09-01',
   profile_image_url: 'https://example.com/avatars/jane.png',
+  timezone: 'America/Chicago',
   disabled: 0 as const,
 };
 

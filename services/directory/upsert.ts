@@ -13,13 +13,13 @@ import { assertSeatFree, saveMember } from './seats.ts';
 import { loadView, sortKeys, sortNames, type MemberState, type MemberView } from './view.ts';
 
 /** The fields an upsert sets, in the order changes are reported; a field sent as null clears it. */
-export const SCALAR_FIELDS = ['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'date_of_birth', 'hire_date', 'profile_image_url'] as const;
+export const SCALAR_FIELDS = ['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'date_of_birth', 'hire_date', 'profile_image_url', 'timezone'] as const;
 type ScalarField = (typeof SCALAR_FIELDS)[number];
-const FIELD_ORDER = ['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email'] as const;
+const FIELD_ORDER = ['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email', 'timezone'] as const;
 
 export type MatchField = 'email' | 'employee_id';
 
-/** Normalized input: emails lower-cased, strings trimmed, `""` already turned into null, departments deduplicated. */
+/** Normalized input: emails lower-cased, strings trimmed, zones canonical, `""` already turned into null, departments deduplicated. */
 export type MemberFieldsInput = Partial<Record<ScalarField | 'manager_email', string | null>> & {
   departments?: string[];
   custom_fields?: Record<string, string | null>;
@@ -100,6 +100,7 @@ const EMPTY_STATE: MemberState = {
   hire_date: null,
   profile_image_url: null,
   manager_email: null,
+  timezone: null,
   custom_fields: {},
 };
 

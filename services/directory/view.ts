@@ -16,6 +16,8 @@ export interface MemberState {
   hire_date: string | null;
   profile_image_url: string | null;
   manager_email: string | null;
+  /** An IANA zone name, or null (the account's default zone applies). */
+  timezone: string | null;
   custom_fields: Record<string, string>;
 }
 
@@ -41,6 +43,7 @@ export function memberState(view: MemberState): MemberState {
     hire_date: view.hire_date,
     profile_image_url: view.profile_image_url,
     manager_email: view.manager_email,
+    timezone: view.timezone,
     custom_fields: view.custom_fields,
   };
 }
@@ -90,6 +93,7 @@ export async function loadViews(models: Models, accountId: number, members: Team
       profile_image_url: m.profile_image_url,
       manager_id: m.manager_id,
       manager_email: m.manager_id !== null ? (managerEmail.get(m.manager_id) ?? null) : m.pending_manager_email,
+      timezone: m.timezone,
       custom_fields: sortKeys(custom),
       disabled: m.disabled,
       created_at: m.created_at,

@@ -48,6 +48,7 @@ describe('console in a browser: directory', function () {
     await page.getByLabel('Departments').fill('Research, Analytical engines');
     await page.getByLabel('Hire date').fill('2021-06-15');
     await page.getByLabel('Work anniversary').fill('2022-06-15');
+    await page.getByLabel('Time zone').selectOption('Europe/London');
     await go(page, () => page.getByRole('button', { name: 'Add the member' }).click(), /\/members\/\d+\?done=created$/);
     expect(await page.locator('.notice').innerText()).to.equal('The member is added.');
     await look(page, 'directory-member');
@@ -62,7 +63,7 @@ describe('console in a browser: directory', function () {
 
     await page.getByLabel('Job position').fill('Analyst');
     await go(page, () => page.getByRole('button', { name: 'Save the member' }).click(), /done=saved$/);
-    expect(await find('ada@example.com')).to.deep.include({ job_position: 'Analyst', custom_fields: { anniversary: '2022-06-15' } });
+    expect(await find('ada@example.com')).to.deep.include({ job_position: 'Analyst', timezone: 'Europe/London', custom_fields: { anniversary: '2022-06-15' } });
 
     await go(page, () => page.getByRole('button', { name: 'Deactivate' }).click(), /done=deactivated$/);
     expect(await find('ada@example.com')).to.have.property('disabled', 1);

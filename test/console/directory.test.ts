@@ -22,7 +22,7 @@ interface MemberOut {
 
 /** Every editor field, blank unless given (as a browser posts the whole form). */
 const memberForm = (fields: Record<string, string>) => ({
-  email: '', first_name: '', last_name: '', employee_id: '', job_position: '', departments: '', manager_email: '', hire_date: '', date_of_birth: '', profile_image_url: '',
+  email: '', first_name: '', last_name: '', employee_id: '', job_position: '', departments: '', manager_email: '', hire_date: '', date_of_birth: '', profile_image_url: '', timezone: '',
   ...fields,
 });
 
@@ -108,6 +108,27 @@ describe('console pages: directory', function () {
     expect(foreignOrigin.status).to.equal(403);
     expect(await stack.models.TeamMember.count({ where: { account_id: owner.account.accountId } })).to.equal(count);
     expect(count).to.equal(before + 1);
+  });
+
+  it('the time zone: a picker with a "none" first, saved and cleared through the editor, shown in the members table; a bad zone is refused beside it', async () => {
+    const { browser, csrf } = owner;
+    const made = await browser.post('/v2/console/directory/members', { _csrf: csrf, ...memberForm({ email: 'kenji@example.com', first_name: 'Kenji', timezone: 'Asia/Tokyo' }) });
+    expect(made.status).to.equal(303);
+    const id = idOf(made.headers.get('location'));
+    expect(await find('kenji@example.com')).to.have.property('timezone', 'Asia/Tokyo');
+    const editor = await (await browser.get(`/v2/console/directory/members/${id}`)).text();
+    expect(editor).to.match(/<select id="member-field-\d+" name="timezone"[^>]*>\s*<option value="">None \(the account’s default\)<\/option>/);
+    expect(editor).to.include('<option value="Asia/Tokyo" selected>Asia/Tokyo</option>');
+    const table = await (await browser.get('/v2/console/directory/members?q=kenji')).text();
+    expect(table).to.include('<th scope="col">Time zone</th>').and.match(/<td>Asia\/Tokyo<\/td>/);
+
+    const bad = await browser.post(`/v2/console/directory/members/${id}`, { _csrf: csrf, ...memberForm({ email: 'kenji@example.com', first_name: 'Kenji', timezone: 'Asia/Nowhere' }) });
+    expect(bad.status).to.equal(400);
+    expect(await bad.text()).to.match(/id="member-field-\d+-error">Expected an IANA time zone name like Europe\/Berlin</);
+    expect(await find('kenji@example.com')).to.have.property('timezone', 'Asia/Tokyo');
+
+    expect((await browser.post(`/v2/console/directory/members/${id}`, { _csrf: csrf, ...memberForm({ email: 'kenji@example.com', first_name: 'Kenji' }) })).headers.get('location')).to.include('done=saved');
+    expect(await find('kenji@example.com')).to.have.property('timezone', null);
   });
 
   it('erases a member through a confirmation naming what goes; the key API no longer finds them', async () => {

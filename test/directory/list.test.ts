@@ -150,7 +150,7 @@ describe('directory: list, fields, departments, sample', function () {
     it('lists every settable field with label, type, required and format, then the active custom date fields', async () => {
       account = await newAccount(stack.models);
       const builtIn = expectSuccess(await api('GET', '/fields')) as Array<Record<string, unknown>>;
-      expect(builtIn.map((f) => f.key)).to.deep.equal(['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email']);
+      expect(builtIn.map((f) => f.key)).to.deep.equal(['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email', 'timezone']);
       expect(builtIn[0]).to.deep.equal({ key: 'email', label: 'Email', type: 'string', required: true, format: 'email' });
       expect(builtIn.find((f) => f.key === 'hire_date')).to.deep.equal({ key: 'hire_date', label: 'Hire date', type: 'date', required: false, format: 'YYYY-MM-DD' });
       await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: true });

@@ -69,6 +69,7 @@ describe('directory: upsert', function () {
       date_of_birth: '1800-12-10',
       hire_date: '2020-01-06',
       profile_image_url: 'https://example.com/ada.png',
+      timezone: null,
       disabled: 0,
       updatedat: answer.member.updatedat,
     });

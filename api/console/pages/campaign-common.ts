@@ -43,21 +43,6 @@ export function stepsOf(id: number, current: Step) {
   return STEPS.map(([name, label], i) => ({ label, number: i + 1, current: name === current, done: i < at, href: id ? campaignPath(id, name) : undefined }));
 }
 
-// Names Node's ICU still spells the old way (Intl.supportedValuesOf lists the links): the IANA names people know.
-const CURRENT_NAMES: Record<string, string> = {
-  'Asia/Calcutta': 'Asia/Kolkata',
-  'Asia/Katmandu': 'Asia/Kathmandu',
-  'Asia/Rangoon': 'Asia/Yangon',
-  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
-  'Atlantic/Faeroe': 'Atlantic/Faroe',
-  'Europe/Kiev': 'Europe/Kyiv',
-  'America/Godthab': 'America/Nuuk',
-  'Pacific/Enderbury': 'Pacific/Kanton',
-};
-
-/** Every IANA zone the runtime knows (current spellings) and UTC, sorted: the schedule step's picker. */
-export const TIME_ZONES: readonly string[] = [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone').map((z) => CURRENT_NAMES[z] ?? z)])].sort();
-
 /** A zod failure as one message per form field (the first issue of each), for the view to show beside it. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const errors: Record<string, string> = {};

@@ -13,7 +13,8 @@ import type { Account } from '../../../models/Account.ts';
 import { ApiError } from '../../../lib/errors.ts';
 import { CampaignIdParams } from '../../campaigns/schema.ts';
 import { definePage, page, seeOther, type AnyRoute, type PageResult } from '../../http/route.ts';
-import { campaignPath, fieldErrors, refusal, stepsOf, TIME_ZONES } from './campaign-common.ts';
+import { campaignPath, fieldErrors, refusal, stepsOf } from './campaign-common.ts';
+import { zoneOptions } from './time-zones.ts';
 import { withInlineToken, type Confirmation } from './inline-token.ts';
 
 const LaunchForm = z.discriminatedUnion('when', [
@@ -72,7 +73,7 @@ async function launchPage(services: ServiceContext, account: Account, campaign: 
       errors: state.errors ?? {},
       values,
       later: values.when === 'later',
-      zones: TIME_ZONES.map((z) => ({ value: z, selected: z === values.scheduled_timezone })),
+      zones: zoneOptions(values.scheduled_timezone),
       gift: giftValues,
       giftOn: giftValues.gift_card_enabled === 'on',
       giftErrors: state.giftErrors ?? {},

@@ -7,6 +7,7 @@ import type { CustomField } from '../../../models/CustomField.ts';
 import type { MemberFieldsInput } from '../../../services/directory/upsert.ts';
 import type { MemberView } from '../../../services/directory/view.ts';
 import { MEMBER_FIELDS } from '../../directory/schema.ts';
+import { zoneOptions } from './time-zones.ts';
 
 /** The standard fields in the editor's order: name, label, input type, hint. */
 const STANDARD = [
@@ -20,6 +21,7 @@ const STANDARD = [
   { name: 'hire_date', label: 'Hire date', type: 'date' },
   { name: 'date_of_birth', label: 'Date of birth', type: 'date', hint: 'Birthday automations use it; webhook events hide the year.' },
   { name: 'profile_image_url', label: 'Profile image URL', type: 'url', autocomplete: 'off', hint: 'An http(s) address.' },
+  { name: 'timezone', label: 'Time zone', type: 'timezone', hint: 'Where the member is, for cards sent at local time; none: the account’s default zone (Settings, Time and quiet hours).' },
 ] as const;
 
 const MAX_LENGTH: Record<string, number> = { email: 254, first_name: 100, last_name: 100, employee_id: 100, job_position: 200, departments: 5200, manager_email: 254, profile_image_url: 2048 };
@@ -45,7 +47,12 @@ export function formFields(custom: CustomField[], values: Record<string, string>
     ...STANDARD.map((f) => ({ hint: undefined, required: false, autocomplete: undefined, ...f })),
     ...custom.map((f) => ({ name: customName(f.field_key), label: f.label, type: 'date', required: Boolean(f.required), autocomplete: undefined, hint: `Custom date field ${f.field_key}.` })),
   ];
-  return fields.map((f, i) => ({ ...f, id: `member-field-${i}`, value: values[f.name] ?? '', error: errors[f.name], maxlength: MAX_LENGTH[f.name] }));
+  return fields.map((f, i) => {
+    const value = values[f.name] ?? '';
+    // The zone is the console's time-zone picker (a "none" option first); every other field is an input.
+    const picker = f.type === 'timezone' ? { zones: zoneOptions(value), blank: 'None (the account’s default)' } : {};
+    return { ...f, ...picker, id: `member-field-${i}`, value, error: errors[f.name], maxlength: MAX_LENGTH[f.name] };
+  });
 }
 
 export type FormCheck = { ok: true; fields: MemberFieldsInput } | { ok: false; errors: Record<string, string> };

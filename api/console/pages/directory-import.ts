@@ -33,6 +33,7 @@ const SYNONYMS: Record<string, string[]> = {
   hire_date: ['start date', 'hired', 'hired on', 'joined'],
   profile_image_url: ['photo', 'avatar', 'picture', 'image'],
   manager_email: ['manager', 'manager mail'],
+  timezone: ['time zone', 'tz', 'zone', 'iana time zone'],
 };
 const words = (s: string) => s.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 

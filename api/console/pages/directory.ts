@@ -47,7 +47,7 @@ function listLink(query: Partial<MembersQuery>, after?: number): string {
 
 function row(m: MemberView) {
   const name = [m.first_name, m.last_name].filter(Boolean).join(' ');
-  return { id: m.id, name, email: m.email, employee_id: m.employee_id, job_position: m.job_position, departments: m.departments.join(', '), hire_date: m.hire_date, disabled: m.disabled };
+  return { id: m.id, name, email: m.email, employee_id: m.employee_id, job_position: m.job_position, departments: m.departments.join(', '), hire_date: m.hire_date, timezone: m.timezone, disabled: m.disabled };
 }
 
 export const directoryPageRoutes: AnyRoute[] = [

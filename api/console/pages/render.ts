@@ -68,9 +68,10 @@ export const NAV: NavItem[] = [
     ],
   },
   {
-    href: '/v2/console/outbox',
+    href: '/v2/console/local-time',
     label: 'Settings',
     children: [
+      { href: '/v2/console/local-time', label: 'Time and quiet hours' },
       { href: '/v2/console/outbox', label: 'Sandbox outbox' },
       { href: '/v2/console/password', label: 'Password' },
     ],

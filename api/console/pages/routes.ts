@@ -5,6 +5,7 @@ import { deletePageRoutes } from './deletes.ts';
 import { keyPageRoutes } from './keys.ts';
 import { outboxPageRoutes } from './outbox.ts';
 import { passwordPageRoutes } from './password.ts';
+import { localTimePageRoutes } from './local-time.ts';
 import { rewardPageRoutes } from './rewards.ts';
 import { sessionPageRoutes } from './session.ts';
 import { settingsPageRoutes } from './settings.ts';
@@ -35,6 +36,7 @@ export const consolePageRoutes: readonly AnyRoute[] = [
   ...settingsPageRoutes,
   ...outboxPageRoutes,
   ...passwordPageRoutes,
+  ...localTimePageRoutes,
   ...assetRoutes,
   ...widgetPageRoutes,
   ...widgetEcardPageRoutes,
