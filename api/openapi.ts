@@ -5,7 +5,7 @@ type RouteParameter = NonNullable<RouteConfig['request']>['params'];
 import { z } from 'zod';
 import { MemberEvent } from './directory/schema.ts';
 import { capabilityOf, type AnyKeyRoute, type AnyWidgetRoute } from './http/route.ts';
-import { EcardSharedEvent } from './webhooks/schema.ts';
+import { EcardSharedEvent, OutcomeEvent } from './webhooks/schema.ts';
 
 /** A documented route: the key API's, or the widget's public API's (no key; its own document). */
 type AnyRoute = AnyKeyRoute | AnyWidgetRoute;
@@ -116,6 +116,14 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
     summary: 'A member-change event (team_member_created | updated | deactivated | deleted), to subscribed URLs',
     description: SIGNED,
     request: { body: { content: { 'application/json': { schema: MemberEvent } } } },
+    responses: acknowledged,
+  });
+  registry.registerWebhook({
+    method: 'post',
+    path: 'outcomeEvent',
+    summary: 'An outcome event (ecard_delivered | ecard_opened | ecard_failed; an extension of the spec), to subscribed URLs: up to 100 recipients per delivery',
+    description: SIGNED,
+    request: { body: { content: { 'application/json': { schema: OutcomeEvent } } } },
     responses: acknowledged,
   });
   registry.registerWebhook({

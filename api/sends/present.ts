@@ -2,11 +2,10 @@
 // send as the reading endpoints show it.
 import type { z } from 'zod';
 import { providerFailed } from '../../lib/errors.ts';
-import type { SendRecipient } from '../../models/SendRecipient.ts';
-import type { LoggedSend as Logged } from '../../services/sends/log.ts';
+import { recipientOutcome, type LoggedSend as Logged } from '../../services/sends/log.ts';
 import { pageUrl } from '../../services/sends/pages.ts';
 import type { Send } from '../../services/sends/send-ecard.ts';
-import type { LoggedRecipient, LoggedSend } from './schema.ts';
+import type { LoggedSend } from './schema.ts';
 
 export type SendAnswer = Record<string, unknown> & { sendId: string };
 
@@ -22,19 +21,6 @@ export function presentSend(send: Send, publicBaseUrl: string): SendAnswer {
 
 const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
 
-/** A recipient; a directory member's name and email are null for a key without `directory: view`. */
-function presentRecipient(r: SendRecipient, hidden: boolean): z.input<typeof LoggedRecipient> {
-  return {
-    name: hidden ? null : r.recipient_name,
-    email: hidden ? null : r.recipient_email,
-    status: r.status,
-    sent_at: r.status === 'sent' ? iso(r.finished_at) : null,
-    opened_at: iso(r.opened_at),
-    bounced_at: iso(r.bounced_at),
-    failure: r.error ?? null,
-  };
-}
-
 /** A send with its recipients (the log's view of it); `seesDirectory`: the key may read members' data. */
 export function presentLoggedSend({ send, recipients, toMembers }: Logged, seesDirectory: boolean): z.input<typeof LoggedSend> {
   const sentAt = recipients.reduce<Date | null>((last, r) => (r.status === 'sent' && r.finished_at && (!last || r.finished_at > last) ? r.finished_at : last), null);
@@ -49,6 +35,6 @@ export function presentLoggedSend({ send, recipients, toMembers }: Logged, seesD
     createdat: send.created_at.toISOString(),
     scheduled_to_be_sent_at: send.send_at.toISOString(),
     sent_at: iso(sentAt),
-    recipients: recipients.map((r) => presentRecipient(r, toMembers && !seesDirectory)),
+    recipients: recipients.map((r) => recipientOutcome(r, toMembers && !seesDirectory)),
   };
 }

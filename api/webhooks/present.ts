@@ -50,11 +50,11 @@ function presentAttempt(a: WebhookAttempt, mask: MemberMask | null): z.input<typ
 }
 
 /**
- * A member-change event's member (body, and its values echoed in responses) is masked for a key without
- * `directory: view`; the console (an owner's session) sees it whole.
+ * A member-change event's member, or an outcome event's member recipients (body, and their values echoed in
+ * responses), are masked for a key without `directory: view`; the console (an owner's session) sees them whole.
  */
 export function presentDeliveryDetail(d: Detail, seesDirectory = true): z.input<typeof DeliveryDetail> {
-  const mask = seesDirectory ? null : memberMask(d.delivery.event_type, d.body);
+  const mask = seesDirectory ? null : memberMask(d.delivery.event_type, d.body, d.source);
   return {
     ...presentDelivery(d.delivery, d.endpoint.url),
     body: mask ? mask.body : d.body,

@@ -1,7 +1,9 @@
 // Webhook endpoints: member-change subscriptions, the ecard_shared URL, endpoints, the delivery log, replay, test.
 import { enableEndpoint, listEndpoints, setEcardSharedUrl, subscribe, unsubscribe } from '../../services/webhooks/endpoints.ts';
 import { findDelivery, listDeliveries, replayDelivery, sendTest, type LoggedDelivery } from '../../services/webhooks/deliveries.ts';
+import { checkAccess } from '../http/mount.ts';
 import { defineRoute } from '../http/route.ts';
+import { isOutcomeEventType } from '../../services/sends/outcome-events.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from './present.ts';
@@ -36,12 +38,14 @@ export const webhookRoutes = [
   defineRoute({
     method: 'post',
     path: '/pub/team-member-actions/subscribe',
-    summary: 'Subscribes a URL to one member-change event type (the same pair again returns the same id)',
+    summary: 'Subscribes a URL to one member-change or outcome event type (outcome types also need sends: view; the same pair again returns the same id)',
     tags,
     access: manage,
     body: SubscribeBody,
     response: SubscribeAnswer,
     async handler({ body }, { services, caller }) {
+      // Outcome events carry what became of sends: reading them needs sends: view as well.
+      if (isOutcomeEventType(body.event_type)) checkAccess({ area: 'sends', level: 'view' }, caller.apiKey);
       const endpoint = await subscribe(services, caller.account.id, { eventType: body.event_type, hookUrl: body.hookUrl, integration: body.integration });
       return { id: endpoint.id };
     },

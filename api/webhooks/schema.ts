@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES } from '../../models/WebhookDelivery.ts';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
+import { SEND_ORIGINS } from '../../services/sends/log.ts';
+import { OUTCOME_EVENT_TYPES } from '../../services/sends/outcome-events.ts';
+import { LoggedRecipient } from '../sends/schema.ts';
 import type { DeliveryQuery } from '../../services/webhooks/deliveries.ts';
 import { numericId, flag, pageQuery, PageMeta, resource } from '../schema-helpers.ts';
 
@@ -9,7 +12,7 @@ const id = numericId();
 const url = z.string().trim().max(2048);
 
 export const SubscribeBody = z.object({
-  event_type: z.enum(MEMBER_EVENT_TYPES),
+  event_type: z.enum([...MEMBER_EVENT_TYPES, ...OUTCOME_EVENT_TYPES]).describe('a member-change event, or (an extension of the spec) an outcome event, which also needs sends: view'),
   hookUrl: url.min(1).describe('https (http only where private targets are allowed); checked against private addresses'),
   integration: flag.default(false).describe('an integration platform\'s hook (never paused; a 410 removes it); zapier.com, make.com and n8n.cloud hosts count as such'),
 });
@@ -112,4 +115,20 @@ export const EcardSharedEvent = z.object({
   do_notify_on_open: z.boolean().describe('whether the sender asked for a read receipt (send-ecard\'s opennotification)'),
   opted_in: z.boolean().optional().describe('widget sends only: the sender ticked the opt-in box'),
   sender_teammemberid: z.number().int().nullable().optional().describe('widget sends only: the directory member the sender proved to be (verification), else null'),
+});
+
+/** An outcome event (an extension of the spec): what became of up to 100 recipients of one send, or of one campaign's or automation's sends. */
+export const OutcomeEvent = z.object({
+  event_id: z.string().describe('UUID, the same on every attempt and on replay: de-duplicate by it'),
+  event_type: z.enum(OUTCOME_EVENT_TYPES).describe('ecard_delivered: the SMTP server took the email (250); ecard_opened: the recipient opened the card (the open action); ecard_failed: the email failed (including outcome_unknown)'),
+  timestamp: z.string().describe('ISO 8601 UTC'),
+  send: z.object({
+    sendId: z.string().nullable().describe('null when the recipients belong to several sends of one campaign or automation (each recipient names its own)'),
+    origin: z.enum(SEND_ORIGINS),
+    ecardid: z.number().int(),
+    widgetid: z.number().int(),
+    campaign_id: z.number().int().nullable(),
+    automation_id: z.number().int().nullable(),
+  }),
+  recipients: z.array(LoggedRecipient.extend({ sendId: z.string().describe('the send this recipient belongs to') })).max(100),
 });

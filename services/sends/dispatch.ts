@@ -14,6 +14,8 @@ import { giftEmailsFor } from '../rewards/hand-off.ts';
 import { releaseReservation } from '../rewards/reservations.ts';
 import { prepareSendGifts } from '../rewards/send-gift.ts';
 import { settleGiftOrders } from '../rewards/settle.ts';
+import { accountTransaction } from '../account-lock.ts';
+import { recordOutcomeEvents } from './outcome-events.ts';
 import { releaseQuota } from './quota.ts';
 import { messageIdOf, OUTCOME_UNKNOWN, outgoingMail } from './delivery.ts';
 import { givePagesToRecipients, recipientUrl } from './pages.ts';
@@ -36,10 +38,16 @@ async function finish(ctx: ServiceContext, send: Send): Promise<SendOutcome> {
   const failed = recipients.filter((r) => r.status === 'failed');
   const status: SendStatus = send.mode === 'share' || sent > 0 ? 'sent' : 'failed';
   const error = failed[0]?.error ?? null;
-  const [changed] = await ctx.models.Send.update(
-    { status, emails_sent: sent, error },
-    { where: { id: send.id, status: 'pending' } },
-  );
+  // The send's end and its recipients' outcome events in one transaction: only the update that ended it emits.
+  const changed = await accountTransaction(ctx.models, send.account_id, async (transaction) => {
+    const [ended] = await ctx.models.Send.update({ status, emails_sent: sent, error }, { where: { id: send.id, status: 'pending' }, transaction });
+    if (ended) {
+      const ofStatus = (s: string) => recipients.filter((r) => r.status === s).map((recipient) => ({ send, recipient }));
+      await recordOutcomeEvents(ctx, 'ecard_delivered', ofStatus('sent'), transaction);
+      await recordOutcomeEvents(ctx, 'ecard_failed', ofStatus('failed'), transaction);
+    }
+    return ended;
+  });
   // The quota of emails that did not go out is given back, once (only the update that ended the send does it).
   if (changed && send.quota_month && failed.length) await releaseQuota(ctx.models, send.account_id, send.quota_month, Math.min(failed.length, send.quota_count));
   if (send.gift_product_id) {

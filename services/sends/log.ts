@@ -4,7 +4,8 @@ import { Op, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
 import { notFound } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
 import type { Send, SendOrigin, SendStatus } from '../../models/Send.ts';
-import type { SendRecipient } from '../../models/SendRecipient.ts';
+import type { RecipientStatus, SendRecipient } from '../../models/SendRecipient.ts';
+import type { Transaction } from 'sequelize';
 
 export const SEND_STATUSES = ['scheduled', 'pending', 'sent', 'failed', 'canceled'] as const satisfies readonly SendStatus[];
 export const SEND_ORIGINS = ['single', 'campaign', 'automation', 'widget'] as const satisfies readonly SendOrigin[];
@@ -66,11 +67,48 @@ async function whereOf(models: Models, accountId: number, filters: SendFilters):
   return { [Op.and]: and };
 }
 
+/** One recipient as the reading endpoints and the outcome events show it. */
+export interface RecipientOutcome {
+  name: string | null;
+  email: string | null;
+  status: RecipientStatus;
+  sent_at: string | null;
+  opened_at: string | null;
+  bounced_at: string | null;
+  failure: string | null;
+}
+
+const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
+
+/** A recipient's outcome; `hidden`: a directory member's name and email are null (a reader without `directory: view`). */
+export function recipientOutcome(r: SendRecipient, hidden: boolean): RecipientOutcome {
+  return {
+    name: hidden ? null : r.recipient_name,
+    email: hidden ? null : r.recipient_email,
+    status: r.status,
+    sent_at: r.status === 'sent' ? iso(r.finished_at) : null,
+    opened_at: iso(r.opened_at),
+    bounced_at: iso(r.bounced_at),
+    failure: r.error ?? null,
+  };
+}
+
+/**
+ * Which of these sends went to directory members: an automation's (always), or a campaign's recipient taken from
+ * the directory (not a CSV row). Campaign and automation sends have one recipient each.
+ */
+export async function memberSendIds(models: Models, sends: Send[], transaction?: Transaction): Promise<Set<number>> {
+  const campaignSends = sends.filter((s) => s.origin === 'campaign').map((s) => s.id);
+  const fromDirectory = campaignSends.length
+    ? await models.CampaignRecipient.findAll({ where: { send_id: campaignSends, source: 'directory' }, attributes: ['send_id'], raw: true, ...(transaction ? { transaction } : {}) })
+    : [];
+  return new Set([...sends.filter((s) => s.origin === 'automation').map((s) => s.id), ...fromDirectory.map((r) => r.send_id!)]);
+}
+
 /** Names and recipients of a batch of sends (three queries, whatever the batch's size; a fourth when it holds campaign sends). */
 async function withDetails(models: Models, sends: Send[]): Promise<LoggedSend[]> {
   if (sends.length === 0) return [];
-  const campaignSends = sends.filter((s) => s.origin === 'campaign').map((s) => s.id);
-  const [ecards, widgets, recipients, fromDirectory] = await Promise.all([
+  const [ecards, widgets, recipients, memberSends] = await Promise.all([
     models.Ecard.findAll({ where: { id: [...new Set(sends.map((s) => s.ecard_id))] }, attributes: ['id', 'name'] }),
     models.Widget.findAll({ where: { id: [...new Set(sends.map((s) => s.widget_id))] }, attributes: ['id', 'name'] }),
     models.SendRecipient.findAll({
@@ -78,11 +116,8 @@ async function withDetails(models: Models, sends: Send[]): Promise<LoggedSend[]>
       attributes: ['id', 'send_id', 'position', 'recipient_name', 'recipient_email', 'status', 'opened_at', 'bounced_at', 'finished_at', 'error', 'page_id'],
       order: [['send_id', 'ASC'], ['position', 'ASC']],
     }),
-    campaignSends.length
-      ? models.CampaignRecipient.findAll({ where: { send_id: campaignSends, source: 'directory' }, attributes: ['send_id'], raw: true })
-      : Promise.resolve([]),
+    memberSendIds(models, sends),
   ]);
-  const memberSends = new Set(fromDirectory.map((r) => r.send_id));
   const ecardName = new Map(ecards.map((e) => [e.id, e.name]));
   const widgetName = new Map(widgets.map((w) => [w.id, w.name]));
   const bySend = new Map<number, SendRecipient[]>();
@@ -93,7 +128,7 @@ async function withDetails(models: Models, sends: Send[]): Promise<LoggedSend[]>
     ecardName: ecardName.get(send.ecard_id) ?? `eCard ${send.ecard_id} (deleted)`,
     widgetName: widgetName.get(send.widget_id) ?? `Widget ${send.widget_id} (deleted)`,
     recipients: bySend.get(send.id) ?? [],
-    toMembers: send.origin === 'automation' || memberSends.has(send.id),
+    toMembers: memberSends.has(send.id),
   }));
 }
 

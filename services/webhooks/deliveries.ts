@@ -10,6 +10,7 @@ import { replayWorkflowId, testWorkflowId } from '../../workflows/webhook-delive
 import { startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { MEMBER_EVENT_TYPES } from '../directory/events.ts';
 import { sampleMemberEvent } from '../directory/sample.ts';
+import { isOutcomeEventType, maskedOutcomeBody, MEMBER_RECIPIENTS_SOURCE, outcomeRecipientValues, sampleOutcomeEvent } from '../sends/outcome-events.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent, redactedPayload } from '../outbox.ts';
@@ -66,6 +67,8 @@ export async function eventDeliveries(models: Models, accountId: number, eventTy
 
 export interface DeliveryDetail {
   delivery: WebhookDelivery;
+  /** The event's source (outcome events: `directory` when their recipients are members). */
+  source: string;
   endpoint: WebhookEndpoint;
   body: string;
   redacted: boolean;
@@ -78,7 +81,7 @@ export async function findDelivery(models: Models, accountId: number, id: number
   const endpoint = await models.WebhookEndpoint.findByPk(delivery.endpoint_id, { rejectOnEmpty: true });
   const event = await models.OutboxEvent.findByPk(delivery.outbox_id, { rejectOnEmpty: true });
   const attempts = await models.WebhookAttempt.findAll({ where: { delivery_id: delivery.id }, order: [['id', 'ASC']] });
-  return { delivery, endpoint, body: event.payload, redacted: event.redacted_at !== null, attempts };
+  return { delivery, endpoint, source: event.source, body: event.payload, redacted: event.redacted_at !== null, attempts };
 }
 
 /** How a delivery of a member-change event is shown to a key without `directory: view`. */
@@ -92,19 +95,25 @@ export interface MemberMask {
 const MASKED = '[masked]';
 
 /** The mask of a member-change event's delivery (decisions.md, "Scopes across areas"); null for other events. */
-export function memberMask(eventType: string, payload: string): MemberMask | null {
+export function memberMask(eventType: string, payload: string, source?: string): MemberMask | null {
+  if (isOutcomeEventType(eventType)) {
+    // An outcome event to directory members: their names and emails, as the sends log hides them.
+    if (source !== MEMBER_RECIPIENTS_SOURCE) return null;
+    return maskOf(maskedOutcomeBody(payload), outcomeRecipientValues(payload));
+  }
   if (!(MEMBER_EVENT_TYPES as readonly string[]).includes(eventType)) return null;
   const member = (JSON.parse(payload) as { member?: Record<string, unknown> }).member ?? {};
   const values = Object.entries(member)
     .filter(([key]) => key !== 'id' && key !== 'disabled' && key !== 'updatedat')
     .flatMap(([, value]): unknown[] => (Array.isArray(value) ? (value as unknown[]) : [value]))
-    .filter((value): value is string => typeof value === 'string' && value.length >= 3)
-    .flatMap((value) => [value, JSON.stringify(value).slice(1, -1)])
-    .sort((a, b) => b.length - a.length);
-  return {
-    body: redactedPayload(payload),
-    text: (value) => (value === null ? null : values.reduce((text, personal) => text.split(personal).join(MASKED), value)),
-  };
+    .filter((value): value is string => typeof value === 'string' && value.length >= 3);
+  return maskOf(redactedPayload(payload), values);
+}
+
+/** The masked body, and responses with each personal value (also JSON-escaped) replaced. */
+function maskOf(body: string, personal: string[]): MemberMask {
+  const values = personal.flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]).sort((a, b) => b.length - a.length);
+  return { body, text: (value) => (value === null ? null : values.reduce((text, one) => text.split(one).join(MASKED), value)) };
 }
 
 function target(ctx: ServiceContext): WorkflowTarget {
@@ -135,7 +144,12 @@ export async function sendTest(ctx: ServiceContext, accountId: number, endpointI
   if (!endpoint) throw noEndpoint('No ecard_shared URL is set; set one or name an endpoint_id');
   const now = ctx.now();
   const eventType = endpoint.kind === 'ecard_shared' ? 'ecard_shared' : endpoint.event_type!;
-  const body = endpoint.kind === 'ecard_shared' ? sampleEcardShared(now) : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);
+  const body =
+    endpoint.kind === 'ecard_shared'
+      ? sampleEcardShared(now)
+      : isOutcomeEventType(eventType)
+        ? sampleOutcomeEvent(eventType, now)
+        : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);
   const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
   const delivery = await accountTransaction(ctx.models, accountId, async (transaction) => {
     // Already drained: a test goes to this endpoint only.

@@ -34,10 +34,12 @@ describe('the OpenAPI document', function () {
     expect(JSON.stringify(document)).not.to.include('/fixture/');
   });
 
-  it('documents the two webhook families as webhooks, with the bodies the service sends', async () => {
+  it('documents the webhook families (and the outcome events) as webhooks, with the bodies the service sends', async () => {
     const { url } = await testStack();
     const document = (await (await fetch(`${url}/v2/api/openapi.json`)).json()) as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }> };
-    expect(Object.keys(document.webhooks).sort()).to.deep.equal(['ecardShared', 'memberChange']);
+    expect(Object.keys(document.webhooks).sort()).to.deep.equal(['ecardShared', 'memberChange', 'outcomeEvent']);
+    const outcomeBody = JSON.stringify(document.webhooks.outcomeEvent!.post.requestBody.content['application/json']!.schema);
+    for (const type of ['ecard_delivered', 'ecard_opened', 'ecard_failed', 'bounced_at', 'campaign_id']) expect(outcomeBody).to.include(type);
     const memberBody = document.webhooks.memberChange!.post.requestBody.content['application/json']!.schema;
     expect(JSON.stringify(memberBody)).to.include('team_member_deleted');
     expect(document.webhooks.ecardShared!.post.requestBody.content['application/json']!.schema.type).to.equal('array');

@@ -1,0 +1,139 @@
+// Outcome events (decisions.md, "Delivery outcomes and local time"; an extension of the spec's subscriptions):
+// what became of each recipient, delivered by the webhook engine like member events. Written in the transaction
+// of the transition they describe, only by the write that made it (a conditional update's count), so a retried
+// activity never emits twice; nothing is written when no endpoint subscribes to the type.
+import { Op, type Transaction } from 'sequelize';
+import type { Send } from '../../models/Send.ts';
+import type { SendRecipient } from '../../models/SendRecipient.ts';
+import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../outbox.ts';
+import { memberSendIds, recipientOutcome, type RecipientOutcome } from './log.ts';
+
+export const OUTCOME_EVENT_TYPES = ['ecard_delivered', 'ecard_opened', 'ecard_failed'] as const;
+export type OutcomeEventType = (typeof OUTCOME_EVENT_TYPES)[number];
+
+export const isOutcomeEventType = (type: string): type is OutcomeEventType => (OUTCOME_EVENT_TYPES as readonly string[]).includes(type);
+
+/** Recipients per delivery. */
+export const OUTCOME_BATCH = 100;
+
+/** The outbox `source` of an outcome event whose recipients are directory members: the log masks them for a key without `directory: view`. */
+export const MEMBER_RECIPIENTS_SOURCE = 'directory';
+
+export interface OutcomeSend {
+  /** The send, or null when the recipients belong to several sends of one campaign or automation (each recipient names its own). */
+  sendId: string | null;
+  origin: Send['origin'];
+  ecardid: number;
+  widgetid: number;
+  campaign_id: number | null;
+  automation_id: number | null;
+}
+
+export interface OutcomeEvent {
+  event_id: string;
+  event_type: OutcomeEventType;
+  timestamp: string;
+  send: OutcomeSend;
+  recipients: Array<RecipientOutcome & { sendId: string }>;
+}
+
+function sendOf(send: Send, several: boolean): OutcomeSend {
+  return {
+    sendId: several ? null : send.send_id,
+    origin: send.origin,
+    ecardid: send.ecard_id,
+    widgetid: send.widget_id,
+    campaign_id: send.origin === 'campaign' ? send.origin_id : null,
+    automation_id: send.origin === 'automation' ? send.origin_id : null,
+  };
+}
+
+/** Whether an active subscription of the account takes this type (none: nothing is written). */
+export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, accountId: number, type: OutcomeEventType, transaction: Transaction): Promise<boolean> {
+  const found = await ctx.models.WebhookEndpoint.findOne({
+    where: { account_id: accountId, kind: 'member_change', event_type: type, removed_at: { [Op.is]: null } },
+    attributes: ['id'],
+    transaction,
+  });
+  return found !== null;
+}
+
+/**
+ * Records the events of recipients that just made one transition (each as it is now), in that transition's
+ * transaction. Recipients are grouped by send; a campaign's or automation's sends (one recipient each) are grouped
+ * by the campaign or automation, eCard and whether they went to members; each group goes out in deliveries of up
+ * to 100 recipients.
+ */
+export async function recordOutcomeEvents(
+  ctx: Pick<ServiceContext, 'models' | 'nudge' | 'now'>,
+  type: OutcomeEventType,
+  items: ReadonlyArray<{ send: Send; recipient: SendRecipient }>,
+  transaction: Transaction,
+): Promise<void> {
+  if (items.length === 0) return;
+  const accountId = items[0]!.send.account_id;
+  if (!(await hasSubscriber(ctx, accountId, type, transaction))) return;
+  const members = await memberSendIds(ctx.models, [...new Map(items.map((i) => [i.send.id, i.send])).values()], transaction);
+  const groups = new Map<string, Array<{ send: Send; recipient: SendRecipient }>>();
+  for (const item of items) {
+    const { send } = item;
+    const key = send.origin === 'campaign' || send.origin === 'automation' ? `${send.origin}:${send.origin_id}:${send.ecard_id}:${send.widget_id}:${members.has(send.id)}` : `send:${send.id}`;
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  const now = ctx.now();
+  for (const group of groups.values()) {
+    for (let i = 0; i < group.length; i += OUTCOME_BATCH) {
+      const part = group.slice(i, i + OUTCOME_BATCH);
+      const first = part[0]!.send;
+      const eventId = crypto.randomUUID();
+      const body: OutcomeEvent = {
+        event_id: eventId,
+        event_type: type,
+        timestamp: now.toISOString(),
+        send: sendOf(first, part.some((p) => p.send.id !== first.id)),
+        recipients: part.map(({ send, recipient }) => ({ sendId: send.send_id, ...recipientOutcome(recipient, false) })),
+      };
+      await recordEvent(
+        ctx,
+        { accountId, eventId, eventType: type, source: members.has(first.id) ? MEMBER_RECIPIENTS_SOURCE : first.origin, memberId: null, occurredAt: now, body },
+        transaction,
+      );
+    }
+  }
+}
+
+/** How a body of an outcome event whose recipients are members is shown to a key without `directory: view`. */
+export function maskedOutcomeBody(payload: string): string {
+  const body = JSON.parse(payload) as OutcomeEvent;
+  return JSON.stringify({ ...body, recipients: body.recipients.map((r) => ({ ...r, name: null, email: null })) });
+}
+
+/** Every recipient named in such a body (what a receiver's echo of it may contain). */
+export function outcomeRecipientValues(payload: string): string[] {
+  const body = JSON.parse(payload) as OutcomeEvent;
+  return body.recipients.flatMap((r) => [r.name, r.email]).filter((v): v is string => typeof v === 'string' && v.length >= 3);
+}
+
+/** A sample of each type, of invented data, for test sends. */
+export function sampleOutcomeEvent(type: OutcomeEventType, now: Date): OutcomeEvent {
+  const at = now.toISOString();
+  return {
+    event_id: crypto.randomUUID(),
+    event_type: type,
+    timestamp: at,
+    send: { sendId: '00000000-0000-4000-8000-000000000001', origin: 'single', ecardid: 1001, widgetid: 2001, campaign_id: null, automation_id: null },
+    recipients: [
+      {
+        sendId: '00000000-0000-4000-8000-000000000001',
+        name: 'John Roe',
+        email: 'john.roe@example.com',
+        status: type === 'ecard_failed' ? 'failed' : 'sent',
+        sent_at: type === 'ecard_failed' ? null : at,
+        opened_at: type === 'ecard_opened' ? at : null,
+        bounced_at: null,
+        failure: type === 'ecard_failed' ? '550 5.1.1 mailbox unavailable' : null,
+      },
+    ],
+  };
+}
