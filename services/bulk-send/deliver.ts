@@ -4,9 +4,8 @@
 // never a second email.
 import { Op } from 'sequelize';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
-import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
-import { recordOutcomeEvents } from '../sends/outcome-events.ts';
+import { outcomeTransaction, recordOutcomeEvents } from '../sends/outcome-events.ts';
 import { MailError } from '../mail/transport.ts';
 import { giftEmailsFor } from '../rewards/hand-off.ts';
 import { OUTCOME_UNKNOWN, outgoingMail } from '../sends/delivery.ts';
@@ -34,25 +33,30 @@ export interface DeliverOptions {
 /** Thrown after the batch when SMTP refused some emails for now: the activity's retry sends those (and only those). */
 export class BulkRetry extends MailError {}
 
-// The rows' outcome, and its events, in one transaction: only rows still pending change and emit (a retried try's
-// rows were finished by the first).
+// The rows' outcome, and its events when an endpoint takes them, in one transaction: only rows still pending change
+// and emit (a retried try's rows were finished by the first).
 async function finishRows(ctx: ServiceContext, rows: SendRecipient[], outcome: BulkOutcome, error: string | null): Promise<void> {
   if (rows.length === 0) return;
   const now = ctx.now();
+  const type = outcome === 'sent' ? 'ecard_delivered' : 'ecard_failed';
   const accountId = (await ctx.models.Send.findByPk(rows[0]!.send_id, { attributes: ['account_id'], rejectOnEmpty: true })).account_id;
-  await accountTransaction(ctx.models, accountId, async (transaction) => {
-    const pending = await ctx.models.SendRecipient.findAll({ where: { id: rows.map((r) => r.id), status: 'pending' }, transaction });
+  await outcomeTransaction(ctx, accountId, [type], async (transaction, emits) => {
+    const pending = emits ? await ctx.models.SendRecipient.findAll({ where: { id: rows.map((r) => r.id), status: 'pending' }, attributes: ['id', 'send_id'], transaction }) : rows;
     if (pending.length === 0) return;
     const ids = pending.map((r) => r.id);
     const sendPks = pending.map((r) => r.send_id);
-    await ctx.models.SendRecipient.update({ status: outcome === 'sent' ? 'sent' : 'failed', finished_at: now, error: error?.slice(0, 1000) ?? null }, { where: { id: ids }, transaction });
+    await ctx.models.SendRecipient.update(
+      { status: outcome === 'sent' ? 'sent' : 'failed', finished_at: now, error: error?.slice(0, 1000) ?? null },
+      { where: { id: ids, status: 'pending' }, transaction },
+    );
     await ctx.models.Send.update(
       { status: outcome === 'sent' ? 'sent' : 'failed', emails_sent: outcome === 'sent' ? 1 : 0, error: error?.slice(0, 1000) ?? null },
       { where: { id: sendPks, status: 'pending' }, transaction },
     );
+    if (!emits) return;
     const sends = new Map((await ctx.models.Send.findAll({ where: { id: sendPks }, transaction })).map((s) => [s.id, s]));
     const finished = await ctx.models.SendRecipient.findAll({ where: { id: ids }, order: [['id', 'ASC']], transaction });
-    await recordOutcomeEvents(ctx, outcome === 'sent' ? 'ecard_delivered' : 'ecard_failed', finished.map((recipient) => ({ send: sends.get(recipient.send_id)!, recipient })), transaction);
+    await recordOutcomeEvents(ctx, type, finished.map((recipient) => ({ send: sends.get(recipient.send_id)!, recipient })), transaction);
   });
 }
 

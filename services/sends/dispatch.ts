@@ -14,8 +14,7 @@ import { giftEmailsFor } from '../rewards/hand-off.ts';
 import { releaseReservation } from '../rewards/reservations.ts';
 import { prepareSendGifts } from '../rewards/send-gift.ts';
 import { settleGiftOrders } from '../rewards/settle.ts';
-import { accountTransaction } from '../account-lock.ts';
-import { recordOutcomeEvents } from './outcome-events.ts';
+import { outcomeTransaction, recordOutcomeEvents } from './outcome-events.ts';
 import { releaseQuota } from './quota.ts';
 import { messageIdOf, OUTCOME_UNKNOWN, outgoingMail } from './delivery.ts';
 import { givePagesToRecipients, recipientUrl } from './pages.ts';
@@ -39,9 +38,9 @@ async function finish(ctx: ServiceContext, send: Send): Promise<SendOutcome> {
   const status: SendStatus = send.mode === 'share' || sent > 0 ? 'sent' : 'failed';
   const error = failed[0]?.error ?? null;
   // The send's end and its recipients' outcome events in one transaction: only the update that ended it emits.
-  const changed = await accountTransaction(ctx.models, send.account_id, async (transaction) => {
+  const changed = await outcomeTransaction(ctx, send.account_id, ['ecard_delivered', 'ecard_failed'], async (transaction, emits) => {
     const [ended] = await ctx.models.Send.update({ status, emails_sent: sent, error }, { where: { id: send.id, status: 'pending' }, transaction });
-    if (ended) {
+    if (ended && emits) {
       const ofStatus = (s: string) => recipients.filter((r) => r.status === s).map((recipient) => ({ send, recipient }));
       await recordOutcomeEvents(ctx, 'ecard_delivered', ofStatus('sent'), transaction);
       await recordOutcomeEvents(ctx, 'ecard_failed', ofStatus('failed'), transaction);

@@ -3,6 +3,8 @@
 // of the transition they describe, only by the write that made it (a conditional update's count), so a retried
 // activity never emits twice; nothing is written when no endpoint subscribes to the type.
 import { Op, type Transaction } from 'sequelize';
+import { writeTransaction } from '../../lib/db.ts';
+import { accountTransaction } from '../account-lock.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
@@ -57,6 +59,27 @@ export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, account
     transaction,
   });
   return found !== null;
+}
+
+/**
+ * The transaction of a transition that may emit `types`: under the account's lock when an endpoint of the account
+ * takes one of them (every write that records events locks the account first, so the drain's fan-out cannot
+ * deadlock with it: services/webhooks/drain.ts), else a plain one that records nothing, as before outcome events
+ * existed, so a campaign's micro-batches and the opens of an account without subscribers do not queue on the
+ * account's row. `emits` tells the work which it got; a subscription made meanwhile takes the next transitions.
+ */
+export async function outcomeTransaction<T>(
+  ctx: Pick<ServiceContext, 'models'>,
+  accountId: number,
+  types: readonly OutcomeEventType[],
+  work: (transaction: Transaction, emits: boolean) => Promise<T>,
+): Promise<T> {
+  const subscribed = await ctx.models.WebhookEndpoint.findOne({
+    where: { account_id: accountId, kind: 'member_change', event_type: [...types], removed_at: { [Op.is]: null } },
+    attributes: ['id'],
+  });
+  if (subscribed) return accountTransaction(ctx.models, accountId, (transaction) => work(transaction, true));
+  return writeTransaction(ctx.models.sequelize, (transaction) => work(transaction, false));
 }
 
 /**

@@ -2,14 +2,13 @@
 // card kept with it, so it keeps working after the design is deleted. Looking at it changes nothing (mail
 // scanners and link previews fetch it by themselves); the open action marks the recipient opened.
 import { Op } from 'sequelize';
-import { accountTransaction } from '../account-lock.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { pageUrl } from './pages.ts';
 import { renderPage, type RenderedPage } from './page.ts';
-import { recordOutcomeEvents } from './outcome-events.ts';
+import { outcomeTransaction, recordOutcomeEvents } from './outcome-events.ts';
 import { queueReadReceipt } from './read-receipt.ts';
 import { renderCard } from './render.ts';
 import { loadSnapshot } from './snapshot.ts';
@@ -96,13 +95,12 @@ export async function openPage(ctx: ServiceContext, pageId: string): Promise<boo
   if (recipient.opened_at !== null) return true;
   const now = ctx.now();
   const { models } = ctx;
-  // Under the account's lock, like every write that records events (services/webhooks/drain.ts).
-  await accountTransaction(models, send.account_id, async (transaction) => {
+  await outcomeTransaction(ctx, send.account_id, ['ecard_opened'], async (transaction, emits) => {
     const [changed] = await models.SendRecipient.update({ opened_at: now }, { where: { id: recipient.id, opened_at: { [Op.is]: null } }, transaction });
     if (!changed) return;
     await models.Send.update({ opened_at: now }, { where: { id: send.id, opened_at: { [Op.is]: null } }, transaction });
     await queueReadReceipt(ctx, send, recipient, transaction);
-    await recordOutcomeEvents(ctx, 'ecard_opened', [{ send, recipient: await recipient.reload({ transaction }) }], transaction);
+    if (emits) await recordOutcomeEvents(ctx, 'ecard_opened', [{ send, recipient: await recipient.reload({ transaction }) }], transaction);
   });
   return true;
 }
