@@ -12,6 +12,7 @@ import type { Models } from '../models/index.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { backgroundPassesOf, composeHooks, type AreaHooks, type Hooks } from '../services/hooks.ts';
 import { automationsHooks } from '../services/automations/hooks.ts';
+import { offsetClock, systemClock } from '../services/clock.ts';
 import { campaignsHooks } from '../services/campaigns/hooks.ts';
 import { housekeepingHooks } from '../services/housekeeping/hooks.ts';
 import { mailHooks } from '../services/mail/hooks.ts';
@@ -56,6 +57,7 @@ export function createServices(input: ServicesInput): Services {
   const mail = input.mail ?? createMailTransport(models, config.mail);
   // Dials on first use, so a process starts (and commits its work) while Temporal is down; sweeps start it later.
   const connection = input.temporalAddress === undefined ? undefined : Connection.lazy({ address: input.temporalAddress });
+  const clock = config.testClock ? offsetClock(models.sequelize, input.now) : systemClock(input.now);
   const rewardsKeys = 'rewardsKeys' in input ? input.rewardsKeys : loadRewardsKeys(config);
   // Built on first use, once: the areas' hooks read the finished context when they run.
   let areas: AreaHooks[] | undefined;
@@ -66,7 +68,8 @@ export function createServices(input: ServicesInput): Services {
     config,
     logger,
     models,
-    now: input.now ?? (() => new Date()),
+    now: clock.now,
+    clock,
     mediaStore: input.mediaStore ?? localDiskStore(join(config.dataDir, 'media')),
     mail,
     workflows: connection && { client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue },

@@ -61,6 +61,9 @@ const EnvSchema = z.object({
   // How often the worker looks for undelivered events besides being nudged after each commit.
   OUTBOX_SWEEP_MS: z.coerce.number({ error: 'expected milliseconds' }).int().positive().default(2000),
   // How often the worker's reconciler makes the automations' Temporal Schedules match the database (and at its start).
+  // Tests only: the service clock runs ahead by an offset kept in the database (service_clock), which tests move
+  // forward before signalling `wake`, so waits of hours pass in seconds of real Temporal timers.
+  TEST_CLOCK: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   AUTOMATION_RECONCILE_SECONDS: z.coerce.number({ error: 'expected seconds' }).int().min(1).max(86_400).default(300),
   // Per plan: emails per billing month (UTC calendar month).
   PLAN_EMAILS: z
@@ -169,6 +172,8 @@ export interface Config {
     allowPrivateTargets: boolean;
     outboxSweepMs: number;
   };
+  /** Tests only: the clock's offset is read from the database (services/clock.ts). */
+  testClock: boolean;
   automations: {
     /** Seconds between two runs of the Schedules' reconciler in a worker. */
     reconcileSeconds: number;
@@ -322,6 +327,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivateTargets: isTrue(e.WEBHOOK_ALLOW_PRIVATE_TARGETS),
       outboxSweepMs: e.OUTBOX_SWEEP_MS,
     },
+    testClock: isTrue(e.TEST_CLOCK),
     automations: { reconcileSeconds: e.AUTOMATION_RECONCILE_SECONDS },
     rewards: {
       encryptionKey: encryption.key,

@@ -6,6 +6,7 @@ import type { RewardsKeys } from '../lib/rewards-keys.ts';
 import type { MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
 import type { WorkflowTarget } from '../workflows/shared/start.ts';
+import type { ServiceClock } from './clock.ts';
 import type { Hooks } from './hooks.ts';
 import type { MailTransport } from './mail/transport.ts';
 import type { GiftProviders } from './rewards/provider.ts';
@@ -14,8 +15,10 @@ export interface ServiceContext {
   config: Config;
   logger: Logger;
   models: Models;
-  /** The clock (tests move it); real time in production. */
+  /** The clock (tests move it); real time in production. `clock.now` itself. */
   now: () => Date;
+  /** The same clock, and its fresh reading for waits (services/clock.ts; TEST_CLOCK moves it from the database). */
+  clock: ServiceClock;
   /** Where media files live (local disk under DATA_DIR/media by default). */
   mediaStore: MediaStore;
   /** Where emails go: SMTP, or the mail_sink table. */

@@ -1,7 +1,6 @@
 // The campaign workflows' contract (pure: the workflows, their lifecycle, the activities and services import it):
 // type names, business ids, inputs and results, the wake signal. The child's id comes from the input, not from
 // workflowInfo, so a history replays under any id.
-import { defineSignal } from '@temporalio/workflow';
 import type { BulkSettings } from '../shared/bulk.ts';
 
 export const CAMPAIGN_WORKFLOW = 'campaignWorkflow';
@@ -11,8 +10,8 @@ export const campaignWorkflowId = (accountId: number, campaignId: number) => `ca
 
 export const campaignFanOutWorkflowId = (accountId: number, campaignId: number) => `${campaignWorkflowId(accountId, campaignId)}/fan-out`;
 
-/** Payload-less: "look again" (a reschedule, unschedule or cancel); a wake of a campaign not running starts it. */
-export const wakeSignal = defineSignal('wake');
+/** "Look again" (a reschedule, unschedule or cancel, the test clock moved); a wake of a campaign not running starts it. */
+export { wakeSignal } from '../shared/wake.ts';
 
 /** What a campaign's batches did to its recipients (counts only: they land in the histories). */
 export type BatchCounts = Record<'sent' | 'failed' | 'unknown' | 'skipped' | 'canceled', number>;
