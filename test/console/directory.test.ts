@@ -121,6 +121,8 @@ describe('console pages: directory', function () {
     expect(editor).to.include('<option value="Asia/Tokyo" selected>Asia/Tokyo</option>');
     const table = await (await browser.get('/v2/console/directory/members?q=kenji')).text();
     expect(table).to.include('<th scope="col">Time zone</th>').and.match(/<td>Asia\/Tokyo<\/td>/);
+    // A column no member on the page uses is left out (kenji has no employee id), Status always shown.
+    expect(table).to.include('<th scope="col">Status</th>').and.not.include('<th scope="col">Employee ID</th>');
 
     const bad = await browser.post(`/v2/console/directory/members/${id}`, { _csrf: csrf, ...memberForm({ email: 'kenji@example.com', first_name: 'Kenji', timezone: 'Asia/Nowhere' }) });
     expect(bad.status).to.equal(400);

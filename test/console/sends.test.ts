@@ -52,7 +52,7 @@ describe('console pages: send and the sends log', function () {
 
   it('the form offers the account’s sendable eCards only; bad input is 4xx with the messages beside the fields and writes nothing', async () => {
     const form = await (await browser.get('/v2/console/send')).text();
-    expect(form).to.include('Thank you card').and.include('name="recipient_email_3"').and.include('<option selected>UTC</option>');
+    expect(form).to.include('Thank you card').and.include('name="recipient_email_3"').and.include('<option value="UTC" selected>UTC</option>');
     expect(form).to.not.include('Hidden card');
     expect(form).to.include(`name="_csrf" value="${csrf}"`);
 

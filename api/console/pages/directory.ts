@@ -50,6 +50,14 @@ function row(m: MemberView) {
   return { id: m.id, name, email: m.email, employee_id: m.employee_id, job_position: m.job_position, departments: m.departments.join(', '), hire_date: m.hire_date, timezone: m.timezone, disabled: m.disabled };
 }
 
+// The optional columns, shown only when a member on the page has a value: most directories fill a few of them, and
+// eight columns do not fit a laptop's width.
+const OPTIONAL_COLUMNS = ['employee_id', 'job_position', 'departments', 'hire_date', 'timezone'] as const;
+
+function usedColumns(rows: Array<ReturnType<typeof row>>): Record<(typeof OPTIONAL_COLUMNS)[number], boolean> {
+  return Object.fromEntries(OPTIONAL_COLUMNS.map((column) => [column, rows.some((r) => Boolean(r[column]))])) as Record<(typeof OPTIONAL_COLUMNS)[number], boolean>;
+}
+
 export const directoryPageRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
@@ -73,6 +81,7 @@ export const directoryPageRoutes: AnyRoute[] = [
       if (query.department !== undefined && !departments.some((d) => d.id === query.department)) throw notFound(`No department ${query.department}`);
       const result = parsed.success ? await searchMembers(services.models, account.id, { q: query.q, status: query.status, departmentId: query.department, afterId: query.after, perPage: query.perPage }) : { members: [], nextAfterId: null };
       const filtered = Boolean(query.q || query.department || query.status !== 'active');
+      const rows = result.members.map(row);
       const first = query.after > 0 ? listLink(query) : undefined;
       const next = result.nextAfterId !== null ? listLink(query, result.nextAfterId) : undefined;
       return page(
@@ -85,7 +94,8 @@ export const directoryPageRoutes: AnyRoute[] = [
           statuses: STATUS_OPTIONS.map((s) => ({ ...s, selected: s.value === (raw.status ?? 'active') })),
           departments: departments.map((d) => ({ ...d, selected: d.id === query.department })),
           errors,
-          members: result.members.map(row),
+          members: rows,
+          columns: usedColumns(rows),
           filtered,
           first,
           next,

@@ -14,13 +14,11 @@ import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { resource } from '../../schema-helpers.ts';
 import type { ApiServices } from '../../context.ts';
 import type { Account } from '../../../models/Account.ts';
+import { zoneOptions } from './time-zones.ts';
 import { checkForm, fieldErrorOf, FIRST_ROWS, valuesOf, type FieldErrors, type SendFormValues } from './send-form.ts';
 
 const BASE = `${CONSOLE_PREFIX}/send`;
 export const SendIdParams = z.object({ id: resource('send', z.uuid({ error: 'expected a send id (a UUID)' })) });
-
-// Every IANA zone Node knows, read once (Intl is slow to ask); UTC first, as the default.
-const ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
 
 const DELIVERY_LABELS = { now: 'Send now', schedule: 'Schedule', link: 'Share link (no email)' } as const;
 
@@ -64,7 +62,7 @@ async function formPage(services: ApiServices, account: Account, state: FormStat
       maxRows: MAX_RECIPIENTS,
       moreRows: count < MAX_RECIPIENTS,
       deliveries: (['now', 'schedule', 'link'] as const).map((value) => ({ value, label: DELIVERY_LABELS[value], checked: value === values.delivery })),
-      zones: ZONES.map((zone) => ({ zone, selected: zone === values.timezone })),
+      zones: zoneOptions(values.timezone),
       formKey: values.form_key || crypto.randomUUID(),
     },
     status,
