@@ -122,7 +122,7 @@ export async function startWorker(services: Services, options: { background?: bo
   await sealPlaintextSecrets(services);
   const activities = createActivities(services, workerIdentity);
   const common = { address: temporalAddressOf(services, 'worker'), namespace: services.config.temporal.namespace, activities, logger: services.logger };
-  const main = await createWorker({ ...common, taskQueue: services.config.temporal.taskQueue });
+  const main = await createWorker({ ...common, taskQueue: services.config.temporal.taskQueue, workflowBundlePath: services.config.temporal.workflowBundlePath });
   const bulk = await createWorker({
     ...common,
     taskQueue: services.config.temporal.bulkTaskQueue,

@@ -27,6 +27,9 @@ const EnvSchema = z.object({
   TEMPORAL_NAMESPACE: nonEmpty.default('default'),
   TEMPORAL_TASK_QUEUE: nonEmpty.default('cardsvc'),
   TEMPORAL_CLI_PATH: nonEmpty.optional(),
+  // A file of the workflows already bundled from this same code (bundling costs seconds of CPU at each worker's
+  // start): the test suite hands its worker child processes the bundle its own process made.
+  WORKFLOW_BUNDLE_PATH: nonEmpty.optional(),
   // Bulk work (campaign and automation batches) runs on its own task queue, so it never starves single sends.
   TEMPORAL_BULK_TASK_QUEUE: nonEmpty.optional(),
   // Batches one worker runs at once (and one campaign runs in parallel).
@@ -139,6 +142,8 @@ export interface Config {
     taskQueue: string;
     bulkTaskQueue: string;
     cliPath: string | undefined;
+    /** A prebuilt workflow bundle of this code; undefined: the worker bundles the workflows at its start. */
+    workflowBundlePath: string | undefined;
     cliCacheDir: string;
     searchPath: string;
     /** The environment handed to child processes (the dev server, `go install`). */
@@ -302,6 +307,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       bulkTaskQueue: e.TEMPORAL_BULK_TASK_QUEUE ?? `${e.TEMPORAL_TASK_QUEUE}-bulk`,
       cliPath: e.TEMPORAL_CLI_PATH,
+      workflowBundlePath: e.WORKFLOW_BUNDLE_PATH === undefined ? undefined : fromPackageRoot(e.WORKFLOW_BUNDLE_PATH),
       cliCacheDir: join(e.HOME ?? homedir(), '.cache', 'cardsvc'),
       searchPath: e.PATH ?? '',
       childEnv: { ...env },

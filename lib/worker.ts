@@ -47,6 +47,8 @@ export interface WorkerOptions {
   logger: Logger;
   /** false: an activity-only worker (the bulk task queue). */
   workflows?: boolean;
+  /** A file of the workflows bundled from this code already (WORKFLOW_BUNDLE_PATH); else they are bundled here. */
+  workflowBundlePath?: string | undefined;
   /** Activities this worker runs at once (the bulk queue's cap). */
   maxConcurrentActivities?: number;
 }
@@ -59,7 +61,7 @@ export async function createWorker(o: WorkerOptions): Promise<{ worker: Worker; 
   } finally {
     await client.close();
   }
-  const bundle = o.workflows === false ? undefined : await bundledWorkflows(o.logger);
+  const bundle = o.workflows === false ? undefined : o.workflowBundlePath ? { codePath: o.workflowBundlePath } : await bundledWorkflows(o.logger);
   const connection = await NativeConnection.connect({ address: o.address });
   const worker = await Worker.create({
     connection,

@@ -11,6 +11,7 @@ import { baseEnv, tempDir } from './env.ts';
 import { freePort } from './ports.ts';
 import { testSmtpServer } from './smtp.ts';
 import { testTemporal } from './temporal.ts';
+import { workflowBundleFile } from './workflow-bundle.ts';
 
 export interface TestStack {
   config: Config;
@@ -66,6 +67,7 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<R
     DATABASE_URL: suiteDatabaseUrl,
     TEMPORAL_ADDRESS: (await testTemporal()).address,
     TEMPORAL_TASK_QUEUE: `cardsvc-test-${process.pid}`,
+    WORKFLOW_BUNDLE_PATH: await workflowBundleFile(),
     DATA_DIR: tempDir(),
     PORT: port,
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
