@@ -58,6 +58,7 @@ async function finishRows(ctx: ServiceContext, rows: SendRecipient[], outcome: B
 /** The outcome types an endpoint of the account takes now: read once per micro-batch (a new subscription takes the next). */
 const announcedTypes = (ctx: ServiceContext, accountId: number) => subscribedTypes(ctx, accountId, ['ecard_delivered', 'ecard_failed']);
 
+/** Emails the sends' waiting recipients; `accountId` is the sends' account (a bulk batch is one account's). */
 export async function deliverBulk(ctx: ServiceContext, accountId: number, sendPks: number[], options: DeliverOptions): Promise<void> {
   const { models } = ctx;
   if (sendPks.length === 0) return;

@@ -156,12 +156,16 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     await expectSigned(path);
   });
 
-  it('writes nothing for a campaign when no one subscribes to its types: no marks, no outcome events, no deliveries', async () => {
+  it('writes nothing for a campaign or a claim when no one subscribes to their types: no marks, no outcome events, no deliveries', async () => {
     await ctx.hooks.subscribe('team_member_created', `${ctx.receiver.url}${hookPath('members')}`);
     const { id } = await campaign(12);
     smtp.failNext(1, 550, '5.1.1 Mailbox unavailable');
     await ok(ctx.account, '/campaign/send', { campaignid: id });
     expect((await ended(id))!.status).to.equal('sent');
+    // A gift claimed: no gift_claimed either.
+    const { order, token } = await seedGift(ctx.stack.models, ctx.stack.services.rewardsKeys!, ctx.account.accountId, { code: `NOSUB-${process.pid}-${Date.now()}-ABCD` });
+    expect((await fetch(`${ctx.stack.url}/g/${token}`, { method: 'POST', redirect: 'manual' })).status).to.equal(200);
+    expect((await order.reload()).claim_status).to.equal('claimed');
     expect(await marks()).to.equal(0);
     const outcome = { account_id: ctx.account.accountId, event_type: { [Op.in]: [...ALL_OUTCOME_EVENT_TYPES] } };
     expect(await ctx.stack.models.OutboxEvent.count({ where: outcome })).to.equal(0);
