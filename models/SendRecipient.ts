@@ -30,6 +30,8 @@ export function defineSendRecipient(sequelize: Sequelize) {
     declare claim_token: CreationOptional<string | null>;
     declare finished_at: CreationOptional<Date | null>;
     declare error: CreationOptional<string | null>;
+    /** A bulk recipient's outcome event still to announce (services/sends/outcome-marks.ts); null once written or when none is due. */
+    declare announce_event: CreationOptional<string | null>;
   }
   SendRecipient.init(
     {
@@ -51,6 +53,7 @@ export function defineSendRecipient(sequelize: Sequelize) {
       claim_token: { type: DataTypes.CHAR(36).BINARY, allowNull: true },
       finished_at: { type: DataTypes.DATE(3), allowNull: true },
       error: { type: DataTypes.STRING(1000), allowNull: true },
+      announce_event: { type: DataTypes.STRING(32), allowNull: true },
     },
     { sequelize, tableName: 'send_recipients', modelName: 'SendRecipient', timestamps: false },
   );

@@ -9,7 +9,7 @@ import type { SendOrigin } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
-import { recordOutcomeEvents } from '../sends/outcome-events.ts';
+import { subscribedTypes } from '../sends/outcome-marks.ts';
 import { messageIdOf } from '../sends/delivery.ts';
 import { pageUrl } from '../sends/pages.ts';
 import { renderCard } from '../sends/render.ts';
@@ -122,10 +122,9 @@ export async function prepareBulkSends(
     { transaction },
   );
   for (const [sendPk, error] of failedSends) await models.Send.update({ status: 'failed', error }, { where: { id: sendPk }, transaction });
-  if (failedSends.size) {
-    const failedRows = await models.SendRecipient.findAll({ where: { send_id: [...failedSends.keys()] }, order: [['id', 'ASC']], transaction });
-    const byPk = new Map(ordered.map((s) => [s.id, s]));
-    await recordOutcomeEvents(ctx, 'ecard_failed', failedRows.map((recipient) => ({ send: byPk.get(recipient.send_id)!, recipient })), transaction);
+  // Their ecard_failed is marked with the failure (announced with the batch's other outcomes: outcome-marks.ts).
+  if (failedSends.size && (await subscribedTypes(ctx, accountId, ['ecard_failed'], transaction)).size) {
+    await models.SendRecipient.update({ announce_event: 'ecard_failed' }, { where: { send_id: [...failedSends.keys()], status: 'failed' }, transaction });
   }
   for (let i = 0; i < ordered.length; i += EVENT_ELEMENTS) {
     const part = ordered.slice(i, i + EVENT_ELEMENTS);

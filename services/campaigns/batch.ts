@@ -16,6 +16,7 @@ import { orderBulkGifts, parseGiftCard } from '../rewards/bulk-gift.ts';
 import { storedGift } from '../rewards/catalog.ts';
 import { toCents } from '../rewards/money.ts';
 import { dayOf } from '../rewards/periods.ts';
+import { recordCampaignCompleted } from './completed-event.ts';
 import { campaignEcards, ecardFor } from './ecards.ts';
 import { cancelUnclaimed } from './moves.ts';
 import { listUnsubscribeHeaders } from '../sends/unsubscribe.ts';
@@ -127,7 +128,10 @@ export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, 
     // Suspended sending stops a running campaign: whatever is not claimed yet is canceled.
     await accountTransaction(models, campaign.account_id, async (transaction) => {
       const [stopped] = await models.Campaign.update({ status: 'canceled', completed_at: ctx.now() }, { where: { id: campaign.id, status: 'sending' }, transaction });
-      if (stopped) await cancelUnclaimed(models, campaign, 'sending suspended', transaction);
+      if (stopped) {
+        await cancelUnclaimed(models, campaign, 'sending suspended', transaction);
+        await recordCampaignCompleted(ctx, await campaign.reload({ transaction }), transaction);
+      }
     });
   }
   if (campaign.status === 'sending') await prepare(ctx, campaign, page);

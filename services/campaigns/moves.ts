@@ -14,6 +14,7 @@ import type { ServiceContext } from '../context.ts';
 import { isSuspended } from '../sends/rules.ts';
 import { billingMonth, quotaRemaining, releaseQuota, reserveQuota } from '../sends/quota.ts';
 import { findCampaign } from './campaigns.ts';
+import { recordCampaignCompleted } from './completed-event.ts';
 import { checkScheduleWindow } from './schedule-time.ts';
 import { cancelUnclaimedSends } from '../sends/redact.ts';
 import { reserveCampaignGift } from '../rewards/bulk-gift.ts';
@@ -123,7 +124,10 @@ async function move(
     // Conditional: the workflow moves scheduled → sending without the account's lock.
     const [changed] = await ctx.models.Campaign.update(changes, { where: { id: found.id, status: found.status }, transaction });
     if (!changed) throw invalidCampaignState(`Campaign ${found.id} changed state meanwhile; try again`);
-    return found.reload({ transaction });
+    const moved = await found.reload({ transaction });
+    // A cancel ends the campaign: its campaign_completed goes with this write.
+    if (moved.status === 'canceled') await recordCampaignCompleted(ctx, moved, transaction);
+    return moved;
   });
   await wakeCampaign(ctx, campaign);
   return campaign;

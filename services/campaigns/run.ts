@@ -4,6 +4,9 @@ import { fn, col, Op } from 'sequelize';
 import type { CampaignStatus } from '../../models/Campaign.ts';
 import type { ServiceContext } from '../context.ts';
 import { releaseReservation } from '../rewards/reservations.ts';
+import { outcomeTransaction } from '../sends/outcome-events.ts';
+import { announceMarkedOf } from '../sends/outcome-marks.ts';
+import { recordCampaignCompleted } from './completed-event.ts';
 import { wakeCampaignNow } from './moves.ts';
 
 export interface CampaignPlan {
@@ -59,13 +62,21 @@ export async function finishCampaign(ctx: ServiceContext, campaignId: number): P
   })) as unknown as Array<{ status: string; n: number | string }>;
   const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
   if (count('pending') === 0) {
+    // Recipients' outcome events a batch left marked go out before the campaign's own (outcome-marks.ts).
+    await announceMarkedOf(ctx, 'campaign', campaignId);
     const campaign = await models.Campaign.findByPk(campaignId);
-    await models.Campaign.update(
-      { status: count('sent') + count('unknown') > 0 ? 'sent' : 'failed', completed_at: ctx.now() },
-      { where: { id: campaignId, status: 'sending' } },
-    );
-    // The gift spend no recipient's order took (skipped recipients) goes back.
-    if (campaign) await releaseReservation(models, 'campaigns', campaignId, campaign.account_id);
+    if (campaign) {
+      // The end and its campaign_completed in one transaction: only the update that ended it emits.
+      await outcomeTransaction(ctx, campaign.account_id, ['campaign_completed'], async (transaction, emits) => {
+        const [ended] = await models.Campaign.update(
+          { status: count('sent') + count('unknown') > 0 ? 'sent' : 'failed', completed_at: ctx.now() },
+          { where: { id: campaignId, status: 'sending' }, transaction },
+        );
+        if (ended && emits) await recordCampaignCompleted(ctx, await campaign.reload({ transaction }), transaction);
+      });
+      // The gift spend no recipient's order took (skipped recipients) goes back.
+      await releaseReservation(models, 'campaigns', campaignId, campaign.account_id);
+    }
   }
   return (await campaignPlan(ctx, campaignId)).status;
 }

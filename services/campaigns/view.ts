@@ -1,6 +1,6 @@
 // A campaign as the surfaces show it: its row, its eCards and its recipients' counts, read for a whole page of
 // campaigns at once (the presenters only map what this returns).
-import { col, fn, Op, QueryTypes } from 'sequelize';
+import { col, fn, Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient } from '../../models/CampaignRecipient.ts';
 import type { Models } from '../../models/index.ts';
@@ -28,7 +28,8 @@ export interface CampaignView {
 
 const emptyCounts = (): CampaignCounts => ({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0 });
 
-async function countsOf(models: Models, ids: number[]): Promise<Map<number, CampaignCounts>> {
+async function countsOf(models: Models, ids: number[], transaction?: Transaction): Promise<Map<number, CampaignCounts>> {
+  const opts = transaction ? { transaction } : {};
   const result = new Map(ids.map((id) => [id, emptyCounts()]));
   if (ids.length === 0) return result;
   const rows = (await models.CampaignRecipient.findAll({
@@ -36,6 +37,7 @@ async function countsOf(models: Models, ids: number[]): Promise<Map<number, Camp
     where: { campaign_id: ids },
     group: ['campaign_id', 'status'],
     raw: true,
+    ...opts,
   })) as unknown as Array<{ campaign_id: number; status: keyof CampaignCounts; n: number | string }>;
   for (const r of rows) {
     const counts = result.get(Number(r.campaign_id))!;
@@ -44,10 +46,15 @@ async function countsOf(models: Models, ids: number[]): Promise<Map<number, Camp
   }
   const opened = await models.sequelize.query<{ campaign_id: number; n: number | string }>(
     `SELECT s.origin_id AS campaign_id, COUNT(s.id) AS n FROM sends s WHERE s.origin = 'campaign' AND s.origin_id IN (:ids) AND s.opened_at IS NOT NULL GROUP BY s.origin_id`,
-    { type: QueryTypes.SELECT, replacements: { ids } },
+    { type: QueryTypes.SELECT, replacements: { ids }, ...opts },
   );
   for (const r of opened) result.get(Number(r.campaign_id))!.opened = Number(r.n);
   return result;
+}
+
+/** One campaign's counts (in a transaction: those its write sees). */
+export async function campaignCounts(models: Models, campaignId: number, transaction?: Transaction): Promise<CampaignCounts> {
+  return (await countsOf(models, [campaignId], transaction)).get(campaignId)!;
 }
 
 export async function campaignViews(models: Models, campaigns: Campaign[]): Promise<CampaignView[]> {

@@ -16,6 +16,14 @@ export type OutcomeEventType = (typeof OUTCOME_EVENT_TYPES)[number];
 
 export const isOutcomeEventType = (type: string): type is OutcomeEventType => (OUTCOME_EVENT_TYPES as readonly string[]).includes(type);
 
+/** Outcome events about a whole campaign or one gift: one per delivery, no recipient list (their bodies: their own modules). */
+export const SUMMARY_EVENT_TYPES = ['campaign_completed', 'gift_claimed'] as const;
+export type SummaryEventType = (typeof SUMMARY_EVENT_TYPES)[number];
+
+/** Every outcome type: subscribing to one needs `sends: view` as well as `webhooks: manage`. */
+export const ALL_OUTCOME_EVENT_TYPES = [...OUTCOME_EVENT_TYPES, ...SUMMARY_EVENT_TYPES] as const;
+export const isAnyOutcomeEventType = (type: string): boolean => (ALL_OUTCOME_EVENT_TYPES as readonly string[]).includes(type);
+
 /** Recipients per delivery. */
 export const OUTCOME_BATCH = 100;
 
@@ -40,7 +48,8 @@ export interface OutcomeEvent {
   recipients: Array<RecipientOutcome & { sendId: string }>;
 }
 
-function sendOf(send: Send, several: boolean): OutcomeSend {
+/** The `send` of an outcome event: the send's own id, or null for recipients of several sends (each names its own). */
+export function sendOf(send: Send, several: boolean): OutcomeSend {
   return {
     sendId: several ? null : send.send_id,
     origin: send.origin,
@@ -52,7 +61,7 @@ function sendOf(send: Send, several: boolean): OutcomeSend {
 }
 
 /** Whether an active subscription of the account takes this type (none: nothing is written). */
-export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, accountId: number, type: OutcomeEventType, transaction: Transaction): Promise<boolean> {
+export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, accountId: number, type: OutcomeEventType | SummaryEventType, transaction: Transaction): Promise<boolean> {
   const found = await ctx.models.WebhookEndpoint.findOne({
     where: { account_id: accountId, kind: 'member_change', event_type: type, removed_at: { [Op.is]: null } },
     attributes: ['id'],
@@ -71,7 +80,7 @@ export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, account
 export async function outcomeTransaction<T>(
   ctx: Pick<ServiceContext, 'models'>,
   accountId: number,
-  types: readonly OutcomeEventType[],
+  types: ReadonlyArray<OutcomeEventType | SummaryEventType>,
   work: (transaction: Transaction, emits: boolean) => Promise<T>,
 ): Promise<T> {
   const subscribed = await ctx.models.WebhookEndpoint.findOne({
