@@ -48,6 +48,7 @@ export async function startBounceListener(services: Services, options: { host?: 
   }
 
   const server = new SMTPServer({
+    ...(config.bounces.domain ? { name: config.bounces.domain } : {}),
     banner: 'cardsvc bounce listener',
     size: BOUNCE_MESSAGE_LIMIT,
     authOptional: true,

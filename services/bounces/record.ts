@@ -21,9 +21,10 @@ export async function isKnownBounceToken(ctx: Pick<ServiceContext, 'models'>, to
   return (await ctx.models.SendRecipient.count({ where: { bounce_token: token } })) > 0;
 }
 
+// `hard bounce 5.1.1: smtp; 550 …`, `complaint: abuse`.
 function suppressionReason(report: BounceReport): string {
-  const detail = [report.status, report.diagnostic].filter(Boolean).join(': ');
-  return `${report.kind === 'hard' ? 'hard bounce' : 'complaint'}${detail ? ` ${detail}` : ''}`;
+  const label = report.kind === 'hard' ? `hard bounce${report.status ? ` ${report.status}` : ''}` : 'complaint';
+  return report.diagnostic ? `${label}: ${report.diagnostic}` : label;
 }
 
 /**
