@@ -121,7 +121,7 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
   registry.registerWebhook({
     method: 'post',
     path: 'outcomeEvent',
-    summary: 'An outcome event (ecard_delivered | ecard_opened | ecard_failed; an extension of the spec), to subscribed URLs: up to 100 recipients per delivery',
+    summary: 'An outcome event (ecard_delivered | ecard_opened | ecard_failed | ecard_bounced; an extension of the spec), to subscribed URLs: up to 100 recipients per delivery',
     description: SIGNED,
     request: { body: { content: { 'application/json': { schema: OutcomeEvent } } } },
     responses: acknowledged,

@@ -37,6 +37,7 @@ export const CampaignCounts = z.object({
   skipped: z.number().int(),
   canceled: z.number().int(),
   opened: z.number().int(),
+  bounced: z.number().int().describe('sent recipients a bounce or complaint came back for (BOUNCE_DOMAIN); they stay in `sent`'),
 });
 
 export const Campaign = z.object({

@@ -1,5 +1,6 @@
 // Contracts of the webhook endpoints: member-change subscriptions, the ecard_shared URL, endpoints, the delivery log.
 import { z } from 'zod';
+import { BOUNCE_KINDS } from '../../models/SendRecipient.ts';
 import { DELIVERY_STATUSES } from '../../models/WebhookDelivery.ts';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
 import { SEND_ORIGINS } from '../../services/sends/log.ts';
@@ -127,13 +128,27 @@ const OutcomeSend = z.object({
   automation_id: z.number().int().nullable(),
 });
 
+/** What came back for a recipient (ecard_bounced), as the bounce listener parsed it. */
+const BounceDetail = z.object({
+  kind: z.enum(BOUNCE_KINDS).describe('hard: a permanent failure (5.x.x), the address is suppressed; soft: a temporary one (4.x.x), counted, not suppressed; complaint: the recipient reported the email (ARF), the address is suppressed'),
+  status: z.string().nullable().describe('the enhanced status code of a DSN (5.1.1); null for a complaint'),
+  diagnostic: z.string().nullable().describe('the DSN\'s Diagnostic-Code or the complaint\'s Feedback-Type, shortened, addresses replaced by <address>'),
+});
+
 /** An outcome event (an extension of the spec): what became of up to 100 recipients of one send, or of one campaign's or automation's sends. */
 export const OutcomeEvent = z.object({
   event_id: z.string().describe('UUID, the same on every attempt and on replay: de-duplicate by it'),
-  event_type: z.enum(OUTCOME_EVENT_TYPES).describe('ecard_delivered: the SMTP server took the email (250); ecard_opened: the recipient opened the card (the open action); ecard_failed: the email failed (including outcome_unknown)'),
+  event_type: z.enum(OUTCOME_EVENT_TYPES).describe('ecard_delivered: the SMTP server took the email (250); ecard_opened: the recipient opened the card (the open action); ecard_failed: the email failed (including outcome_unknown); ecard_bounced: a bounce or complaint came back after the hand-off (BOUNCE_DOMAIN)'),
   timestamp: z.string().describe('ISO 8601 UTC'),
   send: OutcomeSend,
-  recipients: z.array(LoggedRecipient.extend({ sendId: z.string().describe('the send this recipient belongs to') })).max(100),
+  recipients: z
+    .array(
+      LoggedRecipient.extend({
+        sendId: z.string().describe('the send this recipient belongs to'),
+        bounce: BounceDetail.optional().describe('ecard_bounced only'),
+      }),
+    )
+    .max(100),
 });
 
 const CAMPAIGN_STATUSES = ['sent', 'failed', 'canceled'] as const;

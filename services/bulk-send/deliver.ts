@@ -91,7 +91,7 @@ export async function deliverBulk(ctx: ServiceContext, accountId: number, sendPk
         const headers = options.headers(r.recipient_email!);
         const link = recipientUrl(ctx.config.publicBaseUrl, send, r);
         const email = await renderEmail(send, designs.get(send.id)!, r, link, { gift: gifts?.get(r.id), unsubscribeUrl: unsubscribeUrlOf(headers) });
-        const mail = outgoingMail(ctx.config.mailFrom, send, r, r.message_id!, email, headers);
+        const mail = outgoingMail(ctx.config, send, r, r.message_id!, email, headers);
         return { recipient: r, sandbox: send.sandbox, mail };
       }),
     );

@@ -12,6 +12,7 @@ import { recordEvent } from '../outbox.ts';
 import { subscribedTypes } from '../sends/outcome-marks.ts';
 import { messageIdOf } from '../sends/delivery.ts';
 import { pageUrl } from '../sends/pages.ts';
+import { newBounceToken } from '../sends/return-path.ts';
 import { renderCard } from '../sends/render.ts';
 import { sharedEvent } from '../sends/shared-event.ts';
 import { resolveBrand } from '../brands/brands.ts';
@@ -110,7 +111,7 @@ export async function prepareBulkSends(
     ordered.map((send, i) => {
       const r = recipients[i]!;
       const recipient = { recipient_name: r.name, recipient_email: r.email } as SendRecipient;
-      const row = { send_id: send.id, position: 1, recipient_name: r.name.slice(0, 200), recipient_email: r.email, page_id: send.stat_vanity_id, message_id: messageIdOf(send, { position: 1 }) };
+      const row = { send_id: send.id, position: 1, recipient_name: r.name.slice(0, 200), recipient_email: r.email, page_id: send.stat_vanity_id, message_id: messageIdOf(send, { position: 1 }), bounce_token: newBounceToken(ctx.config.bounces) };
       const card = renderedCard(() => renderCard(send, designFor(r.ecard), recipient, pageUrl(ctx.config.publicBaseUrl, send.stat_vanity_id)));
       // A card over the template bounds (a long list merge tag): this recipient fails with that reason, the rest go.
       if ('error' in card) {

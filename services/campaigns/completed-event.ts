@@ -35,6 +35,6 @@ export function sampleCampaignCompleted(now: Date): CampaignCompletedEvent {
     event_id: crypto.randomUUID(),
     event_type: 'campaign_completed',
     timestamp: now.toISOString(),
-    campaign: { id: 1001, name: 'Spring thanks', status: 'sent', counts: { recipients: 3, pending: 0, sent: 2, failed: 1, unknown: 0, skipped: 0, canceled: 0, opened: 1 } },
+    campaign: { id: 1001, name: 'Spring thanks', status: 'sent', counts: { recipients: 3, pending: 0, sent: 2, failed: 1, unknown: 0, skipped: 0, canceled: 0, opened: 1, bounced: 0 } },
   };
 }

@@ -7,7 +7,7 @@ import type { Models } from '../../models/index.ts';
 
 export type { Campaign, CampaignRecipient };
 
-/** Recipients by state, `recipients` the total, and `opened` the sends that were opened. */
+/** Recipients by state, `recipients` the total, `opened` the sends that were opened, `bounced` those a bounce or complaint came back for. */
 export interface CampaignCounts {
   recipients: number;
   pending: number;
@@ -17,6 +17,7 @@ export interface CampaignCounts {
   skipped: number;
   canceled: number;
   opened: number;
+  bounced: number;
 }
 
 export interface CampaignView {
@@ -26,7 +27,7 @@ export interface CampaignView {
   counts: CampaignCounts;
 }
 
-const emptyCounts = (): CampaignCounts => ({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0 });
+const emptyCounts = (): CampaignCounts => ({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0, bounced: 0 });
 
 async function countsOf(models: Models, ids: number[], transaction?: Transaction): Promise<Map<number, CampaignCounts>> {
   const opts = transaction ? { transaction } : {};
@@ -49,6 +50,12 @@ async function countsOf(models: Models, ids: number[], transaction?: Transaction
     { type: QueryTypes.SELECT, replacements: { ids }, ...opts },
   );
   for (const r of opened) result.get(Number(r.campaign_id))!.opened = Number(r.n);
+  // A bounce leaves its recipient `sent`: counted apart, from the recipients' rows (one per campaign send).
+  const bounced = await models.sequelize.query<{ campaign_id: number; n: number | string }>(
+    `SELECT s.origin_id AS campaign_id, COUNT(r.id) AS n FROM sends s JOIN send_recipients r ON r.send_id = s.id WHERE s.origin = 'campaign' AND s.origin_id IN (:ids) AND r.bounced_at IS NOT NULL GROUP BY s.origin_id`,
+    { type: QueryTypes.SELECT, replacements: { ids } },
+  );
+  for (const r of bounced) result.get(Number(r.campaign_id))!.bounced = Number(r.n);
   return result;
 }
 

@@ -9,9 +9,10 @@ import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
+import { bounceDetailOf, type BounceDetail } from './bounce-detail.ts';
 import { memberSendIds, recipientOutcome, type RecipientOutcome } from './log.ts';
 
-export const OUTCOME_EVENT_TYPES = ['ecard_delivered', 'ecard_opened', 'ecard_failed'] as const;
+export const OUTCOME_EVENT_TYPES = ['ecard_delivered', 'ecard_opened', 'ecard_failed', 'ecard_bounced'] as const;
 export type OutcomeEventType = (typeof OUTCOME_EVENT_TYPES)[number];
 
 export const isOutcomeEventType = (type: string): type is OutcomeEventType => (OUTCOME_EVENT_TYPES as readonly string[]).includes(type);
@@ -45,7 +46,8 @@ export interface OutcomeEvent {
   event_type: OutcomeEventType;
   timestamp: string;
   send: OutcomeSend;
-  recipients: Array<RecipientOutcome & { sendId: string }>;
+  /** `bounce`: ecard_bounced only. */
+  recipients: Array<RecipientOutcome & { sendId: string; bounce?: BounceDetail | null }>;
 }
 
 /** The `send` of an outcome event: the send's own id, or null for recipients of several sends (each names its own). */
@@ -124,7 +126,11 @@ export async function recordOutcomeEvents(
         event_type: type,
         timestamp: now.toISOString(),
         send: sendOf(first, part.some((p) => p.send.id !== first.id)),
-        recipients: part.map(({ send, recipient }) => ({ sendId: send.send_id, ...recipientOutcome(recipient, false) })),
+        recipients: part.map(({ send, recipient }) => ({
+          sendId: send.send_id,
+          ...recipientOutcome(recipient, false),
+          ...(type === 'ecard_bounced' ? { bounce: bounceDetailOf(recipient) } : {}),
+        })),
       };
       await recordEvent(
         ctx,
@@ -163,8 +169,9 @@ export function sampleOutcomeEvent(type: OutcomeEventType, now: Date): OutcomeEv
         status: type === 'ecard_failed' ? 'failed' : 'sent',
         sent_at: type === 'ecard_failed' ? null : at,
         opened_at: type === 'ecard_opened' ? at : null,
-        bounced_at: null,
+        bounced_at: type === 'ecard_bounced' ? at : null,
         failure: type === 'ecard_failed' ? '550 5.1.1 mailbox unavailable' : null,
+        ...(type === 'ecard_bounced' ? { bounce: { kind: 'hard' as const, status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 <address>: Recipient address rejected' } } : {}),
       },
     ],
   };
