@@ -171,6 +171,7 @@ export const CampaignCompletedEvent = z.object({
       skipped: z.number().int(),
       canceled: z.number().int(),
       opened: z.number().int(),
+      bounced: z.number().int().describe('recipients a bounce or complaint came back for (their status stays sent)'),
     }).catchall(z.number().int()),
   }),
 });

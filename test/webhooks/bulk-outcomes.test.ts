@@ -82,7 +82,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     const [done] = bodies<{ event_type: string; campaign: Json }>(completed);
     expect(bodies(completed)).to.have.length(1);
     expect(done!.event_type).to.equal('campaign_completed');
-    expect(done!.campaign).to.deep.equal({ id, name: 'Many', status: 'sent', counts: { recipients: 250, pending: 0, sent: 250, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0 } });
+    expect(done!.campaign).to.deep.equal({ id, name: 'Many', status: 'sent', counts: { recipients: 250, pending: 0, sent: 250, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0, bounced: 0 } });
     await expectSigned(completed);
 
     // Replay: the same body (and event id) again, signed.
@@ -152,7 +152,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     await ctx.hooks.settled(endpointId);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(bodies<{ campaign: Json }>(path).map((b) => b.campaign)).to.deep.equal([
-      { id, name: 'Many', status: 'canceled', counts: { recipients: 3, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 3, opened: 0 } },
+      { id, name: 'Many', status: 'canceled', counts: { recipients: 3, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 3, opened: 0, bounced: 0 } },
     ]);
     await expectSigned(path);
   });
