@@ -16,6 +16,8 @@ export interface WaveRecipient {
 
 export interface PlannedWave {
   timezone: string;
+  /** The campaign's moment in this zone, as asked (before "at once" and quiet hours). */
+  due: Date;
   sendAt: Date;
   recipientIds: number[];
 }
@@ -40,7 +42,7 @@ export function planWaves(recipients: WaveRecipient[], time: WaveTime, quiet: Qu
   const waves = [...byZone].map(([timezone, recipientIds]) => {
     const due = 'wall' in time ? zonedToInstant(time.wall, timezone) : time.instant;
     const start = due.getTime() < now.getTime() ? now : due;
-    return { timezone, sendAt: afterQuietHours(start, timezone, quiet), recipientIds };
+    return { timezone, due, sendAt: afterQuietHours(start, timezone, quiet), recipientIds };
   });
   return waves.sort((a, b) => a.sendAt.getTime() - b.sendAt.getTime() || (a.timezone < b.timezone ? -1 : a.timezone > b.timezone ? 1 : 0));
 }
