@@ -25,7 +25,7 @@ export interface CampaignView {
   ecards: Array<{ id: number; source_ecard_id: number | null }>;
   counts: CampaignCounts;
   /** Its waves, earliest first (none when it goes out at one instant). */
-  waves: Array<{ timezone: string; send_at: Date; recipients: number }>;
+  waves: Array<{ timezone: string; send_at: Date; recipients: number; completed_at: Date | null }>;
 }
 
 const emptyCounts = (): CampaignCounts => ({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0 });
@@ -66,7 +66,7 @@ export async function campaignViews(models: Models, campaigns: Campaign[]): Prom
     : [];
   return campaigns.map((campaign) => ({
     campaign,
-    waves: waves.filter((w) => w.campaign_id === campaign.id).map((w) => ({ timezone: w.timezone, send_at: w.send_at, recipients: w.recipients })),
+    waves: waves.filter((w) => w.campaign_id === campaign.id).map((w) => ({ timezone: w.timezone, send_at: w.send_at, recipients: w.recipients, completed_at: w.completed_at ?? null })),
     ecards: ecards.filter((e) => e.widget_id === campaign.widget_id).map((e) => ({ id: e.id, source_ecard_id: e.source_ecard_id ?? null })),
     counts: counts.get(campaign.id)!,
   }));
