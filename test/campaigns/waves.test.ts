@@ -168,6 +168,25 @@ describe('campaigns in each recipient\'s zone (waves) and quiet hours', function
     expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: id, wave_id: null } })).to.equal(3);
   });
 
+  it('cancel between two waves: the later wave\'s recipients end canceled, its quota back, the workflow done', async () => {
+    const id = await draftWith({ members: [['tokyo', 'Asia/Tokyo'], ['denver', 'America/Denver']] });
+    const day = await dayAhead(3);
+    const scheduled = await ok('POST', '/campaign/schedule', { campaignid: id, scheduled_at: `${day}T09:00`, scheduled_timezone: 'recipient' });
+    const [tokyo, denver] = (scheduled.waves as Array<{ send_at: string }>).map((w) => w.send_at) as [string, string];
+    await approach(id, tokyo);
+    await eventually(() => findOne(id), (c) => (c.counts as Json).sent === 1, 30_000);
+    const used = async () => (await stack.models.QuotaUsage.findAll({ where: { account_id: account.accountId } })).reduce((n, r) => n + r.used, 0);
+    expect(await used()).to.equal(2);
+    const canceled = await ok('POST', '/campaign/cancel', { campaignid: id });
+    expect(canceled).to.deep.include({ status: 'canceled' });
+    expect(canceled.counts).to.deep.include({ sent: 1, canceled: 1, pending: 0 });
+    expect(await used()).to.equal(1);
+    const handle = (await testClient()).workflow.getHandle(campaignWorkflowId(account.accountId, id));
+    expect(await handle.result()).to.deep.include({ status: 'canceled' });
+    await approach(id, denver, -1).catch(() => undefined); // the workflow has ended: the wake finds nothing to wake
+    expect(mailsTo('denver')).to.have.length(0);
+  });
+
   it('quiet hours hold a recipient-zone wave until they end, then send it', async () => {
     expectSuccess(await api('POST', '/account/settings', { quiet_hours: { start: '22:00', end: '07:00' } }));
     const id = await draftWith({ members: [['berlin', 'Europe/Berlin']] });

@@ -2,7 +2,7 @@
 // stands, sleeps until its time (a wake signal cuts the sleep short: a reschedule, unschedule or cancel, the test
 // clock moved), moves it to sending, fans out in a child workflow (one per wave for a campaign in waves), and
 // settles how it ended.
-import { condition, executeChild, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, continueAsNew, executeChild, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.ts';
 import { addCounts } from '../shared/bulk-fan-out.ts';
 import { wakeableSleeper } from '../shared/sleep-until.ts';
@@ -34,6 +34,9 @@ export async function campaignWorkflow(input: CampaignWorkflowInput): Promise<Ca
   for (;;) {
     woken = false;
     const plan = await campaignPlan({ campaignId: input.campaignId });
+    // A run from before waves, meeting a campaign rescheduled in waves since: a new run takes the waves' path.
+    // (Histories from before never hold `inWaves`, so they replay past this line.)
+    if (plan.inWaves) return continueAsNew<typeof campaignWorkflow>(input);
     showStatus(plan.status);
     if (plan.status === 'scheduled' && plan.waitMs !== null) {
       if (plan.waitMs > 0) {
