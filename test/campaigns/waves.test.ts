@@ -118,6 +118,24 @@ describe('campaigns in each recipient\'s zone (waves) and quiet hours', function
     await maybeRecordHistory(await testClient(), campaignWorkflowId(account.accountId, id), 'campaign-waves-workflow');
   });
 
+  it('sends a zone whose moment has already passed at once, and waits for the zones still ahead', async () => {
+    const id = await draftWith({ members: [['tokyo', 'Asia/Tokyo'], ['denver', 'America/Denver']] });
+    // An hour ago on Tokyo's wall clock: fifteen hours ahead in Denver.
+    const now = await serviceNow();
+    const wall = wallIn('Asia/Tokyo', new Date(now - HOUR).toISOString());
+    const scheduled = await ok('POST', '/campaign/schedule', { campaignid: id, scheduled_at: wall, scheduled_timezone: 'recipient' });
+    const [first, second] = scheduled.waves as Array<{ timezone: string; send_at: string }>;
+    expect(first!.timezone).to.equal('Asia/Tokyo');
+    expect(new Date(first!.send_at).getTime()).to.be.within(now - 1000, now + 10_000);
+    expect(second!.timezone).to.equal('America/Denver');
+    expect(wallIn('America/Denver', second!.send_at)).to.equal(wall);
+    await eventually(async () => mailsTo('tokyo').length, (n) => n === 1, 30_000);
+    const sending = await eventually(() => findOne(id), (c) => (c.counts as Json).sent === 1, 10_000);
+    expect(sending.status).to.equal('sending');
+    expect(mailsTo('denver')).to.have.length(0);
+    await ok('POST', '/campaign/cancel', { campaignid: id });
+  });
+
   it('refuses an offset or Z with "recipient" (400) and an unknown CSV zone (422), changing nothing', async () => {
     const id = await draftWith({ csv: [{ email: `bad@${domain}`, merge_fields: { timezone: 'Mars/Olympus' } }] });
     const day = await dayAhead(3);
@@ -138,12 +156,13 @@ describe('campaigns in each recipient\'s zone (waves) and quiet hours', function
 
   it('reserves quota per wave in its month; a reschedule recomputes the waves; unschedule gives everything back', async () => {
     const id = await draftWith({ members: [['tokyo', 'Asia/Tokyo'], ['berlin', 'Europe/Berlin'], ['denver', 'America/Denver']] });
-    // 00:30 on the first of next month: Tokyo's and Berlin's are still in this month in UTC (Tokyo's perhaps already
-    // passed, then at once), Denver's in the next.
+    // 00:30 on the first of a month at least a day ahead everywhere: Tokyo's and Berlin's are still in the month
+    // before in UTC, Denver's in that month. (A zone already past would start the campaign at once: no reschedule.)
     const now = new Date(await serviceNow());
-    const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    let next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    if (next.getTime() - 12 * HOUR < now.getTime() + DAY) next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1));
     const first = next.toISOString().slice(0, 10);
-    const thisMonth = now.toISOString().slice(0, 7);
+    const thisMonth = new Date(next.getTime() - DAY).toISOString().slice(0, 7);
     const nextMonth = first.slice(0, 7);
     const usage = async () =>
       Object.fromEntries((await stack.models.QuotaUsage.findAll({ where: { account_id: account.accountId } })).filter((r) => r.used > 0).map((r) => [r.month, r.used]));
