@@ -241,6 +241,14 @@ describe('campaigns in each recipient\'s zone (waves) and quiet hours', function
     await new Promise((r) => setTimeout(r, 1000));
     expect(mailsTo('quiet')).to.have.length(0);
     expect((await findOne(id)).status).to.equal('sending');
+    // A single send during the same quiet hours is not held.
+    const single = await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', {
+      key: account.liveKey,
+      body: { ecardId, senderEmail: 'hr@example.com', senderName: 'HR', recipientName: 'Night Owl', recipientEmail: `single@${domain}` },
+    });
+    expect(single.status).to.equal(200);
+    await eventually(async () => mailsTo('single').length, (n) => n === 1, 30_000);
+    expect(mailsTo('quiet')).to.have.length(0);
     await approach(id, end);
     await eventually(async () => mailsTo('quiet').length, (n) => n === 1, 30_000);
     await eventually(() => findOne(id), (c) => c.status === 'sent', 30_000);
