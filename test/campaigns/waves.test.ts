@@ -185,6 +185,14 @@ describe('campaigns in each recipient\'s zone (waves) and quiet hours', function
     expect(draft).to.deep.include({ status: 'draft', scheduled_timezone: null, scheduled_at_local: null, waves: [] });
     expect(await usage()).to.deep.equal({});
     expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: id, wave_id: null } })).to.equal(3);
+
+    // Denver's month is full: 403 naming that month, and nothing reserved in the month before either.
+    await stack.models.QuotaUsage.bulkCreate([{ account_id: account.accountId, month: nextMonth, used: stack.config.emailsPerMonth.pro }], { updateOnDuplicate: ['used'] });
+    const refused = await api('POST', '/campaign/schedule', { campaignid: id, scheduled_at: `${first}T00:30`, scheduled_timezone: 'recipient' });
+    expect(expectFailure(refused, 403, 'wouldexceedlimit').join(' ')).to.include(nextMonth);
+    expect(refused.body.month).to.equal(nextMonth);
+    expect((await usage())[thisMonth]).to.equal(undefined);
+    expect(await findOne(id)).to.deep.include({ status: 'draft', waves: [] });
   });
 
   it('cancel between two waves: the later wave\'s recipients end canceled, its quota back, the workflow done', async () => {
