@@ -13,18 +13,37 @@ export interface CampaignPlan {
   status: CampaignStatus | 'gone';
   /** scheduled: how long until it goes out, measured by the activity (0 when due), so the workflow reads no clock. */
   waitMs: number | null;
+  /** scheduled: the instant it goes out (the workflow's wakeable sleep asks the service clock how far that is). */
+  untilMs?: number | null;
+  /** Whether it goes out in waves (campaign_waves), and the next wave not done yet. */
+  inWaves?: boolean;
+  nextWave?: { id: number; sendAtMs: number } | null;
 }
 
 export async function campaignPlan(ctx: ServiceContext, campaignId: number): Promise<CampaignPlan> {
   const campaign = await ctx.models.Campaign.findByPk(campaignId);
-  if (!campaign) return { status: 'gone', waitMs: null };
-  const waitMs = campaign.scheduled_at ? Math.max(0, campaign.scheduled_at.getTime() - ctx.now().getTime()) : null;
-  return { status: campaign.status, waitMs };
+  if (!campaign) return { status: 'gone', waitMs: null, untilMs: null, inWaves: false, nextWave: null };
+  const now = await ctx.clock.read();
+  const waitMs = campaign.scheduled_at ? Math.max(0, campaign.scheduled_at.getTime() - now.getTime()) : null;
+  const waves = await ctx.models.CampaignWave.findAll({ attributes: ['id', 'send_at', 'completed_at'], where: { campaign_id: campaignId }, order: [['send_at', 'ASC'], ['id', 'ASC']], raw: true });
+  const next = waves.find((w) => w.completed_at === null);
+  return {
+    status: campaign.status,
+    waitMs,
+    untilMs: campaign.scheduled_at?.getTime() ?? null,
+    inWaves: waves.length > 0,
+    nextWave: next ? { id: next.id, sendAtMs: new Date(next.send_at).getTime() } : null,
+  };
+}
+
+/** A wave's fan-out has ended: the campaign goes on to its next wave. */
+export async function finishCampaignWave(ctx: ServiceContext, campaignId: number, waveId: number): Promise<void> {
+  await ctx.models.CampaignWave.update({ completed_at: await ctx.clock.read() }, { where: { id: waveId, campaign_id: campaignId, completed_at: null } });
 }
 
 /** scheduled → sending once its time has come (a reschedule or unschedule that got there first wins). */
 export async function beginCampaign(ctx: ServiceContext, campaignId: number): Promise<void> {
-  const now = ctx.now();
+  const now = await ctx.clock.read();
   await ctx.models.Campaign.update(
     { status: 'sending', started_at: now },
     { where: { id: campaignId, status: 'scheduled', scheduled_at: { [Op.lte]: now } } },
@@ -37,11 +56,11 @@ export async function beginCampaign(ctx: ServiceContext, campaignId: number): Pr
  */
 export async function campaignBatchStarts(
   ctx: ServiceContext,
-  input: { campaignId: number; afterRecipientId: number; limit: number; count: number },
+  input: { campaignId: number; waveId?: number; afterRecipientId: number; limit: number; count: number },
 ): Promise<{ starts: number[]; end: number }> {
   const ids = await ctx.models.CampaignRecipient.findAll({
     attributes: ['id'],
-    where: { campaign_id: input.campaignId, id: { [Op.gt]: input.afterRecipientId } },
+    where: { campaign_id: input.campaignId, ...(input.waveId === undefined ? {} : { wave_id: input.waveId }), id: { [Op.gt]: input.afterRecipientId } },
     order: [['id', 'ASC']],
     limit: input.limit * input.count,
     raw: true,

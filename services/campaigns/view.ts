@@ -25,6 +25,8 @@ export interface CampaignView {
   /** The campaign's eCards (copies in its own widget), in display order. */
   ecards: Array<{ id: number; source_ecard_id: number | null }>;
   counts: CampaignCounts;
+  /** Its waves, earliest first (none when it goes out at one instant). */
+  waves: Array<{ timezone: string; send_at: Date; recipients: number; completed_at: Date | null }>;
 }
 
 const emptyCounts = (): CampaignCounts => ({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0, bounced: 0 });
@@ -73,8 +75,12 @@ export async function campaignViews(models: Models, campaigns: Campaign[]): Prom
         order: [['display_order', 'ASC'], ['id', 'ASC']],
       })
     : [];
+  const waves = campaigns.length
+    ? await models.CampaignWave.findAll({ where: { campaign_id: campaigns.map((c) => c.id) }, order: [['send_at', 'ASC'], ['id', 'ASC']] })
+    : [];
   return campaigns.map((campaign) => ({
     campaign,
+    waves: waves.filter((w) => w.campaign_id === campaign.id).map((w) => ({ timezone: w.timezone, send_at: w.send_at, recipients: w.recipients, completed_at: w.completed_at ?? null })),
     ecards: ecards.filter((e) => e.widget_id === campaign.widget_id).map((e) => ({ id: e.id, source_ecard_id: e.source_ecard_id ?? null })),
     counts: counts.get(campaign.id)!,
   }));
