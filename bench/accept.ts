@@ -1,15 +1,15 @@
 // P2: scheduled `POST /v2/api/pub/ecard-actions/send-ecard` calls (`sendAt` an hour ahead, one recipient, an
-// Idempotency-Key each) accepted per second through the API process, against a bare loop of `workflow.start` (the
-// one-activity ping workflow) at the same concurrency on the same dev server, rounds alternated (scheduled, bare,
-// email-now, share link, …). Email-now (the call waits for the dispatch by the worker process) and share-link
-// accepts per second are measured in the same rounds and reported beside the ratio. After each round, outside the
-// measured time, the worker is let catch up with what the round started.
+// Idempotency-Key each; driven by bench/load.ts) accepted per second through the API process, a round ending when
+// the last accepted send's workflow exists, against a bare loop of `workflow.start` (the one-activity ping workflow)
+// at the same concurrency on the same dev server, rounds alternated (scheduled, bare, email-now, share link, …).
+// Email-now (the call waits for the dispatch by the worker process) and share-link accepts per second are measured
+// in the same rounds and reported beside the ratio. After each round, outside the measured time, the worker is let
+// catch up with what the round started.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { WorkflowHandle } from '@temporalio/client';
 import { createAccount } from '../services/accounts.ts';
-import { PING_WORKFLOW } from '../workflows/ping/contract.ts';
 import { sendWorkflowId } from '../workflows/send-ecard/contract.ts';
-import { benchEcard, closedLoopRate, spread, type Pair } from './harness.ts';
+import { benchEcard, spread, untilWorkflowsStarted, workflowStartRate, type Pair } from './harness.ts';
+import { httpLoad } from './load.ts';
 import type { BenchContext } from './stack.ts';
 
 const HOUR_MS = 3600 * 1000;
@@ -25,34 +25,38 @@ export const acceptsPair: Pair<BenchContext> = {
     const concurrency = 32;
     const { accountId, liveKey } = await createAccount(models, { name: 'Bench P2', ownerEmail: `bench-accept-${Date.now()}@example.com`, plan: 'enterprise' });
     const ecard = await benchEcard(models, accountId, 'Hi {{recipient_first_name}}');
-    let sequence = 0;
+    let runs = 0;
     const accepted = { scheduled: 0, email: 0, share: 0 };
     let pendingAnswers = 0;
 
-    const sendEcard = async (kind: Exclude<Kind, 'bare'>) => {
-      const n = ++sequence;
+    // `seconds` of send-ecard calls of one kind at `concurrency` connections (bench/load.ts), each answer checked;
+    // the send ids answered and the load's timing.
+    const sendEcards = async (kind: Exclude<Kind, 'bare'>, seconds: number) => {
+      const run = ++runs;
       const body = {
-        ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: `Rita R${n}`, personalMessage: '<p>Hi</p>',
-        ...(kind === 'share' ? { type: 'ecard_copy_link' } : { recipientEmail: `r${n}@bench.example.com` }),
+        ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: `Rita R${run}.{{n}}`, personalMessage: '<p>Hi</p>',
+        ...(kind === 'share' ? { type: 'ecard_copy_link' } : { recipientEmail: `r${run}.{{n}}@bench.example.com` }),
+        // An hour past the round's start: every call of the round is scheduled.
         ...(kind === 'scheduled' ? { sendAt: new Date(Date.now() + HOUR_MS).toISOString() } : {}),
       };
-      const res = await fetch(`${api.url}/v2/api/pub/ecard-actions/send-ecard`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${liveKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': `bench-accept-${n}` },
+      const load = await httpLoad({
+        origin: api.url, method: 'POST', path: '/v2/api/pub/ecard-actions/send-ecard', connections: concurrency, seconds, keepBodies: true,
+        headers: { Authorization: `Bearer ${liveKey}`, 'Idempotency-Key': `bench-accept-${run}-{{n}}` },
         body: JSON.stringify(body),
       });
-      const answer = (await res.json()) as { sendId: string; status?: string; emailsSent?: number; shareUrl?: string };
-      if (res.status !== 200) throw new Error(`${kind} send-ecard: status ${res.status}: ${JSON.stringify(answer)}`);
-      const ok = kind === 'scheduled' ? answer.status === 'scheduled' : kind === 'share' ? Boolean(answer.shareUrl) : answer.emailsSent === 1 || answer.status === 'pending';
-      if (!ok) throw new Error(`${kind} send-ecard: unexpected answer ${JSON.stringify(answer)}`);
-      if (answer.status === 'pending') pendingAnswers += 1;
-      accepted[kind] += 1;
-      return answer;
+      const sendIds = load.bodies.map((text) => {
+        const answer = JSON.parse(text) as { sendId: string; status?: string; emailsSent?: number; shareUrl?: string };
+        const ok = kind === 'scheduled' ? answer.status === 'scheduled' : kind === 'share' ? Boolean(answer.shareUrl) : answer.emailsSent === 1 || answer.status === 'pending';
+        if (!ok) throw new Error(`${kind} send-ecard: unexpected answer ${text.slice(0, 300)}`);
+        if (answer.status === 'pending') pendingAnswers += 1;
+        return answer.sendId;
+      });
+      accepted[kind] += sendIds.length;
+      return { load, sendIds };
     };
 
-    // Waits until each scheduled send's workflow is at its timer and each ping workflow has finished.
-    const settle = async (sendIds: string[], pings: WorkflowHandle[]) => {
-      await Promise.all(pings.map((handle) => handle.result()));
+    // Waits until each scheduled send's workflow is at its timer.
+    const settle = async (sendIds: string[]) => {
       let waiting = sendIds.map((id) => client.workflow.getHandle(sendWorkflowId(accountId, id)));
       while (waiting.length > 0) {
         const still: typeof waiting = [];
@@ -68,19 +72,16 @@ export const acceptsPair: Pair<BenchContext> = {
       }
     };
 
+    // A round's rate: accepted calls per second until the last accepted send's workflow exists (email-now and share
+    // links answer after their dispatch, so their workflows exist by their answers; a ping exists once `start`
+    // returns). Then, outside the measured time, the worker catches up with what the round started.
     const round = async (kind: Kind, seconds: number) => {
-      const sendIds: string[] = [];
-      const pings: WorkflowHandle[] = [];
-      const rate = await closedLoopRate(seconds, concurrency, async () => {
-        if (kind !== 'bare') {
-          const { sendId } = await sendEcard(kind);
-          if (kind === 'scheduled') sendIds.push(sendId);
-          return;
-        }
-        pings.push(await client.workflow.start(PING_WORKFLOW, { taskQueue: config.temporal.taskQueue, workflowId: `bench-accept-bare-${++sequence}`, args: ['x'] }));
-      });
+      if (kind === 'bare') return workflowStartRate(client, config.temporal.taskQueue, `bench-accept-bare-${++runs}`, seconds, concurrency);
+      const { load, sendIds } = await sendEcards(kind, seconds);
+      const lastStart = kind === 'scheduled' ? await untilWorkflowsStarted(client, sendIds.map((id) => sendWorkflowId(accountId, id)), concurrency) : 0;
+      const rate = sendIds.length / ((Math.max(load.lastAnswerAt, lastStart) - load.startedAt) / 1000);
       const settling = performance.now();
-      await settle(sendIds, pings);
+      await settle(kind === 'scheduled' ? sendIds : []);
       if (process.env.BENCH_VERBOSE) console.log(`  P2 ${kind}: settled in ${((performance.now() - settling) / 1000).toFixed(1)} s`);
       return rate;
     };

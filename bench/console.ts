@@ -5,7 +5,8 @@ import { DELIVERY_PAGE_ROWS } from '../api/console/pages/webhooks.ts';
 import { createAccount } from '../services/accounts.ts';
 import { deliveryWorkflowId } from '../workflows/webhook-delivery/contract.ts';
 import { setOwnerPassword, signedInPages } from '../test/helpers/console.ts';
-import { alternatedRates, requestRate, type Pair } from './harness.ts';
+import { alternatedRates, type Pair } from './harness.ts';
+import { getRate } from './load.ts';
 import type { BenchContext } from './stack.ts';
 
 const CHUNK = 1000;
@@ -59,7 +60,7 @@ export const consolePair: Pair<BenchContext> = {
     const pageIds = [...(await get(PAGE)).matchAll(/>Delivery (\d+)<\/a>/g)].map((m) => Number(m[1]));
     const apiIds = (JSON.parse(await get(API)) as { data: Array<{ id: number }> }).data.map((d) => d.id);
     if (pageIds.length !== Math.min(DELIVERY_PAGE_ROWS, deliveries) || pageIds.join() !== apiIds.join()) throw new Error(`P10: the page shows ${pageIds.length} deliveries, the API ${apiIds.length}, not the same`);
-    const side = (path: string) => (seconds: number) => requestRate({ url: `${api.url}${path}`, headers: { Cookie: cookie } }, seconds, settings.concurrency);
+    const side = (path: string) => (seconds: number) => getRate(`${api.url}${path}`, seconds, settings.concurrency, { Cookie: cookie });
     const figures = await alternatedRates('P10', { name: 'console page', rate: side(PAGE) }, { name: 'console API', rate: side(API) }, settings);
     return [{ name: 'p10-console', compares: 'console delivery-log page vs its console API call', target: '≥ 0.5', unit: 'req/s', ...figures, notes: { deliveries, rows: DELIVERY_PAGE_ROWS, concurrency: settings.concurrency } }];
   },

@@ -5,11 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'node:net';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { packageRoot } from '../lib/paths.ts';
 import type { Services } from '../app/services.ts';
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import { sendCampaign } from '../services/campaigns/moves.ts';
+import { PING_WORKFLOW } from '../workflows/ping/contract.ts';
 import { newVanityId } from '../services/widgets.ts';
 import { createTransport } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
@@ -102,7 +104,8 @@ export async function sendCampaignToEnd(
   return seconds;
 }
 
-// Closed-loop rates measured in rounds (bench/accept.ts).
+// Closed-loop rates of calls that are not HTTP (bench/accept.ts and bench/widget-send.ts: `workflow.start`); the HTTP
+// pairs' load is bench/load.ts.
 
 /** `concurrency` clients, each calling `call` again as soon as it answers, for `seconds`; calls per second. */
 export async function closedLoopRate(seconds: number, concurrency: number, call: () => Promise<void>): Promise<number> {
@@ -120,7 +123,54 @@ export async function closedLoopRate(seconds: number, concurrency: number, call:
   return done / ((performance.now() - started) / 1000);
 }
 
-// ---- HTTP benches (bench/read.ts, bench/accept.ts): a node process serving HTTP, GET load at a fixed concurrency, paired rounds.
+/**
+ * The accept pairs' baseline (P2, P12): `concurrency` clients starting the one-activity ping workflow back to back
+ * for `seconds` (a workflow exists once `start` returns); its rate. Then, outside the measured time, it waits for
+ * every ping to finish so the next round starts on an idle worker.
+ */
+export async function workflowStartRate(client: Client, taskQueue: string, idPrefix: string, seconds: number, concurrency: number): Promise<number> {
+  const pings: Array<Promise<unknown>> = [];
+  let n = 0;
+  const rate = await closedLoopRate(seconds, concurrency, async () => {
+    const handle = await client.workflow.start(PING_WORKFLOW, { taskQueue, workflowId: `${idPrefix}-${++n}`, args: ['x'] });
+    pings.push(handle.result());
+  });
+  await Promise.all(pings);
+  return rate;
+}
+
+/**
+ * Waits until a workflow exists under each id (describe answers; none found yet is retried for up to 2 minutes, then
+ * the pair fails) and returns the latest of their start times (epoch ms, the Temporal server's clock on this
+ * machine): where a round of accepts ends (bench/accept.ts, bench/widget-send.ts).
+ */
+export async function untilWorkflowsStarted(client: Client, workflowIds: readonly string[], concurrency: number): Promise<number> {
+  let latest = 0;
+  let waiting = [...workflowIds];
+  const givenUp = Date.now() + 120_000;
+  while (waiting.length > 0) {
+    const still: string[] = [];
+    for (let i = 0; i < waiting.length; i += concurrency) {
+      const chunk = waiting.slice(i, i + concurrency);
+      const starts = await Promise.all(chunk.map((id) => client.workflow.getHandle(id).describe().then((d) => d.startTime.getTime(), (err: unknown) => {
+        if (err instanceof WorkflowNotFoundError) return null;
+        throw err;
+      })));
+      chunk.forEach((id, j) => {
+        const start = starts[j];
+        if (start === null || start === undefined) still.push(id);
+        else latest = Math.max(latest, start);
+      });
+    }
+    waiting = still;
+    if (waiting.length === 0) break;
+    if (Date.now() > givenUp) throw new Error(`${waiting.length} of ${workflowIds.length} accepted sends have no workflow after 2 minutes (first: ${waiting[0]})`);
+    await sleep(20);
+  }
+  return latest;
+}
+
+// ---- HTTP benches: a node process serving HTTP (the load on it: bench/load.ts), paired rounds.
 
 export interface NodeProcess {
   url: string;
@@ -189,15 +239,6 @@ export async function startApiProcess(env: Record<string, string>, options: { lo
   });
 }
 
-/** `concurrency` clients sending GET `request` back to back for `seconds` (closedLoopRate), each answer read whole and checked (200); requests per second. */
-export function requestRate(request: { url: string; headers?: Record<string, string> }, seconds: number, concurrency: number): Promise<number> {
-  return closedLoopRate(seconds, concurrency, async () => {
-    const res = await fetch(request.url, { headers: request.headers ?? {} });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${request.url}: status ${res.status}`);
-  });
-}
-
 /** The median, min and max of a list of figures. */
 export function spread(figures: readonly number[]): { median: number; min: number; max: number } {
   const sorted = [...figures].sort((a, b) => a - b);
@@ -221,7 +262,7 @@ export interface BenchSettings {
   rounds: number;
   /** Seconds of warm-up of each side of a rate (a fixed-size pair warms up with a small round); 0 skips it. */
   warmupSeconds: number;
-  /** Closed-loop clients of the HTTP pairs. */
+  /** Connections of the HTTP pairs' load generator (bench/load.ts). */
   concurrency: number;
 }
 

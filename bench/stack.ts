@@ -127,6 +127,9 @@ export async function startBenchStack(settings: BenchSettings, progress: (line: 
       RATE_LIMITS: RAISED,
       PLAN_EMAILS: PLENTY,
       PLAN_SEATS: PLENTY,
+      // The public pages' per-address limits (the card page of P13 is GET from one address).
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
+      PUBLIC_RATE_LIMIT_POSTS_PER_MINUTE: '1000000000',
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       SMTP_POOL_SIZE: String(SMTP_POOL_SIZE),
       // The webhook pair's receiver is on loopback.
