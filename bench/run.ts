@@ -69,7 +69,7 @@ const ceiling = await measureGeneratorCeiling(settings, ctx.logFile('hello.log')
   await ctx.close();
   throw err;
 });
-const ceilingLine = `generator ceiling: ${ceiling.helloPerSecond.toFixed(0)} req/s of a bare node:http "hello" route (autocannon in a ${ceiling.mode === 'thread' ? 'worker thread' : 'the main thread'} of the harness, ${ceiling.connections} connections, ${ceiling.seconds} s)`;
+const ceilingLine = `generator ceiling: ${ceiling.helloPerSecond.toFixed(0)} req/s of a bare node:http "hello" route (autocannon in ${ceiling.mode === 'thread' ? 'a worker thread' : 'the main thread'} of the harness, ${ceiling.connections} connections, ${ceiling.seconds} s)`;
 console.log(`bench: ${ceilingLine}`);
 const machine = { ...machineAtStart, generatorCeiling: ceiling };
 
