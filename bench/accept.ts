@@ -28,6 +28,8 @@ export const acceptsPair: Pair<BenchContext> = {
     let runs = 0;
     const accepted = { scheduled: 0, email: 0, share: 0 };
     let pendingAnswers = 0;
+    // Per scheduled round (warm-up included): how long after the last answer the last workflow started.
+    const workflowTailMs: number[] = [];
 
     // `seconds` of send-ecard calls of one kind at `concurrency` connections (bench/load.ts), each answer checked;
     // the send ids answered and the load's timing.
@@ -80,6 +82,7 @@ export const acceptsPair: Pair<BenchContext> = {
       const { load, sendIds } = await sendEcards(kind, seconds);
       const lastStart = kind === 'scheduled' ? await untilWorkflowsStarted(client, sendIds.map((id) => sendWorkflowId(accountId, id)), concurrency) : 0;
       const rate = sendIds.length / ((Math.max(load.lastAnswerAt, lastStart) - load.startedAt) / 1000);
+      if (kind === 'scheduled') workflowTailMs.push(Math.max(0, Math.round(lastStart - load.lastAnswerAt)));
       const settling = performance.now();
       await settle(kind === 'scheduled' ? sendIds : []);
       if (process.env.BENCH_VERBOSE) console.log(`  P2 ${kind}: settled in ${((performance.now() - settling) / 1000).toFixed(1)} s`);
@@ -111,7 +114,7 @@ export const acceptsPair: Pair<BenchContext> = {
       measured: { name: 'scheduled send-ecard', figures: rates.scheduled },
       baseline: { name: 'bare workflow.start', figures: rates.bare },
       ratios,
-      notes: { concurrency, emailNowPerSecond: rates.email, shareLinkPerSecond: rates.share, emailNowMedian: spread(rates.email).median, shareLinkMedian: spread(rates.share).median, answeredPending: pendingAnswers },
+      notes: { concurrency, emailNowPerSecond: rates.email, shareLinkPerSecond: rates.share, emailNowMedian: spread(rates.email).median, shareLinkMedian: spread(rates.share).median, answeredPending: pendingAnswers, workflowTailMs },
     }];
   },
 };

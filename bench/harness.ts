@@ -1,5 +1,6 @@
 // What the pairs of `npm run bench` share: an eCard to send, an SMTP server that counts, a bare nodemailer pool,
-// closed-loop clients, node processes serving HTTP, and paired rounds alternated into ratios.
+// closed-loop `workflow.start` clients and the wait for accepted sends' workflows, node processes serving HTTP (their
+// load: bench/load.ts), and paired rounds alternated into ratios.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
