@@ -19,6 +19,14 @@ export interface AutomationBatchInput {
   firingDate: LocalDate;
   afterId: number;
   throughId: number;
+  /** A wave of a local-time firing: only its zone's rows whose send_at has come (absent: every row of D). */
+  wave?: { zone: string | null; dueThrough: string } | undefined;
+}
+
+/** The rows of a wave: its zone's, with send_at at or before its instant (none: at once). */
+function waveWhere(wave: AutomationBatchInput['wave']) {
+  if (!wave) return {};
+  return { zone: wave.zone, [Op.or]: [{ send_at: { [Op.is]: null } }, { send_at: { [Op.lte]: new Date(wave.dueThrough) } }] };
 }
 
 export const noBatchCounts = (): AutomationBatchCounts => ({ sent: 0, failed: 0, unknown: 0, skipped: 0 });
@@ -29,11 +37,11 @@ export const noBatchCounts = (): AutomationBatchCounts => ({ sent: 0, failed: 0,
  */
 export async function automationBatchBounds(
   ctx: ServiceContext,
-  input: { automationId: number; firingDate: LocalDate; afterId: number; limit: number; count: number },
+  input: { automationId: number; firingDate: LocalDate; afterId: number; limit: number; count: number; wave?: AutomationBatchInput['wave'] },
 ): Promise<number[]> {
   const ids = await ctx.models.AutomationSend.findAll({
     attributes: ['id'],
-    where: { automation_id: input.automationId, firing_date: input.firingDate, status: 'pending', id: { [Op.gt]: input.afterId } },
+    where: { automation_id: input.automationId, firing_date: input.firingDate, status: 'pending', id: { [Op.gt]: input.afterId }, ...waveWhere(input.wave) },
     order: [['id', 'ASC']],
     limit: input.limit * input.count,
     raw: true,
@@ -67,7 +75,7 @@ async function settle(ctx: ServiceContext, accountId: number, rowIds: number[]):
 
 export async function sendAutomationBatch(ctx: ServiceContext, input: AutomationBatchInput, run: { lastTry: boolean; heartbeat: () => void }): Promise<AutomationBatchCounts> {
   const { models } = ctx;
-  const range = { automation_id: input.automationId, firing_date: input.firingDate, id: { [Op.gt]: input.afterId, [Op.lte]: input.throughId } };
+  const range = { automation_id: input.automationId, firing_date: input.firingDate, id: { [Op.gt]: input.afterId, [Op.lte]: input.throughId }, ...waveWhere(input.wave) };
   const page = await models.AutomationSend.findAll({ attributes: ['id', 'send_id'], where: { ...range, status: 'pending' }, order: [['id', 'ASC']], raw: true });
   if (page.length === 0) return countsOf(ctx, input);
   const config = await loadConfig(models, input.accountId, input.automationId);
@@ -95,7 +103,7 @@ export async function sendAutomationBatch(ctx: ServiceContext, input: Automation
 async function countsOf(ctx: ServiceContext, input: AutomationBatchInput): Promise<AutomationBatchCounts> {
   const rows = await ctx.models.AutomationSend.findAll({
     attributes: ['status'],
-    where: { automation_id: input.automationId, firing_date: input.firingDate, id: { [Op.gt]: input.afterId, [Op.lte]: input.throughId } },
+    where: { automation_id: input.automationId, firing_date: input.firingDate, id: { [Op.gt]: input.afterId, [Op.lte]: input.throughId }, ...waveWhere(input.wave) },
     raw: true,
   });
   const counts = noBatchCounts();
