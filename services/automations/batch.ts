@@ -4,7 +4,7 @@
 // rows and never emails a claimed one twice.
 import { Op } from 'sequelize';
 import type { AutomationSendStatus } from '../../models/AutomationSend.ts';
-import type { AutomationBatchCounts } from '../../workflows/automation/contract.ts';
+import type { AutomationBatchCounts, AutomationWave } from '../../workflows/automation/contract.ts';
 import { deliverPrepared, microBatchSize, settleFromSends, type SettledState } from '../bulk-send/steps.ts';
 import { listUnsubscribeHeaders } from '../sends/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
@@ -19,14 +19,16 @@ export interface AutomationBatchInput {
   firingDate: LocalDate;
   afterId: number;
   throughId: number;
-  /** A wave of a local-time firing: only its zone's rows whose send_at has come (absent: every row of D). */
-  wave?: { zone: string | null; dueThrough: string } | undefined;
+  /** A wave of a local-time firing: only its zone's rows whose send_at falls in it (absent: every row of D). */
+  wave?: AutomationWave | undefined;
 }
 
-/** The rows of a wave: its zone's, with send_at at or before its instant (none: at once). */
-function waveWhere(wave: AutomationBatchInput['wave']) {
+/** The rows of a wave: its zone's, with send_at in (dueAfter, dueThrough]; the first (dueAfter null) also takes rows without one. */
+function waveWhere(wave: AutomationWave | undefined) {
   if (!wave) return {};
-  return { zone: wave.zone, [Op.or]: [{ send_at: { [Op.is]: null } }, { send_at: { [Op.lte]: new Date(wave.dueThrough) } }] };
+  const through = { [Op.lte]: new Date(wave.dueThrough) };
+  if (wave.dueAfter === null) return { zone: wave.zone, [Op.or]: [{ send_at: { [Op.is]: null } }, { send_at: through }] };
+  return { zone: wave.zone, send_at: { ...through, [Op.gt]: new Date(wave.dueAfter) } };
 }
 
 export const noBatchCounts = (): AutomationBatchCounts => ({ sent: 0, failed: 0, unknown: 0, skipped: 0 });
@@ -37,7 +39,7 @@ export const noBatchCounts = (): AutomationBatchCounts => ({ sent: 0, failed: 0,
  */
 export async function automationBatchBounds(
   ctx: ServiceContext,
-  input: { automationId: number; firingDate: LocalDate; afterId: number; limit: number; count: number; wave?: AutomationBatchInput['wave'] },
+  input: { automationId: number; firingDate: LocalDate; afterId: number; limit: number; count: number; wave?: AutomationWave | undefined },
 ): Promise<number[]> {
   const ids = await ctx.models.AutomationSend.findAll({
     attributes: ['id'],

@@ -67,9 +67,16 @@ export interface AutomationFanOutInput {
   bulk: BulkSettings;
   /** What earlier runs (before continue-as-new) counted. */
   counts: AutomationBatchCounts | null;
-  /**
-   * A wave of a firing (local-time firings): only rows of this zone (null: the automation's one Schedule) whose
-   * send_at is at or before this instant (ISO). Absent (fan-outs started before waves): every pending row of D.
-   */
-  wave?: { zone: string | null; dueThrough: string };
+  /** A wave of a local-time firing; absent (fan-outs started before waves): every pending row of D. */
+  wave?: AutomationWave;
+}
+
+/**
+ * One wave of a local-time firing: the rows of one zone (null: the automation's one Schedule) whose send_at is in
+ * (dueAfter, dueThrough] (ISO instants); the first wave (dueAfter null) also takes rows without a send_at.
+ */
+export interface AutomationWave {
+  zone: string | null;
+  dueAfter: string | null;
+  dueThrough: string;
 }

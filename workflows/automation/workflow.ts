@@ -14,7 +14,7 @@ import { wakeableSleeper } from '../shared/sleep-until.ts';
 import { showStatus } from '../shared/status.ts';
 import {
   AUTOMATION_FAN_OUT_WORKFLOW, automationFanOutWorkflowId,
-  type AutomationBatchCounts, type AutomationFiringInput, type AutomationFiringResult,
+  type AutomationBatchCounts, type AutomationFiringInput, type AutomationFiringResult, type AutomationWave,
 } from './contract.ts';
 import type { automationFanOutWorkflow } from './fan-out.ts';
 
@@ -92,15 +92,15 @@ async function firingAtOnce(input: AutomationFiringInput): Promise<AutomationFir
  * running one, then sends what that one may have left); null when the other still ran after every wait.
  */
 async function fanOutWave(
-  input: { accountId: number; automationId: number; firingDate: string; zone: string | null; dueThrough: string; bulk: BulkSettings },
+  input: { accountId: number; automationId: number; firingDate: string; wave: AutomationWave; bulk: BulkSettings },
 ): Promise<AutomationBatchCounts | null> {
-  const { accountId, automationId, firingDate, zone, dueThrough, bulk } = input;
+  const { accountId, automationId, firingDate, wave, bulk } = input;
   for (let waits = 0; ; waits++) {
     showStatus('sending');
     try {
       return await executeChild<typeof automationFanOutWorkflow>(AUTOMATION_FAN_OUT_WORKFLOW, {
-        workflowId: automationFanOutWorkflowId(accountId, automationId, firingDate, zone),
-        args: [{ accountId, automationId, firingDate, afterId: 0, bulk, counts: null, wave: { zone, dueThrough } }],
+        workflowId: automationFanOutWorkflowId(accountId, automationId, firingDate, wave.zone),
+        args: [{ accountId, automationId, firingDate, afterId: 0, bulk, counts: null, wave }],
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -127,16 +127,18 @@ async function firingInWaves(input: AutomationFiringInput): Promise<AutomationFi
   const found = await findAutomationDue({ accountId, automationId, firingDate, window: plan.window, at, zone });
   await advanceAutomationWatermark({ automationId, firingDate, ...(zone ? { zone } : {}) });
   let counts: AutomationBatchCounts = { sent: 0, failed: 0, unknown: 0, skipped: 0 };
+  let dueAfter: string | null = null;
   for (const dueThrough of await automationSendWaves({ automationId, firingDate, zone })) {
     // The clock is the service's (a test moves it and signals `wake`); a wave already due goes at once.
     showStatus('waiting_for_send_time');
     await sleepUntil(Date.parse(dueThrough));
-    const wave = await fanOutWave({ accountId, automationId, firingDate, zone, dueThrough, bulk: plan.bulk });
-    if (!wave) {
+    const sent = await fanOutWave({ accountId, automationId, firingDate, wave: { zone, dueAfter, dueThrough }, bulk: plan.bulk });
+    if (!sent) {
       showStatus('already_firing');
       return { status: 'already_firing', firingDate, found, counts: null };
     }
-    counts = addCounts(counts, wave);
+    counts = addCounts(counts, sent);
+    dueAfter = dueThrough;
   }
   showStatus('fired');
   return { status: 'fired', firingDate, found, counts };
