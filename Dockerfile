@@ -21,6 +21,7 @@ COPY --from=build /app/web ./web
 # The data volume (DATA_DIR=/data in docker-compose.yml: the rewards key file, media) belongs to the service's user.
 RUN mkdir -p /data && chown node:node /data
 USER node
-EXPOSE 3000
+# 3000: the API; 2525: the bounce listener (node dist/bin/bounces.js, docker-compose.yml's bounces service).
+EXPOSE 3000 2525
 # The operator command in the image: `docker compose exec api node dist/bin/cardsvc.js …`.
 CMD ["node", "dist/bin/api.js"]

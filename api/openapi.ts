@@ -5,7 +5,7 @@ type RouteParameter = NonNullable<RouteConfig['request']>['params'];
 import { z } from 'zod';
 import { MemberEvent } from './directory/schema.ts';
 import { capabilityOf, type AnyKeyRoute, type AnyWidgetRoute } from './http/route.ts';
-import { EcardSharedEvent, OutcomeEvent } from './webhooks/schema.ts';
+import { CampaignCompletedEvent, EcardSharedEvent, GiftClaimedEvent, OutcomeEvent } from './webhooks/schema.ts';
 
 /** A documented route: the key API's, or the widget's public API's (no key; its own document). */
 type AnyRoute = AnyKeyRoute | AnyWidgetRoute;
@@ -121,9 +121,25 @@ function registerWebhooks(registry: OpenAPIRegistry): void {
   registry.registerWebhook({
     method: 'post',
     path: 'outcomeEvent',
-    summary: 'An outcome event (ecard_delivered | ecard_opened | ecard_failed; an extension of the spec), to subscribed URLs: up to 100 recipients per delivery',
+    summary: 'An outcome event (ecard_delivered | ecard_opened | ecard_failed | ecard_bounced; an extension of the spec), to subscribed URLs: up to 100 recipients per delivery',
     description: SIGNED,
     request: { body: { content: { 'application/json': { schema: OutcomeEvent } } } },
+    responses: acknowledged,
+  });
+  registry.registerWebhook({
+    method: 'post',
+    path: 'campaignCompleted',
+    summary: 'campaign_completed (an outcome event; an extension of the spec), to subscribed URLs: a campaign ended (sent, failed or canceled), once',
+    description: SIGNED,
+    request: { body: { content: { 'application/json': { schema: CampaignCompletedEvent } } } },
+    responses: acknowledged,
+  });
+  registry.registerWebhook({
+    method: 'post',
+    path: 'giftClaimed',
+    summary: 'gift_claimed (an outcome event; an extension of the spec), to subscribed URLs: a gift\'s code was revealed on its claim page, once per order',
+    description: SIGNED,
+    request: { body: { content: { 'application/json': { schema: GiftClaimedEvent } } } },
     responses: acknowledged,
   });
   registry.registerWebhook({

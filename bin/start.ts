@@ -1,4 +1,5 @@
-// `npm start`: the whole service in one command (migrations, embedded Temporal, worker, API).
+// `npm start`: the whole service in one command (migrations, embedded Temporal, worker, API, and the bounce
+// listener when BOUNCE_DOMAIN is set).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../lib/config.ts';
@@ -6,6 +7,7 @@ import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
 import { ensureRewardsKeys } from '../lib/rewards-keys.ts';
+import { startBounceListener, type RunningBounceListener } from '../app/bounce-listener.ts';
 import { openDatabase, startApi, startWorker, type RunningApi, type RunningWorker } from '../app/runtime.ts';
 import { createServices, type Services } from '../app/services.ts';
 import type { DevServer } from '../lib/temporal-dev-server.ts';
@@ -27,9 +29,11 @@ await runMain('npm start', async () => {
   let devServer: DevServer | undefined;
   let worker: RunningWorker | undefined;
   let api: RunningApi | undefined;
+  let bounces: RunningBounceListener | undefined;
   let services: Services | undefined;
   // Stops whatever has started, in reverse order; the dev server last, so in-flight workflow tasks can finish.
   const shutdown = async () => {
+    await bounces?.stop();
     await api?.stop();
     await worker?.stop();
     await services?.close();
@@ -56,6 +60,7 @@ await runMain('npm start', async () => {
     services = createServices({ config, logger, models, temporalAddress: address, rewardsKeys });
     worker = await startWorker(services);
     api = await startApi(services);
+    if (config.bounces.domain) bounces = await startBounceListener(services);
   } catch (err) {
     await shutdown().catch(() => undefined);
     throw err;
@@ -75,6 +80,7 @@ await runMain('npm start', async () => {
   say(`  API:         ${base}/v2/api`);
   say(`  OpenAPI:     ${base}/v2/api/openapi.json`);
   say(`  Readiness:   ${base}/readyz`);
+  if (bounces) say(`  Bounces:     SMTP on port ${bounces.port} for bounces+<token>@${config.bounces.domain}`);
   say(`  Temporal UI: ${devServer?.uiUrl ?? `(external server at ${config.temporal.address}; open its own UI)`}`);
   say(`  Data:        ${config.dataDir}`);
   say('Press Ctrl-C to stop.');

@@ -43,6 +43,15 @@ const EnvSchema = z.object({
   SMTP_POOL_SIZE: z.coerce.number({ error: 'expected a number' }).int().min(1).max(100).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   MAIL_FROM: nonEmpty.default('Card Service <no-reply@cardsvc.localhost>'),
+  // Bounces: each email's envelope sender becomes bounces+<token>@BOUNCE_DOMAIN (its MX must reach the listener,
+  // `npm run bounces`, on BOUNCE_SMTP_PORT). Unset: envelopes are MAIL_FROM's address and no listener runs.
+  BOUNCE_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, 'expected a domain name, e.g. bounces.example.com')
+    .optional(),
+  BOUNCE_SMTP_PORT: port.default(2525),
   // Per plan: per-minute/per-hour request limits of one API key.
   RATE_LIMITS: z
     .string()
@@ -151,6 +160,8 @@ export interface Config {
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   mailFrom: string;
+  /** The bounce listener's domain (VERP envelope senders) and port; domain undefined: no VERP, no listener. */
+  bounces: { domain: string | undefined; port: number };
   rateLimits: Record<Plan, RateLimit>;
   seats: Record<Plan, number>;
   emailsPerMonth: Record<Plan, number>;
@@ -314,6 +325,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: e.LOG_LEVEL,
     mailFrom: e.MAIL_FROM,
+    bounces: { domain: e.BOUNCE_DOMAIN, port: e.BOUNCE_SMTP_PORT },
     rateLimits,
     seats,
     emailsPerMonth,

@@ -21,7 +21,9 @@ export function defineCampaign(sequelize: Sequelize) {
     declare gift_card: string | null;
     declare status: CampaignStatus;
     declare scheduled_at: CreationOptional<Date | null>;
+    /** An IANA zone, or `recipient`: each recipient's own zone (then `scheduled_wall` holds the wall-clock time). */
     declare scheduled_timezone: CreationOptional<string | null>;
+    declare scheduled_wall: CreationOptional<string | null>;
     declare started_at: CreationOptional<Date | null>;
     declare completed_at: CreationOptional<Date | null>;
     declare quota_month: CreationOptional<string | null>;
@@ -48,6 +50,7 @@ export function defineCampaign(sequelize: Sequelize) {
       status: { type: DataTypes.STRING(10), allowNull: false },
       scheduled_at: { type: DataTypes.DATE(3), allowNull: true },
       scheduled_timezone: { type: DataTypes.STRING(64), allowNull: true },
+      scheduled_wall: { type: DataTypes.STRING(23), allowNull: true },
       started_at: { type: DataTypes.DATE(3), allowNull: true },
       completed_at: { type: DataTypes.DATE(3), allowNull: true },
       quota_month: { type: DataTypes.CHAR(7), allowNull: true },

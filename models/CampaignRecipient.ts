@@ -24,6 +24,8 @@ export function defineCampaignRecipient(sequelize: Sequelize) {
     declare ecard_id: CreationOptional<number | null>;
     declare send_id: CreationOptional<number | null>;
     declare sent_at: CreationOptional<Date | null>;
+    /** The wave it goes out in (campaign_waves), or null when the campaign goes out at one instant. */
+    declare wave_id: CreationOptional<number | null>;
   }
   CampaignRecipient.init(
     {
@@ -42,6 +44,7 @@ export function defineCampaignRecipient(sequelize: Sequelize) {
       ecard_id: { type: DataTypes.INTEGER, allowNull: true },
       send_id: { type: DataTypes.INTEGER, allowNull: true },
       sent_at: { type: DataTypes.DATE(3), allowNull: true },
+      wave_id: { type: DataTypes.INTEGER, allowNull: true },
     },
     { sequelize, tableName: 'campaign_recipients', modelName: 'CampaignRecipient', timestamps: false },
   );

@@ -8,6 +8,8 @@ export function defineSuppression(sequelize: Sequelize) {
     declare account_id: number;
     declare kind: 'email' | 'domain';
     declare value: string;
+    /** Why the service made it (`hard bounce 5.1.1: …`, `complaint: abuse`, `unsubscribed`); null: the account's own. */
+    declare reason: CreationOptional<string | null>;
     declare created_at: Date;
   }
   Suppression.init(
@@ -16,6 +18,7 @@ export function defineSuppression(sequelize: Sequelize) {
       account_id: { type: DataTypes.INTEGER, allowNull: false },
       kind: { type: DataTypes.STRING(10), allowNull: false },
       value: { type: DataTypes.STRING(254).BINARY, allowNull: false },
+      reason: { type: DataTypes.STRING(300), allowNull: true },
       created_at: { type: DataTypes.DATE(3), allowNull: false },
     },
     { sequelize, tableName: 'suppressions', modelName: 'Suppression', timestamps: false },

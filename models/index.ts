@@ -9,6 +9,7 @@ import { defineAutomationSend } from './AutomationSend.ts';
 import { defineAutomationZoneWatermark } from './AutomationZoneWatermark.ts';
 import { defineCampaign } from './Campaign.ts';
 import { defineCampaignRecipient } from './CampaignRecipient.ts';
+import { defineCampaignWave } from './CampaignWave.ts';
 import { defineConfirmationToken } from './ConfirmationToken.ts';
 import { defineConsoleModels } from './ConsoleSession.ts';
 import { defineCustomField } from './CustomField.ts';
@@ -67,6 +68,7 @@ export function createModels(sequelize: Sequelize) {
   const { SendDesign, SendDesignRef } = defineSendDesigns(sequelize);
   const Campaign = defineCampaign(sequelize);
   const CampaignRecipient = defineCampaignRecipient(sequelize);
+  const CampaignWave = defineCampaignWave(sequelize);
   const UnsubscribeLink = defineUnsubscribeLink(sequelize);
   const Automation = defineAutomation(sequelize);
   const AutomationEcard = defineAutomationEcard(sequelize);
@@ -115,6 +117,7 @@ export function createModels(sequelize: Sequelize) {
     SendDesignRef,
     Campaign,
     CampaignRecipient,
+    CampaignWave,
     UnsubscribeLink,
     Automation,
     AutomationEcard,

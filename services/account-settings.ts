@@ -1,6 +1,6 @@
 // An account's settings of local time: the default time zone (for members and recipients without one of their own)
 // and the quiet hours (a daily window, local to the recipient, that may cross midnight). A sandbox account has its
-// own, as it has its own everything. Nothing reads them yet: automations and campaigns take them up later (issue 34).
+// own, as it has its own everything. Campaigns read them (services/campaigns/waves.ts); automations later (issue 34).
 import type { Transaction } from 'sequelize';
 import { invalidValue } from '../lib/errors.ts';
 import type { AccountSettings } from '../models/AccountSettings.ts';

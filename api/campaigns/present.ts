@@ -6,7 +6,7 @@ import type { Campaign as CampaignSchema, Recipient } from './schema.ts';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export function presentCampaign({ campaign: c, ecards, counts }: CampaignView): z.input<typeof CampaignSchema> {
+export function presentCampaign({ campaign: c, ecards, counts, waves }: CampaignView): z.input<typeof CampaignSchema> {
   return {
     id: c.id,
     campaign_name: c.campaign_name,
@@ -22,13 +22,20 @@ export function presentCampaign({ campaign: c, ecards, counts }: CampaignView): 
     source_ecard_ids: ecards.map((e) => e.source_ecard_id),
     scheduled_at: iso(c.scheduled_at),
     scheduled_timezone: c.scheduled_timezone,
-    scheduled_at_local: c.scheduled_at && c.scheduled_timezone ? localIso(c.scheduled_at, c.scheduled_timezone) : null,
+    scheduled_at_local: scheduledLocal(c),
+    waves: waves.map((w) => ({ timezone: w.timezone, send_at: w.send_at.toISOString(), recipients: w.recipients })),
     started_at: iso(c.started_at),
     completed_at: iso(c.completed_at),
     createdat: c.created_at.toISOString(),
     updatedat: c.updated_at.toISOString(),
     counts,
   };
+}
+
+/** In one zone, the instant there; in each recipient's zone, the wall-clock time asked for. */
+export function scheduledLocal(c: CampaignView['campaign']): string | null {
+  if (c.scheduled_wall) return c.scheduled_wall;
+  return c.scheduled_at && c.scheduled_timezone && c.scheduled_timezone !== 'recipient' ? localIso(c.scheduled_at, c.scheduled_timezone) : null;
 }
 
 /** A directory recipient's email and name are a member's: null for a key without `directory: view` (CSV rows keep theirs). */

@@ -7,7 +7,7 @@ import { parseRecipientsCsv } from '../../services/campaigns/csv.ts';
 import { saveCampaignEcards } from '../../services/campaigns/ecards.ts';
 import { cancelCampaign, scheduleCampaign, sendCampaign, unscheduleCampaign } from '../../services/campaigns/moves.ts';
 import { listRecipients, saveRecipients } from '../../services/campaigns/recipients.ts';
-import { canonicalTimeZone, parseScheduledAt } from '../../services/campaigns/schedule-time.ts';
+import { canonicalTimeZone, parseScheduledAt, parseWallClock } from '../../services/campaigns/schedule-time.ts';
 import { campaignView, campaignViews } from '../../services/campaigns/view.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
@@ -27,6 +27,7 @@ import {
   SaveCampaignBody,
   SaveCampaignEcardsBody,
   SaveRecipientsBody,
+  RECIPIENT_ZONE,
   ScheduleBody,
   SendBody,
   UpdateLocaleBody,
@@ -139,15 +140,21 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/schedule',
-    summary: 'Schedules (or reschedules) the campaign; quota is reserved for the send time’s month',
+    summary: 'Schedules (or reschedules) the campaign at one instant, or with scheduled_timezone "recipient" at a wall-clock time in each recipient’s zone (in waves); quota is reserved for each send time’s month',
     tags,
     access: manage,
     body: ScheduleBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
+      const token = body.gc_confirmation_token;
+      if (body.scheduled_timezone === RECIPIENT_ZONE) {
+        const { wall, text } = parseWallClock(body.scheduled_at);
+        const campaign = await scheduleCampaign(services, caller.account.id, body.campaignid, { wall, wallText: text, timeZone: RECIPIENT_ZONE, token });
+        return presentCampaign(await campaignView(services.models, campaign));
+      }
       const timeZone = canonicalTimeZone(body.scheduled_timezone);
       const at = parseScheduledAt(body.scheduled_at, timeZone);
-      const campaign = await scheduleCampaign(services, caller.account.id, body.campaignid, { at, timeZone, token: body.gc_confirmation_token });
+      const campaign = await scheduleCampaign(services, caller.account.id, body.campaignid, { at, timeZone, token });
       return presentCampaign(await campaignView(services.models, campaign));
     },
   }),

@@ -37,6 +37,13 @@ export const CampaignCounts = z.object({
   skipped: z.number().int(),
   canceled: z.number().int(),
   opened: z.number().int(),
+  bounced: z.number().int().describe('sent recipients a bounce or complaint came back for (BOUNCE_DOMAIN); they stay in `sent`'),
+});
+
+export const CampaignWave = z.object({
+  timezone: z.string().describe('the IANA zone of this wave’s recipients'),
+  send_at: z.string().describe('when the wave goes out (UTC): the wall-clock time there, or at once when it had passed at scheduling, moved past quiet hours'),
+  recipients: z.number().int(),
 });
 
 export const Campaign = z.object({
@@ -52,9 +59,12 @@ export const Campaign = z.object({
   widgetid: z.number().int().describe('the backing widget that holds the campaign’s eCard copies'),
   ecard_ids: z.array(z.number().int()).describe('the campaign’s eCards: copies in its widget'),
   source_ecard_ids: z.array(z.number().int().nullable()).describe('the eCard each copy was made from, in the same order'),
-  scheduled_at: z.string().nullable(),
-  scheduled_timezone: z.string().nullable(),
-  scheduled_at_local: z.string().nullable(),
+  scheduled_at: z.string().nullable().describe('the instant it goes out; in each recipient’s zone, its first wave'),
+  scheduled_timezone: z.string().nullable().describe('an IANA zone, or "recipient": each recipient’s own zone'),
+  scheduled_at_local: z.string().nullable().describe('scheduled_at in scheduled_timezone; for "recipient", the wall-clock time asked for (no offset)'),
+  waves: z
+    .array(CampaignWave)
+    .describe('the waves it goes out in, earliest first: one per zone for "recipient", or where quiet hours hold recipients back; empty when it goes out at one instant'),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
   createdat: z.string(),
@@ -131,12 +141,20 @@ export const RecipientList = z.array(Recipient);
 export const ScheduleBody = withAliases(
   z.object({
     campaignid,
-    scheduled_at: z.string().describe('YYYY-MM-DDTHH:mm[:ss[.SSS]], wall-clock time in scheduled_timezone unless it ends in Z or ±HH:mm'),
-    scheduled_timezone: z.string().max(64).describe('IANA time zone, e.g. Asia/Kolkata'),
+    scheduled_at: z
+      .string()
+      .describe('YYYY-MM-DDTHH:mm[:ss[.SSS]], wall-clock time in scheduled_timezone unless it ends in Z or ±HH:mm; with "recipient", no Z or offset'),
+    scheduled_timezone: z
+      .string()
+      .max(64)
+      .describe('IANA time zone, e.g. Asia/Kolkata; or "recipient": scheduled_at in each recipient’s zone (the member’s, else the CSV timezone column, else the account default), sent in waves'),
     gc_confirmation_token: z.string().optional(),
   }),
   campaignAliases,
 );
+
+/** `scheduled_timezone` meaning each recipient's own zone. */
+export const RECIPIENT_ZONE = 'recipient';
 
 export const SendBody = withAliases(z.object({ campaignid, gc_confirmation_token: z.string().optional() }), campaignAliases);
 

@@ -3,7 +3,7 @@ import { enableEndpoint, listEndpoints, setEcardSharedUrl, subscribe, unsubscrib
 import { findDelivery, listDeliveries, replayDelivery, sendTest, type LoggedDelivery } from '../../services/webhooks/deliveries.ts';
 import { checkAccess } from '../http/mount.ts';
 import { defineRoute } from '../http/route.ts';
-import { isOutcomeEventType } from '../../services/sends/outcome-events.ts';
+import { isAnyOutcomeEventType } from '../../services/sends/outcome-events.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from './present.ts';
@@ -45,7 +45,7 @@ export const webhookRoutes = [
     response: SubscribeAnswer,
     async handler({ body }, { services, caller }) {
       // Outcome events carry what became of sends: reading them needs sends: view as well.
-      if (isOutcomeEventType(body.event_type)) checkAccess({ area: 'sends', level: 'view' }, caller.apiKey);
+      if (isAnyOutcomeEventType(body.event_type)) checkAccess({ area: 'sends', level: 'view' }, caller.apiKey);
       const endpoint = await subscribe(services, caller.account.id, { eventType: body.event_type, hookUrl: body.hookUrl, integration: body.integration });
       return { id: endpoint.id };
     },

@@ -1,9 +1,10 @@
 // Contracts of the webhook endpoints: member-change subscriptions, the ecard_shared URL, endpoints, the delivery log.
 import { z } from 'zod';
+import { BOUNCE_KINDS } from '../../models/SendRecipient.ts';
 import { DELIVERY_STATUSES } from '../../models/WebhookDelivery.ts';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
 import { SEND_ORIGINS } from '../../services/sends/log.ts';
-import { OUTCOME_EVENT_TYPES } from '../../services/sends/outcome-events.ts';
+import { ALL_OUTCOME_EVENT_TYPES, OUTCOME_EVENT_TYPES } from '../../services/sends/outcome-events.ts';
 import { LoggedRecipient } from '../sends/schema.ts';
 import type { DeliveryQuery } from '../../services/webhooks/deliveries.ts';
 import { numericId, flag, pageQuery, PageMeta, resource } from '../schema-helpers.ts';
@@ -12,7 +13,7 @@ const id = numericId();
 const url = z.string().trim().max(2048);
 
 export const SubscribeBody = z.object({
-  event_type: z.enum([...MEMBER_EVENT_TYPES, ...OUTCOME_EVENT_TYPES]).describe('a member-change event, or (an extension of the spec) an outcome event, which also needs sends: view'),
+  event_type: z.enum([...MEMBER_EVENT_TYPES, ...ALL_OUTCOME_EVENT_TYPES]).describe('a member-change event, or (an extension of the spec) an outcome event, which also needs sends: view'),
   hookUrl: url.min(1).describe('https (http only where private targets are allowed); checked against private addresses'),
   integration: flag.default(false).describe('an integration platform\'s hook (never paused; a 410 removes it); zapier.com, make.com and n8n.cloud hosts count as such'),
 });
@@ -117,18 +118,75 @@ export const EcardSharedEvent = z.object({
   sender_teammemberid: z.number().int().nullable().optional().describe('widget sends only: the directory member the sender proved to be (verification), else null'),
 });
 
+/** The `send` of an outcome event. */
+const OutcomeSend = z.object({
+  sendId: z.string().nullable().describe('null when the recipients belong to several sends of one campaign or automation (each recipient names its own)'),
+  origin: z.enum(SEND_ORIGINS),
+  ecardid: z.number().int(),
+  widgetid: z.number().int(),
+  campaign_id: z.number().int().nullable(),
+  automation_id: z.number().int().nullable(),
+});
+
+/** What came back for a recipient (ecard_bounced), as the bounce listener parsed it. */
+const BounceDetail = z.object({
+  kind: z.enum(BOUNCE_KINDS).describe('hard: a permanent failure (5.x.x), the address is suppressed; soft: a temporary one (4.x.x), counted, not suppressed; complaint: the recipient reported the email (ARF), the address is suppressed'),
+  status: z.string().nullable().describe('the enhanced status code of a DSN (5.1.1); null for a complaint'),
+  diagnostic: z.string().nullable().describe('the DSN\'s Diagnostic-Code or the complaint\'s Feedback-Type, shortened, addresses replaced by <address>'),
+});
+
 /** An outcome event (an extension of the spec): what became of up to 100 recipients of one send, or of one campaign's or automation's sends. */
 export const OutcomeEvent = z.object({
   event_id: z.string().describe('UUID, the same on every attempt and on replay: de-duplicate by it'),
-  event_type: z.enum(OUTCOME_EVENT_TYPES).describe('ecard_delivered: the SMTP server took the email (250); ecard_opened: the recipient opened the card (the open action); ecard_failed: the email failed (including outcome_unknown)'),
+  event_type: z.enum(OUTCOME_EVENT_TYPES).describe('ecard_delivered: the SMTP server took the email (250); ecard_opened: the recipient opened the card (the open action); ecard_failed: the email failed (including outcome_unknown); ecard_bounced: a bounce or complaint came back after the hand-off (BOUNCE_DOMAIN)'),
   timestamp: z.string().describe('ISO 8601 UTC'),
-  send: z.object({
-    sendId: z.string().nullable().describe('null when the recipients belong to several sends of one campaign or automation (each recipient names its own)'),
-    origin: z.enum(SEND_ORIGINS),
-    ecardid: z.number().int(),
-    widgetid: z.number().int(),
-    campaign_id: z.number().int().nullable(),
-    automation_id: z.number().int().nullable(),
+  send: OutcomeSend,
+  recipients: z
+    .array(
+      LoggedRecipient.extend({
+        sendId: z.string().describe('the send this recipient belongs to'),
+        bounce: BounceDetail.optional().describe('ecard_bounced only'),
+      }),
+    )
+    .max(100),
+});
+
+const CAMPAIGN_STATUSES = ['sent', 'failed', 'canceled'] as const;
+
+/** `campaign_completed` (an extension of the spec): a campaign ended, once per campaign, with its counts as its last write saw them. */
+export const CampaignCompletedEvent = z.object({
+  event_id: z.string().describe('UUID, the same on every attempt and on replay: de-duplicate by it'),
+  event_type: z.literal('campaign_completed'),
+  timestamp: z.string().describe('ISO 8601 UTC'),
+  campaign: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    status: z.enum(CAMPAIGN_STATUSES).describe('sent (something went out or may have), failed (nothing did), canceled (canceled, or sending suspended)'),
+    counts: z.object({
+      recipients: z.number().int(),
+      pending: z.number().int().describe('a canceled campaign\'s recipients whose email was already under way'),
+      sent: z.number().int(),
+      failed: z.number().int(),
+      unknown: z.number().int(),
+      skipped: z.number().int(),
+      canceled: z.number().int(),
+      opened: z.number().int(),
+      bounced: z.number().int().describe('recipients a bounce or complaint came back for (their status stays sent)'),
+    }).catchall(z.number().int()),
   }),
-  recipients: z.array(LoggedRecipient.extend({ sendId: z.string().describe('the send this recipient belongs to') })).max(100),
+});
+
+/** `gift_claimed` (an extension of the spec): a gift's recipient revealed its code on the claim page, once per order. */
+export const GiftClaimedEvent = z.object({
+  event_id: z.string().describe('UUID, the same on every attempt and on replay: de-duplicate by it'),
+  event_type: z.literal('gift_claimed'),
+  timestamp: z.string().describe('ISO 8601 UTC'),
+  order: z.object({
+    id: z.number().int().describe('the order id of GET /gift-card/listOrders'),
+    code_masked: z.string().describe('**** and the code\'s last 4 (**** alone for a code under 12 characters)'),
+    amount: z.number(),
+    currency: z.string(),
+    claimed_at: z.string().describe('ISO 8601 UTC'),
+  }),
+  send: OutcomeSend.nullable().describe('the send that carried the gift (null for an order without one)'),
 });

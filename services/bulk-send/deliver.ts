@@ -5,7 +5,9 @@
 import { Op } from 'sequelize';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
-import { outcomeTransaction, recordOutcomeEvents } from '../sends/outcome-events.ts';
+import { writeTransaction } from '../../lib/db.ts';
+import type { OutcomeEventType } from '../sends/outcome-events.ts';
+import { subscribedTypes } from '../sends/outcome-marks.ts';
 import { MailError } from '../mail/transport.ts';
 import { giftEmailsFor } from '../rewards/hand-off.ts';
 import { OUTCOME_UNKNOWN, outgoingMail } from '../sends/delivery.ts';
@@ -33,39 +35,36 @@ export interface DeliverOptions {
 /** Thrown after the batch when SMTP refused some emails for now: the activity's retry sends those (and only those). */
 export class BulkRetry extends MailError {}
 
-// The rows' outcome, and its events when an endpoint takes them, in one transaction: only rows still pending change
-// and emit (a retried try's rows were finished by the first).
-async function finishRows(ctx: ServiceContext, rows: SendRecipient[], outcome: BulkOutcome, error: string | null): Promise<void> {
+// The rows' outcome in one plain transaction: only rows still pending change (a retried try's rows were finished by
+// the first). The same UPDATE marks them for their outcome event when an endpoint takes it (`announce`); the batch's
+// end announces the marks in deliveries of up to 100 (services/sends/outcome-marks.ts).
+async function finishRows(ctx: ServiceContext, rows: SendRecipient[], outcome: BulkOutcome, error: string | null, announce: ReadonlySet<OutcomeEventType>): Promise<void> {
   if (rows.length === 0) return;
-  const now = ctx.now();
-  const type = outcome === 'sent' ? 'ecard_delivered' : 'ecard_failed';
-  const accountId = (await ctx.models.Send.findByPk(rows[0]!.send_id, { attributes: ['account_id'], rejectOnEmpty: true })).account_id;
-  await outcomeTransaction(ctx, accountId, [type], async (transaction, emits) => {
-    const pending = emits ? await ctx.models.SendRecipient.findAll({ where: { id: rows.map((r) => r.id), status: 'pending' }, attributes: ['id', 'send_id'], transaction }) : rows;
-    if (pending.length === 0) return;
-    const ids = pending.map((r) => r.id);
-    const sendPks = pending.map((r) => r.send_id);
+  const type: OutcomeEventType = outcome === 'sent' ? 'ecard_delivered' : 'ecard_failed';
+  const ids = rows.map((r) => r.id);
+  const sendPks = [...new Set(rows.map((r) => r.send_id))];
+  await writeTransaction(ctx.models.sequelize, async (transaction) => {
     await ctx.models.SendRecipient.update(
-      { status: outcome === 'sent' ? 'sent' : 'failed', finished_at: now, error: error?.slice(0, 1000) ?? null },
+      { status: outcome === 'sent' ? 'sent' : 'failed', finished_at: ctx.now(), error: error?.slice(0, 1000) ?? null, ...(announce.has(type) ? { announce_event: type } : {}) },
       { where: { id: ids, status: 'pending' }, transaction },
     );
     await ctx.models.Send.update(
       { status: outcome === 'sent' ? 'sent' : 'failed', emails_sent: outcome === 'sent' ? 1 : 0, error: error?.slice(0, 1000) ?? null },
       { where: { id: sendPks, status: 'pending' }, transaction },
     );
-    if (!emits) return;
-    const sends = new Map((await ctx.models.Send.findAll({ where: { id: sendPks }, transaction })).map((s) => [s.id, s]));
-    const finished = await ctx.models.SendRecipient.findAll({ where: { id: ids }, order: [['id', 'ASC']], transaction });
-    await recordOutcomeEvents(ctx, type, finished.map((recipient) => ({ send: sends.get(recipient.send_id)!, recipient })), transaction);
   });
 }
 
-export async function deliverBulk(ctx: ServiceContext, sendPks: number[], options: DeliverOptions): Promise<void> {
+/** The outcome types an endpoint of the account takes now: read once per micro-batch (a new subscription takes the next). */
+const announcedTypes = (ctx: ServiceContext, accountId: number) => subscribedTypes(ctx, accountId, ['ecard_delivered', 'ecard_failed']);
+
+/** Emails the sends' waiting recipients; `accountId` is the sends' account (a bulk batch is one account's). */
+export async function deliverBulk(ctx: ServiceContext, accountId: number, sendPks: number[], options: DeliverOptions): Promise<void> {
   const { models } = ctx;
   if (sendPks.length === 0) return;
   // Claimed by a try that stopped before its result: the email may have left, so it is not sent again.
   const orphans = await models.SendRecipient.findAll({ where: { send_id: sendPks, status: 'pending', claimed_at: { [Op.ne]: null } } });
-  await finishRows(ctx, orphans, 'unknown', OUTCOME_UNKNOWN);
+  if (orphans.length) await finishRows(ctx, orphans, 'unknown', OUTCOME_UNKNOWN, await announcedTypes(ctx, accountId));
 
   const waiting = await models.SendRecipient.findAll({
     attributes: ['id', 'send_id'],
@@ -92,7 +91,7 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
         const headers = options.headers(r.recipient_email!);
         const link = recipientUrl(ctx.config.publicBaseUrl, send, r);
         const email = await renderEmail(send, designs.get(send.id)!, r, link, { gift: gifts?.get(r.id), unsubscribeUrl: unsubscribeUrlOf(headers) });
-        const mail = outgoingMail(ctx.config.mailFrom, send, r, r.message_id!, email, headers);
+        const mail = outgoingMail(ctx.config, send, r, r.message_id!, email, headers);
         return { recipient: r, sandbox: send.sandbox, mail };
       }),
     );
@@ -115,9 +114,10 @@ export async function deliverBulk(ctx: ServiceContext, sendPks: number[], option
         failed.set(reason, [...(failed.get(reason) ?? []), r]);
       }
     }
-    await finishRows(ctx, sent, 'sent', null);
+    const announce = await announcedTypes(ctx, accountId);
+    await finishRows(ctx, sent, 'sent', null, announce);
     for (const [error, rows] of failed) {
-      await finishRows(ctx, rows, 'failed', error);
+      await finishRows(ctx, rows, 'failed', error, announce);
     }
     if (again.length) {
       // SMTP never took these: their claim is freed for the retry.

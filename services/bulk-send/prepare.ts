@@ -9,9 +9,10 @@ import type { SendOrigin } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
-import { recordOutcomeEvents } from '../sends/outcome-events.ts';
+import { subscribedTypes } from '../sends/outcome-marks.ts';
 import { messageIdOf } from '../sends/delivery.ts';
 import { pageUrl } from '../sends/pages.ts';
+import { newBounceToken } from '../sends/return-path.ts';
 import { renderCard } from '../sends/render.ts';
 import { sharedEvent } from '../sends/shared-event.ts';
 import { resolveBrand } from '../brands/brands.ts';
@@ -110,7 +111,7 @@ export async function prepareBulkSends(
     ordered.map((send, i) => {
       const r = recipients[i]!;
       const recipient = { recipient_name: r.name, recipient_email: r.email } as SendRecipient;
-      const row = { send_id: send.id, position: 1, recipient_name: r.name.slice(0, 200), recipient_email: r.email, page_id: send.stat_vanity_id, message_id: messageIdOf(send, { position: 1 }) };
+      const row = { send_id: send.id, position: 1, recipient_name: r.name.slice(0, 200), recipient_email: r.email, page_id: send.stat_vanity_id, message_id: messageIdOf(send, { position: 1 }), bounce_token: newBounceToken(ctx.config.bounces) };
       const card = renderedCard(() => renderCard(send, designFor(r.ecard), recipient, pageUrl(ctx.config.publicBaseUrl, send.stat_vanity_id)));
       // A card over the template bounds (a long list merge tag): this recipient fails with that reason, the rest go.
       if ('error' in card) {
@@ -122,10 +123,9 @@ export async function prepareBulkSends(
     { transaction },
   );
   for (const [sendPk, error] of failedSends) await models.Send.update({ status: 'failed', error }, { where: { id: sendPk }, transaction });
-  if (failedSends.size) {
-    const failedRows = await models.SendRecipient.findAll({ where: { send_id: [...failedSends.keys()] }, order: [['id', 'ASC']], transaction });
-    const byPk = new Map(ordered.map((s) => [s.id, s]));
-    await recordOutcomeEvents(ctx, 'ecard_failed', failedRows.map((recipient) => ({ send: byPk.get(recipient.send_id)!, recipient })), transaction);
+  // Their ecard_failed is marked with the failure (announced with the batch's other outcomes: outcome-marks.ts).
+  if (failedSends.size && (await subscribedTypes(ctx, accountId, ['ecard_failed'], transaction)).size) {
+    await models.SendRecipient.update({ announce_event: 'ecard_failed' }, { where: { send_id: [...failedSends.keys()], status: 'failed' }, transaction });
   }
   for (let i = 0; i < ordered.length; i += EVENT_ELEMENTS) {
     const part = ordered.slice(i, i + EVENT_ELEMENTS);

@@ -8,6 +8,7 @@ import { OUTCOME_UNKNOWN } from '../sends/delivery.ts';
 import { suppressionHash } from '../sends/rules.ts';
 import { buyPendingGifts } from '../rewards/provider-buys.ts';
 import { settleGiftOrders } from '../rewards/settle.ts';
+import { announceMarked } from '../sends/outcome-marks.ts';
 import { deliverBulk } from './deliver.ts';
 
 // The sink is a table, not a pool of connections: larger micro-batches.
@@ -53,7 +54,7 @@ export async function deliverPrepared(
   const gifts = (await models.GiftOrder.count({ where: { send_id: sendPks } })) > 0;
   if (gifts) await buyPendingGifts(ctx, sendPks, run.heartbeat);
   try {
-    await deliverBulk(ctx, sendPks, {
+    await deliverBulk(ctx, accountId, sendPks, {
       microBatch: run.microBatch ?? (await microBatchSize(ctx, accountId)),
       lastTry: run.lastTry,
       headers,
@@ -62,6 +63,8 @@ export async function deliverPrepared(
     });
   } finally {
     if (gifts) await settleGiftOrders(ctx, sendPks);
+    // The batch's outcome events: its recipients' marks, in deliveries of up to 100 (also after a try that threw).
+    await announceMarked(ctx, sendPks);
   }
 }
 

@@ -16,18 +16,23 @@ import { orderBulkGifts, parseGiftCard } from '../rewards/bulk-gift.ts';
 import { storedGift } from '../rewards/catalog.ts';
 import { toCents } from '../rewards/money.ts';
 import { dayOf } from '../rewards/periods.ts';
+import { recordCampaignCompleted } from './completed-event.ts';
 import { campaignEcards, ecardFor } from './ecards.ts';
 import { cancelUnclaimed } from './moves.ts';
+import { releaseWaveQuota } from './waves.ts';
 import { listUnsubscribeHeaders } from '../sends/unsubscribe.ts';
 
 export interface BatchInput {
   campaignId: number;
+  /** Only this wave's recipients (a campaign in waves). */
+  waveId?: number;
   afterRecipientId: number;
   limit: number;
 }
 
-/** Recipients given back their quota (skipped, failed), and the campaign's reservation lowered with it. */
-async function giveBack(models: Models, campaign: Campaign, count: number): Promise<void> {
+/** Recipients given back their quota (skipped, failed), and the campaign's (or their wave's) reservation lowered with it. */
+async function giveBack(models: Models, campaign: Campaign, count: number, waveId: number | undefined): Promise<void> {
+  if (waveId !== undefined) return void (await releaseWaveQuota(models, campaign.account_id, waveId, count));
   if (!campaign.quota_month || count <= 0) return;
   await releaseQuota(models, campaign.account_id, campaign.quota_month, count);
   await models.Campaign.update({ quota_count: literal(`quota_count - ${Number(count)}`) }, { where: { id: campaign.id, quota_count: { [Op.gte]: count } } });
@@ -40,7 +45,7 @@ async function setStatus(models: Models, ids: number[], status: CampaignRecipien
 }
 
 /** In one transaction: skips (inactive members, suppressed addresses), then a send for each other recipient. */
-async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRecipient[]): Promise<void> {
+async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRecipient[], waveId: number | undefined): Promise<void> {
   const { models } = ctx;
   let skippedCount = 0;
   await accountTransaction(models, campaign.account_id, async (transaction, account) => {
@@ -103,41 +108,48 @@ async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRe
       { where: { id: ready.map((r) => r.key) }, transaction },
     );
   });
-  await giveBack(models, campaign, skippedCount);
+  await giveBack(models, campaign, skippedCount, waveId);
 }
 
 /** The page's recipients take the state their sends ended in (sent, failed, unknown). */
-async function readBack(ctx: ServiceContext, campaign: Campaign, page: CampaignRecipient[]): Promise<void> {
+async function readBack(ctx: ServiceContext, campaign: Campaign, page: CampaignRecipient[], waveId: number | undefined): Promise<void> {
   const { models } = ctx;
   const open = await models.CampaignRecipient.findAll({ attributes: ['id', 'send_id'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   const sentAt = ctx.now();
   const failed = await settleFromSends(models, open.map((r) => ({ id: r.id, send_id: r.send_id! })), (ids, state, reason) =>
     setStatus(models, ids, state, reason, state === 'sent' ? { sent_at: sentAt } : {}));
-  await giveBack(models, campaign, failed);
+  await giveBack(models, campaign, failed, waveId);
 }
 
 export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, run: { lastTry: boolean; heartbeat: () => void }): Promise<BatchCounts> {
   const { models } = ctx;
   const campaign = await models.Campaign.findByPk(input.campaignId);
   const page = campaign
-    ? await models.CampaignRecipient.findAll({ where: { campaign_id: campaign.id, id: { [Op.gt]: input.afterRecipientId } }, order: [['id', 'ASC']], limit: input.limit })
+    ? await models.CampaignRecipient.findAll({
+        where: { campaign_id: campaign.id, ...(input.waveId === undefined ? {} : { wave_id: input.waveId }), id: { [Op.gt]: input.afterRecipientId } },
+        order: [['id', 'ASC']],
+        limit: input.limit,
+      })
     : [];
   if (!campaign || page.length === 0) return countsOf([]);
   if (campaign.status === 'sending' && (await isSuspended(models, campaign.account_id))) {
     // Suspended sending stops a running campaign: whatever is not claimed yet is canceled.
     await accountTransaction(models, campaign.account_id, async (transaction) => {
       const [stopped] = await models.Campaign.update({ status: 'canceled', completed_at: ctx.now() }, { where: { id: campaign.id, status: 'sending' }, transaction });
-      if (stopped) await cancelUnclaimed(models, campaign, 'sending suspended', transaction);
+      if (stopped) {
+        await cancelUnclaimed(models, campaign, 'sending suspended', transaction);
+        await recordCampaignCompleted(ctx, await campaign.reload({ transaction }), transaction);
+      }
     });
   }
-  if (campaign.status === 'sending') await prepare(ctx, campaign, page);
+  if (campaign.status === 'sending') await prepare(ctx, campaign, page, input.waveId);
   run.heartbeat();
   const prepared = await models.CampaignRecipient.findAll({ attributes: ['send_id'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   const sendPks = prepared.map((r) => r.send_id!);
   try {
     await deliverPrepared(ctx, campaign.account_id, sendPks, { ...run, headersFor: listUnsubscribeHeaders(ctx, campaign.account_id) });
   } finally {
-    await readBack(ctx, campaign, page);
+    await readBack(ctx, campaign, page, input.waveId);
   }
   return countsOf(await models.CampaignRecipient.findAll({ attributes: ['status'], where: { id: page.map((r) => r.id) }, raw: true }));
 }

@@ -14,7 +14,10 @@ import type { ServiceContext } from '../context.ts';
 import { isSuspended } from '../sends/rules.ts';
 import { billingMonth, quotaRemaining, releaseQuota, reserveQuota } from '../sends/quota.ts';
 import { findCampaign } from './campaigns.ts';
-import { checkScheduleWindow } from './schedule-time.ts';
+import { recordCampaignCompleted } from './completed-event.ts';
+import { checkScheduleWindow, type WallClock } from './schedule-time.ts';
+import type { WaveTime } from './wave-plan.ts';
+import { clearCampaignWaves, planCampaignWaves, releaseWaveQuota, writeCampaignWaves } from './waves.ts';
 import { cancelUnclaimedSends } from '../sends/redact.ts';
 import { reserveCampaignGift } from '../rewards/bulk-gift.ts';
 import { releaseReservation } from '../rewards/reservations.ts';
@@ -54,11 +57,33 @@ async function assertComplete(models: Models, campaign: Campaign, transaction: T
   return recipients;
 }
 
-/** Reserves the campaign's emails against the month of its send time, giving back an earlier reservation. */
-async function reserveFor(ctx: ServiceContext, account: Account, campaign: Campaign, count: number, at: Date, transaction: Transaction): Promise<void> {
-  const { models } = ctx;
+/** Gives back an earlier reservation: the campaign's one month, or its waves'. */
+async function releaseEarlier(models: Models, account: Account, campaign: Campaign, transaction: Transaction): Promise<void> {
   if (campaign.quota_month) await releaseQuota(models, account.id, campaign.quota_month, campaign.quota_count, transaction);
-  if (account.mode === 'sandbox') return void (await campaign.update({ quota_month: null, quota_count: 0 }, { transaction }));
+  await clearCampaignWaves(models, campaign, transaction);
+  await campaign.update({ quota_month: null, quota_count: 0 }, { transaction });
+}
+
+/**
+ * Reserves the campaign's emails: in waves when it goes out in each recipient's zone or quiet hours delay some
+ * recipients (each wave against its own month), else against the month of its send time. Returns the waves' first
+ * instant (null: no waves). An earlier reservation is given back first.
+ */
+async function reserveFor(ctx: ServiceContext, account: Account, campaign: Campaign, count: number, time: WaveTime, now: Date, transaction: Transaction): Promise<Date | null> {
+  await releaseEarlier(ctx.models, account, campaign, transaction);
+  const waves = await planCampaignWaves(ctx, account, campaign, time, now, transaction);
+  if (waves) {
+    if ('wall' in time) checkScheduleWindow(new Date(Math.max(...waves.map((w) => w.due.getTime()))), now, ctx.config.sendNowWindowSeconds);
+    await writeCampaignWaves(ctx, account, campaign, waves, transaction);
+    return waves[0]!.sendAt;
+  }
+  await reserveMonth(ctx, account, campaign, count, 'instant' in time ? time.instant : now, transaction);
+  return null;
+}
+
+async function reserveMonth(ctx: ServiceContext, account: Account, campaign: Campaign, count: number, at: Date, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
+  if (account.mode === 'sandbox') return;
   const month = billingMonth(at);
   const limit = ctx.config.emailsPerMonth[account.plan];
   if (!(await reserveQuota(models, account.id, month, count, limit, transaction))) {
@@ -123,27 +148,40 @@ async function move(
     // Conditional: the workflow moves scheduled → sending without the account's lock.
     const [changed] = await ctx.models.Campaign.update(changes, { where: { id: found.id, status: found.status }, transaction });
     if (!changed) throw invalidCampaignState(`Campaign ${found.id} changed state meanwhile; try again`);
-    return found.reload({ transaction });
+    const moved = await found.reload({ transaction });
+    // A cancel ends the campaign: its campaign_completed goes with this write.
+    if (moved.status === 'canceled') await recordCampaignCompleted(ctx, moved, transaction);
+    return moved;
   });
   await wakeCampaign(ctx, campaign);
   return campaign;
 }
 
-export function scheduleCampaign(ctx: ServiceContext, accountId: number, campaignId: number, input: { at: Date; timeZone: string; token: string | undefined }) {
+/** When a schedule is for: one instant in a named zone, or a wall-clock time in each recipient's own zone. */
+export type ScheduleInput =
+  | { at: Date; timeZone: string; token: string | undefined }
+  | { wall: WallClock; wallText: string; timeZone: 'recipient'; token: string | undefined };
+
+export function scheduleCampaign(ctx: ServiceContext, accountId: number, campaignId: number, input: ScheduleInput) {
   return move(ctx, accountId, campaignId, 'schedule', async (account, campaign, transaction) => {
-    checkScheduleWindow(input.at, ctx.now(), ctx.config.sendNowWindowSeconds);
+    // Fresh: the test clock may have moved since this process last read it.
+    const now = await ctx.clock.read();
+    if ('at' in input) checkScheduleWindow(input.at, now, ctx.config.sendNowWindowSeconds);
     const count = await startChecks(ctx, account, campaign, input.token, transaction);
-    await reserveFor(ctx, account, campaign, count, input.at, transaction);
+    const time: WaveTime = 'at' in input ? { instant: input.at } : { wall: input.wall };
+    const first = await reserveFor(ctx, account, campaign, count, time, now, transaction);
     await reserveCampaignGift(ctx, account, campaign, count, transaction);
-    return { status: 'scheduled', scheduled_at: input.at, scheduled_timezone: input.timeZone };
+    // In each recipient's zone it is scheduled from its first wave (which may be now: a zone whose moment passed).
+    const at = 'at' in input ? input.at : first!;
+    return { status: 'scheduled', scheduled_at: at, scheduled_timezone: input.timeZone, scheduled_wall: 'wallText' in input ? input.wallText : null };
   });
 }
 
 export function sendCampaign(ctx: ServiceContext, accountId: number, campaignId: number, token: string | undefined) {
   return move(ctx, accountId, campaignId, 'send', async (account, campaign, transaction) => {
-    const now = ctx.now();
+    const now = await ctx.clock.read();
     const count = await startChecks(ctx, account, campaign, token, transaction);
-    await reserveFor(ctx, account, campaign, count, now, transaction);
+    await reserveFor(ctx, account, campaign, count, { instant: now }, now, transaction);
     await reserveCampaignGift(ctx, account, campaign, count, transaction);
     return { status: 'sending', started_at: now };
   });
@@ -151,9 +189,9 @@ export function sendCampaign(ctx: ServiceContext, accountId: number, campaignId:
 
 export function unscheduleCampaign(ctx: ServiceContext, accountId: number, campaignId: number) {
   return move(ctx, accountId, campaignId, 'unschedule', async (account, campaign, transaction) => {
-    if (campaign.quota_month) await releaseQuota(ctx.models, account.id, campaign.quota_month, campaign.quota_count, transaction);
+    await releaseEarlier(ctx.models, account, campaign, transaction);
     await releaseReservation(ctx.models, 'campaigns', campaign.id, account.id, transaction);
-    return { status: 'draft', scheduled_at: null, scheduled_timezone: null, quota_month: null, quota_count: 0 };
+    return { status: 'draft', scheduled_at: null, scheduled_timezone: null, scheduled_wall: null, quota_month: null, quota_count: 0 };
   });
 }
 
@@ -181,9 +219,11 @@ export async function settleCampaignGifts(ctx: ServiceContext, campaignId: numbe
  */
 export async function cancelUnclaimed(models: Models, campaign: Campaign, reason: string, transaction: Transaction): Promise<number> {
   let canceled = 0;
+  // A campaign in waves reserved per wave: each wave's canceled recipients go back to that wave's month.
+  const perWave = new Map<number, number>();
   for (let after = 0; ; ) {
     const page = await models.CampaignRecipient.findAll({
-      attributes: ['id', 'send_id'],
+      attributes: ['id', 'send_id', 'wave_id'],
       where: { campaign_id: campaign.id, status: 'pending', id: { [Op.gt]: after } },
       order: [['id', 'ASC']],
       limit: CANCEL_PAGE,
@@ -194,9 +234,16 @@ export async function cancelUnclaimed(models: Models, campaign: Campaign, reason
     after = page[page.length - 1]!.id;
     const sendIds = page.flatMap((r) => (r.send_id ? [r.send_id] : []));
     const stopped = await cancelUnclaimedSends(models, sendIds, reason, transaction);
-    const ids = page.filter((r) => r.send_id === null || stopped.has(r.send_id)).map((r) => r.id);
+    const stopping = page.filter((r) => r.send_id === null || stopped.has(r.send_id));
+    for (const waveId of new Set(stopping.flatMap((r) => (r.wave_id ? [r.wave_id] : [])))) {
+      const ids = stopping.filter((r) => r.wave_id === waveId).map((r) => r.id);
+      const [n] = await models.CampaignRecipient.update({ status: 'canceled', reason }, { where: { id: ids, status: 'pending' }, transaction });
+      perWave.set(waveId, (perWave.get(waveId) ?? 0) + n);
+    }
+    const ids = stopping.filter((r) => !r.wave_id).map((r) => r.id);
     if (ids.length) canceled += (await models.CampaignRecipient.update({ status: 'canceled', reason }, { where: { id: ids, status: 'pending' }, transaction }))[0];
   }
+  for (const [waveId, n] of perWave) await releaseWaveQuota(models, campaign.account_id, waveId, n, transaction);
   const released = Math.min(canceled, campaign.quota_count);
   if (campaign.quota_month && released) await releaseQuota(models, campaign.account_id, campaign.quota_month, released, transaction);
   return released;

@@ -4,24 +4,46 @@ import { fn, col, Op } from 'sequelize';
 import type { CampaignStatus } from '../../models/Campaign.ts';
 import type { ServiceContext } from '../context.ts';
 import { releaseReservation } from '../rewards/reservations.ts';
+import { outcomeTransaction } from '../sends/outcome-events.ts';
+import { announceMarkedOf } from '../sends/outcome-marks.ts';
+import { recordCampaignCompleted } from './completed-event.ts';
 import { wakeCampaignNow } from './moves.ts';
 
 export interface CampaignPlan {
   status: CampaignStatus | 'gone';
   /** scheduled: how long until it goes out, measured by the activity (0 when due), so the workflow reads no clock. */
   waitMs: number | null;
+  /** scheduled: the instant it goes out (the workflow's wakeable sleep asks the service clock how far that is). */
+  untilMs?: number | null;
+  /** Whether it goes out in waves (campaign_waves), and the next wave not done yet. */
+  inWaves?: boolean;
+  nextWave?: { id: number; sendAtMs: number } | null;
 }
 
 export async function campaignPlan(ctx: ServiceContext, campaignId: number): Promise<CampaignPlan> {
   const campaign = await ctx.models.Campaign.findByPk(campaignId);
-  if (!campaign) return { status: 'gone', waitMs: null };
-  const waitMs = campaign.scheduled_at ? Math.max(0, campaign.scheduled_at.getTime() - ctx.now().getTime()) : null;
-  return { status: campaign.status, waitMs };
+  if (!campaign) return { status: 'gone', waitMs: null, untilMs: null, inWaves: false, nextWave: null };
+  const now = await ctx.clock.read();
+  const waitMs = campaign.scheduled_at ? Math.max(0, campaign.scheduled_at.getTime() - now.getTime()) : null;
+  const waves = await ctx.models.CampaignWave.findAll({ attributes: ['id', 'send_at', 'completed_at'], where: { campaign_id: campaignId }, order: [['send_at', 'ASC'], ['id', 'ASC']], raw: true });
+  const next = waves.find((w) => w.completed_at === null);
+  return {
+    status: campaign.status,
+    waitMs,
+    untilMs: campaign.scheduled_at?.getTime() ?? null,
+    inWaves: waves.length > 0,
+    nextWave: next ? { id: next.id, sendAtMs: new Date(next.send_at).getTime() } : null,
+  };
+}
+
+/** A wave's fan-out has ended: the campaign goes on to its next wave. */
+export async function finishCampaignWave(ctx: ServiceContext, campaignId: number, waveId: number): Promise<void> {
+  await ctx.models.CampaignWave.update({ completed_at: await ctx.clock.read() }, { where: { id: waveId, campaign_id: campaignId, completed_at: null } });
 }
 
 /** scheduled → sending once its time has come (a reschedule or unschedule that got there first wins). */
 export async function beginCampaign(ctx: ServiceContext, campaignId: number): Promise<void> {
-  const now = ctx.now();
+  const now = await ctx.clock.read();
   await ctx.models.Campaign.update(
     { status: 'sending', started_at: now },
     { where: { id: campaignId, status: 'scheduled', scheduled_at: { [Op.lte]: now } } },
@@ -34,11 +56,11 @@ export async function beginCampaign(ctx: ServiceContext, campaignId: number): Pr
  */
 export async function campaignBatchStarts(
   ctx: ServiceContext,
-  input: { campaignId: number; afterRecipientId: number; limit: number; count: number },
+  input: { campaignId: number; waveId?: number; afterRecipientId: number; limit: number; count: number },
 ): Promise<{ starts: number[]; end: number }> {
   const ids = await ctx.models.CampaignRecipient.findAll({
     attributes: ['id'],
-    where: { campaign_id: input.campaignId, id: { [Op.gt]: input.afterRecipientId } },
+    where: { campaign_id: input.campaignId, ...(input.waveId === undefined ? {} : { wave_id: input.waveId }), id: { [Op.gt]: input.afterRecipientId } },
     order: [['id', 'ASC']],
     limit: input.limit * input.count,
     raw: true,
@@ -59,13 +81,21 @@ export async function finishCampaign(ctx: ServiceContext, campaignId: number): P
   })) as unknown as Array<{ status: string; n: number | string }>;
   const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
   if (count('pending') === 0) {
+    // Recipients' outcome events a batch left marked go out before the campaign's own (outcome-marks.ts).
+    await announceMarkedOf(ctx, 'campaign', campaignId);
     const campaign = await models.Campaign.findByPk(campaignId);
-    await models.Campaign.update(
-      { status: count('sent') + count('unknown') > 0 ? 'sent' : 'failed', completed_at: ctx.now() },
-      { where: { id: campaignId, status: 'sending' } },
-    );
-    // The gift spend no recipient's order took (skipped recipients) goes back.
-    if (campaign) await releaseReservation(models, 'campaigns', campaignId, campaign.account_id);
+    if (campaign) {
+      // The end and its campaign_completed in one transaction: only the update that ended it emits.
+      await outcomeTransaction(ctx, campaign.account_id, ['campaign_completed'], async (transaction, emits) => {
+        const [ended] = await models.Campaign.update(
+          { status: count('sent') + count('unknown') > 0 ? 'sent' : 'failed', completed_at: ctx.now() },
+          { where: { id: campaignId, status: 'sending' }, transaction },
+        );
+        if (ended && emits) await recordCampaignCompleted(ctx, await campaign.reload({ transaction }), transaction);
+      });
+      // The gift spend no recipient's order took (skipped recipients) goes back.
+      await releaseReservation(models, 'campaigns', campaignId, campaign.account_id);
+    }
   }
   return (await campaignPlan(ctx, campaignId)).status;
 }

@@ -78,7 +78,8 @@ export function zonedToInstant(wallClock: WallClock, timeZone: string): Date {
   return new Date(fits.length ? Math.min(...fits) : local - before);
 }
 
-export function parseScheduledAt(input: string, timeZone: string): Date {
+/** The parts of a `scheduled_at` text, the wall clock checked (month 13, February 30, hour 25 refused). */
+function readScheduledAt(input: string) {
   const bad = () => invalidParameter(`scheduled_at must look like YYYY-MM-DDTHH:mm[:ss[.SSS]] with an optional Z or ±HH:mm offset, not ${JSON.stringify(String(input).slice(0, 60))}`);
   const match = typeof input === 'string' ? SCHEDULED_AT.exec(input) : null;
   if (!match) throw bad();
@@ -88,6 +89,23 @@ export function parseScheduledAt(input: string, timeZone: string): Date {
   const check = new Date(utcMs(wall));
   if (check.getUTCMonth() + 1 !== wall.month || check.getUTCDate() !== wall.day || check.getUTCHours() !== wall.hour
     || check.getUTCMinutes() !== wall.minute || check.getUTCSeconds() !== wall.second) throw bad();
+  return { wall, check, zulu, sign, oh, om, bad };
+}
+
+/**
+ * `scheduled_at` for `scheduled_timezone: "recipient"`: a wall-clock time read in each recipient's zone, so an
+ * offset or `Z` (one instant) is 400. Returns it with its text (YYYY-MM-DDTHH:mm:ss.SSS), as stored and shown.
+ */
+export function parseWallClock(input: string): { wall: WallClock; text: string } {
+  const { wall, check, zulu, sign } = readScheduledAt(input);
+  if (zulu || sign) {
+    throw invalidParameter('scheduled_at must be a wall-clock time without Z or an offset when scheduled_timezone is "recipient" (it is read in each recipient\'s zone)');
+  }
+  return { wall, text: check.toISOString().slice(0, 23) };
+}
+
+export function parseScheduledAt(input: string, timeZone: string): Date {
+  const { wall, check, zulu, sign, oh, om, bad } = readScheduledAt(input);
   // The zone is checked even when an offset wins: it is stored and shown either way.
   const zone = canonicalTimeZone(timeZone);
   if (zulu) return check;

@@ -1,13 +1,13 @@
 // A campaign as the surfaces show it: its row, its eCards and its recipients' counts, read for a whole page of
 // campaigns at once (the presenters only map what this returns).
-import { col, fn, Op, QueryTypes } from 'sequelize';
+import { col, fn, Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient } from '../../models/CampaignRecipient.ts';
 import type { Models } from '../../models/index.ts';
 
 export type { Campaign, CampaignRecipient };
 
-/** Recipients by state, `recipients` the total, and `opened` the sends that were opened. */
+/** Recipients by state, `recipients` the total, `opened` the sends that were opened, `bounced` those a bounce or complaint came back for. */
 export interface CampaignCounts {
   recipients: number;
   pending: number;
@@ -17,6 +17,7 @@ export interface CampaignCounts {
   skipped: number;
   canceled: number;
   opened: number;
+  bounced: number;
 }
 
 export interface CampaignView {
@@ -24,11 +25,14 @@ export interface CampaignView {
   /** The campaign's eCards (copies in its own widget), in display order. */
   ecards: Array<{ id: number; source_ecard_id: number | null }>;
   counts: CampaignCounts;
+  /** Its waves, earliest first (none when it goes out at one instant). */
+  waves: Array<{ timezone: string; send_at: Date; recipients: number; completed_at: Date | null }>;
 }
 
-const emptyCounts = (): CampaignCounts => ({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0 });
+const emptyCounts = (): CampaignCounts => ({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0, bounced: 0 });
 
-async function countsOf(models: Models, ids: number[]): Promise<Map<number, CampaignCounts>> {
+async function countsOf(models: Models, ids: number[], transaction?: Transaction): Promise<Map<number, CampaignCounts>> {
+  const opts = transaction ? { transaction } : {};
   const result = new Map(ids.map((id) => [id, emptyCounts()]));
   if (ids.length === 0) return result;
   const rows = (await models.CampaignRecipient.findAll({
@@ -36,6 +40,7 @@ async function countsOf(models: Models, ids: number[]): Promise<Map<number, Camp
     where: { campaign_id: ids },
     group: ['campaign_id', 'status'],
     raw: true,
+    ...opts,
   })) as unknown as Array<{ campaign_id: number; status: keyof CampaignCounts; n: number | string }>;
   for (const r of rows) {
     const counts = result.get(Number(r.campaign_id))!;
@@ -44,10 +49,21 @@ async function countsOf(models: Models, ids: number[]): Promise<Map<number, Camp
   }
   const opened = await models.sequelize.query<{ campaign_id: number; n: number | string }>(
     `SELECT s.origin_id AS campaign_id, COUNT(s.id) AS n FROM sends s WHERE s.origin = 'campaign' AND s.origin_id IN (:ids) AND s.opened_at IS NOT NULL GROUP BY s.origin_id`,
-    { type: QueryTypes.SELECT, replacements: { ids } },
+    { type: QueryTypes.SELECT, replacements: { ids }, ...opts },
   );
   for (const r of opened) result.get(Number(r.campaign_id))!.opened = Number(r.n);
+  // A bounce leaves its recipient `sent`: counted apart, from the recipients' rows (one per campaign send).
+  const bounced = await models.sequelize.query<{ campaign_id: number; n: number | string }>(
+    `SELECT s.origin_id AS campaign_id, COUNT(r.id) AS n FROM sends s JOIN send_recipients r ON r.send_id = s.id WHERE s.origin = 'campaign' AND s.origin_id IN (:ids) AND r.bounced_at IS NOT NULL GROUP BY s.origin_id`,
+    { type: QueryTypes.SELECT, replacements: { ids } },
+  );
+  for (const r of bounced) result.get(Number(r.campaign_id))!.bounced = Number(r.n);
   return result;
+}
+
+/** One campaign's counts (in a transaction: those its write sees). */
+export async function campaignCounts(models: Models, campaignId: number, transaction?: Transaction): Promise<CampaignCounts> {
+  return (await countsOf(models, [campaignId], transaction)).get(campaignId)!;
 }
 
 export async function campaignViews(models: Models, campaigns: Campaign[]): Promise<CampaignView[]> {
@@ -59,8 +75,12 @@ export async function campaignViews(models: Models, campaigns: Campaign[]): Prom
         order: [['display_order', 'ASC'], ['id', 'ASC']],
       })
     : [];
+  const waves = campaigns.length
+    ? await models.CampaignWave.findAll({ where: { campaign_id: campaigns.map((c) => c.id) }, order: [['send_at', 'ASC'], ['id', 'ASC']] })
+    : [];
   return campaigns.map((campaign) => ({
     campaign,
+    waves: waves.filter((w) => w.campaign_id === campaign.id).map((w) => ({ timezone: w.timezone, send_at: w.send_at, recipients: w.recipients, completed_at: w.completed_at ?? null })),
     ecards: ecards.filter((e) => e.widget_id === campaign.widget_id).map((e) => ({ id: e.id, source_ecard_id: e.source_ecard_id ?? null })),
     counts: counts.get(campaign.id)!,
   }));

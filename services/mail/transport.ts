@@ -20,6 +20,8 @@ export interface OutgoingMail {
   html?: string | undefined;
   /** Extra headers (bulk mail's List-Unsubscribe). */
   headers?: Record<string, string> | undefined;
+  /** The SMTP envelope sender (MAIL FROM), when it is not `from`'s address: the recipient's VERP address. */
+  returnPath?: string | undefined;
 }
 
 /**
@@ -123,6 +125,7 @@ export function createMailTransport(models: Models, mail: Config['mail']): MailT
         text: m.text,
         ...(m.html ? { html: m.html } : {}),
         ...(m.headers ? { headers: m.headers } : {}),
+        ...(m.returnPath ? { envelope: { from: m.returnPath, to: [m.to] } } : {}),
       });
     } catch (err) {
       throw classifySmtpError(err);

@@ -7,6 +7,8 @@ import type { GiftOrder } from '../../models/Gift.ts';
 import type { ServiceContext } from '../context.ts';
 import { manualProductId } from './catalog.ts';
 import { claimTokenHash } from './claim-token.ts';
+import { recordGiftClaimed } from './claimed-event.ts';
+import { outcomeTransaction } from '../sends/outcome-events.ts';
 import { aadOf, keysOrThrow, open } from './crypto.ts';
 
 /** What newClaimToken makes: 32 random bytes as base64url (43 characters). Anything else is not looked up. */
@@ -65,7 +67,7 @@ async function decrypt(ctx: Pick<ServiceContext, 'models' | 'rewardsKeys'>, orde
 }
 
 /** The POST of the claim page: the code (decrypted before anything is marked, so a failure leaves it unclaimed). */
-export async function revealClaim(ctx: Pick<ServiceContext, 'models' | 'rewardsKeys' | 'now'>, token: string): Promise<RevealResult> {
+export async function revealClaim(ctx: Pick<ServiceContext, 'models' | 'rewardsKeys' | 'now' | 'nudge'>, token: string): Promise<RevealResult> {
   const order = await findClaim(ctx, token);
   if (!order) return { status: 'unknown' };
   if (claimState(ctx, order) === 'expired') return { status: 'expired', order };
@@ -74,19 +76,25 @@ export async function revealClaim(ctx: Pick<ServiceContext, 'models' | 'rewardsK
   if (order.claim_status === 'claimed') return { status: 'revealed', order, ...secret };
 
   const now = ctx.now();
-  const [marked] = await ctx.models.GiftOrder.update(
-    { claim_status: 'claimed', claimed_at: now },
-    {
-      where: {
-        id: order.id,
-        claim_status: 'unclaimed',
-        voided: false,
-        payment_status: 'paid',
-        fulfillment_status: 'fulfilled',
-        [Op.or]: [{ expires_at: { [Op.is]: null } }, { expires_at: { [Op.gt]: now } }],
+  // The claim and its gift_claimed in one transaction: only the update that marked it emits.
+  const marked = await outcomeTransaction(ctx, order.account_id, ['gift_claimed'], async (transaction, emits) => {
+    const [changed] = await ctx.models.GiftOrder.update(
+      { claim_status: 'claimed', claimed_at: now },
+      {
+        where: {
+          id: order.id,
+          claim_status: 'unclaimed',
+          voided: false,
+          payment_status: 'paid',
+          fulfillment_status: 'fulfilled',
+          [Op.or]: [{ expires_at: { [Op.is]: null } }, { expires_at: { [Op.gt]: now } }],
+        },
+        transaction,
       },
-    },
-  );
+    );
+    if (changed && emits) await recordGiftClaimed(ctx, await order.reload({ transaction }), secret.code, transaction);
+    return changed;
+  });
   if (marked === 0) {
     // Something moved it meanwhile: another POST claimed it (show it), or it expired, was voided or refunded.
     const current = await findClaim(ctx, token);

@@ -7,6 +7,7 @@ import { Op, type Transaction } from 'sequelize';
 import type { GiftOrder } from '../../models/Gift.ts';
 import type { ServiceContext } from '../context.ts';
 import { OUTCOME_UNKNOWN } from '../sends/delivery.ts';
+import { subscribedTypes } from '../sends/outcome-marks.ts';
 import { returnCode } from './inventory.ts';
 import { providerNamed } from './provider.ts';
 import { releaseSpend } from './spend.ts';
@@ -40,15 +41,27 @@ export async function refundOrder(ctx: ServiceContext, order: GiftOrder, reason:
   });
 }
 
-/** The recipients (send_recipients ids) fail without an email: their gift could not be had. */
+/**
+ * The recipients (send_recipients ids) fail without an email: their gift could not be had. A bulk send's recipient
+ * (campaign, automation: the send ends here) is marked for its ecard_failed when an endpoint takes it, announced with
+ * its batch's outcomes (services/sends/outcome-marks.ts); a single send's are written when the send ends (dispatch).
+ */
 export async function failRecipients(ctx: ServiceContext, recipientIds: readonly number[], reason: string, transaction?: Transaction): Promise<void> {
   if (recipientIds.length === 0) return;
   const { models } = ctx;
   const where = { id: [...recipientIds], status: 'pending', claimed_at: { [Op.is]: null } };
-  const rows = await models.SendRecipient.findAll({ attributes: ['send_id'], where, raw: true, ...opts(transaction) });
-  await models.SendRecipient.update({ status: 'failed', error: reason.slice(0, 1000), finished_at: ctx.now() }, { where, ...opts(transaction) });
+  const rows = await models.SendRecipient.findAll({ attributes: ['id', 'send_id'], where, raw: true, ...opts(transaction) });
+  if (rows.length === 0) return;
+  const sends = await models.Send.findAll({ attributes: ['id', 'account_id', 'origin'], where: { id: [...new Set(rows.map((r) => r.send_id))] }, raw: true, ...opts(transaction) });
+  const bulk = new Set(sends.filter((s) => s.origin === 'campaign' || s.origin === 'automation').map((s) => s.id));
+  const announce = bulk.size > 0 && (await subscribedTypes(ctx, sends[0]!.account_id, ['ecard_failed'], transaction)).size > 0;
+  const failed = { status: 'failed', error: reason.slice(0, 1000), finished_at: ctx.now() } as const;
+  const bulkIds = rows.filter((r) => bulk.has(r.send_id)).map((r) => r.id);
+  const otherIds = rows.filter((r) => !bulk.has(r.send_id)).map((r) => r.id);
+  if (bulkIds.length) await models.SendRecipient.update({ ...failed, ...(announce ? { announce_event: 'ecard_failed' } : {}) }, { where: { ...where, id: bulkIds }, ...opts(transaction) });
+  if (otherIds.length) await models.SendRecipient.update(failed, { where: { ...where, id: otherIds }, ...opts(transaction) });
   // A send whose recipients all failed fails (bulk sends have one recipient; a send-ecard send finishes in its dispatch).
-  const sendPks = [...new Set(rows.map((r) => r.send_id))];
+  const sendPks = sends.map((s) => s.id);
   const stillPending = new Set(
     (await models.SendRecipient.findAll({ attributes: ['send_id'], where: { send_id: sendPks, status: 'pending' }, raw: true, ...opts(transaction) })).map((r) => r.send_id),
   );

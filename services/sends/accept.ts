@@ -24,6 +24,7 @@ import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient, isSuspended } from './rules.ts';
 import { withPageIds } from './pages.ts';
 import { resolveBrand } from '../brands/brands.ts';
+import { newBounceToken } from './return-path.ts';
 import { widgetDesignsOf } from './widget-design.ts';
 import { brandDesignOf, designOf, saveSnapshot, type BrandOverride } from './snapshot.ts';
 
@@ -202,7 +203,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         { transaction },
       );
       await models.SendRecipient.bulkCreate(
-        recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId })),
+        recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId, bounce_token: newBounceToken(ctx.config.bounces) })),
         { transaction },
       );
       await saveSnapshot(models, send.id, designOf(ecard, brand, widgetDesign), transaction);

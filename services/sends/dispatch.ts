@@ -85,7 +85,7 @@ async function emailOne(ctx: ServiceContext, send: Send, design: EcardDesign, re
   const gift = send.gift_product_id ? (await giftEmailsFor(ctx, [recipient.id])).get(recipient.id) : undefined;
   const email = await renderEmail(send, design, recipient, link, { gift, unsubscribeUrl: headers && unsubscribeUrlOf(headers) });
   try {
-    await ctx.mail.send(outgoingMail(ctx.config.mailFrom, send, recipient, messageId, email, headers), { sandbox: send.sandbox });
+    await ctx.mail.send(outgoingMail(ctx.config, send, recipient, messageId, email, headers), { sandbox: send.sandbox });
   } catch (err) {
     if (!(err instanceof MailError)) throw err;
     if (err.kind === 'retryable' && !lastTry) {

@@ -9,12 +9,21 @@ import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
+import { bounceDetailOf, type BounceDetail } from './bounce-detail.ts';
 import { memberSendIds, recipientOutcome, type RecipientOutcome } from './log.ts';
 
-export const OUTCOME_EVENT_TYPES = ['ecard_delivered', 'ecard_opened', 'ecard_failed'] as const;
+export const OUTCOME_EVENT_TYPES = ['ecard_delivered', 'ecard_opened', 'ecard_failed', 'ecard_bounced'] as const;
 export type OutcomeEventType = (typeof OUTCOME_EVENT_TYPES)[number];
 
 export const isOutcomeEventType = (type: string): type is OutcomeEventType => (OUTCOME_EVENT_TYPES as readonly string[]).includes(type);
+
+/** Outcome events about a whole campaign or one gift: one per delivery, no recipient list (their bodies: their own modules). */
+export const SUMMARY_EVENT_TYPES = ['campaign_completed', 'gift_claimed'] as const;
+export type SummaryEventType = (typeof SUMMARY_EVENT_TYPES)[number];
+
+/** Every outcome type: subscribing to one needs `sends: view` as well as `webhooks: manage`. */
+export const ALL_OUTCOME_EVENT_TYPES = [...OUTCOME_EVENT_TYPES, ...SUMMARY_EVENT_TYPES] as const;
+export const isAnyOutcomeEventType = (type: string): boolean => (ALL_OUTCOME_EVENT_TYPES as readonly string[]).includes(type);
 
 /** Recipients per delivery. */
 export const OUTCOME_BATCH = 100;
@@ -37,10 +46,12 @@ export interface OutcomeEvent {
   event_type: OutcomeEventType;
   timestamp: string;
   send: OutcomeSend;
-  recipients: Array<RecipientOutcome & { sendId: string }>;
+  /** `bounce`: ecard_bounced only. */
+  recipients: Array<RecipientOutcome & { sendId: string; bounce?: BounceDetail | null }>;
 }
 
-function sendOf(send: Send, several: boolean): OutcomeSend {
+/** The `send` of an outcome event: the send's own id, or null for recipients of several sends (each names its own). */
+export function sendOf(send: Send, several: boolean): OutcomeSend {
   return {
     sendId: several ? null : send.send_id,
     origin: send.origin,
@@ -52,7 +63,7 @@ function sendOf(send: Send, several: boolean): OutcomeSend {
 }
 
 /** Whether an active subscription of the account takes this type (none: nothing is written). */
-export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, accountId: number, type: OutcomeEventType, transaction: Transaction): Promise<boolean> {
+export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, accountId: number, type: OutcomeEventType | SummaryEventType, transaction: Transaction): Promise<boolean> {
   const found = await ctx.models.WebhookEndpoint.findOne({
     where: { account_id: accountId, kind: 'member_change', event_type: type, removed_at: { [Op.is]: null } },
     attributes: ['id'],
@@ -71,7 +82,7 @@ export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, account
 export async function outcomeTransaction<T>(
   ctx: Pick<ServiceContext, 'models'>,
   accountId: number,
-  types: readonly OutcomeEventType[],
+  types: ReadonlyArray<OutcomeEventType | SummaryEventType>,
   work: (transaction: Transaction, emits: boolean) => Promise<T>,
 ): Promise<T> {
   const subscribed = await ctx.models.WebhookEndpoint.findOne({
@@ -115,7 +126,11 @@ export async function recordOutcomeEvents(
         event_type: type,
         timestamp: now.toISOString(),
         send: sendOf(first, part.some((p) => p.send.id !== first.id)),
-        recipients: part.map(({ send, recipient }) => ({ sendId: send.send_id, ...recipientOutcome(recipient, false) })),
+        recipients: part.map(({ send, recipient }) => ({
+          sendId: send.send_id,
+          ...recipientOutcome(recipient, false),
+          ...(type === 'ecard_bounced' ? { bounce: bounceDetailOf(recipient) } : {}),
+        })),
       };
       await recordEvent(
         ctx,
@@ -154,8 +169,9 @@ export function sampleOutcomeEvent(type: OutcomeEventType, now: Date): OutcomeEv
         status: type === 'ecard_failed' ? 'failed' : 'sent',
         sent_at: type === 'ecard_failed' ? null : at,
         opened_at: type === 'ecard_opened' ? at : null,
-        bounced_at: null,
+        bounced_at: type === 'ecard_bounced' ? at : null,
         failure: type === 'ecard_failed' ? '550 5.1.1 mailbox unavailable' : null,
+        ...(type === 'ecard_bounced' ? { bounce: { kind: 'hard' as const, status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 <address>: Recipient address rejected' } } : {}),
       },
     ],
   };

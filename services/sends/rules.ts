@@ -33,7 +33,7 @@ export async function isSuspended(models: Models, accountId: number, transaction
 }
 
 export interface SuppressionPage {
-  rows: Array<{ id: number; kind: SuppressionKind; value: string; created_at: Date }>;
+  rows: Array<{ id: number; kind: SuppressionKind; value: string; reason: string | null; created_at: Date }>;
   count: number;
 }
 
@@ -41,17 +41,26 @@ export interface SuppressionPage {
 export async function listSuppressions(models: Models, accountId: number, query: { kind?: SuppressionKind; page: number; perPage: number }): Promise<SuppressionPage> {
   const where = { account_id: accountId, ...(query.kind ? { kind: query.kind } : {}) };
   const { rows, count } = await models.Suppression.findAndCountAll({ where, order: [['id', 'DESC']], limit: query.perPage, offset: (query.page - 1) * query.perPage });
-  return { rows: rows.map((r) => ({ id: r.id, kind: r.kind, value: r.value, created_at: r.created_at })), count };
+  return { rows: rows.map((r) => ({ id: r.id, kind: r.kind, value: r.value, reason: r.reason, created_at: r.created_at })), count };
 }
 
-export async function addSuppression(ctx: Pick<ServiceContext, 'models' | 'now'>, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {
+/** Adds an address or domain; `reason` when the service itself suppresses it (an unsubscribe link). False when it already was. */
+export async function addSuppression(ctx: Pick<ServiceContext, 'models' | 'now'>, accountId: number, kind: SuppressionKind, value: string, reason: string | null = null): Promise<boolean> {
   try {
-    await ctx.models.Suppression.create({ account_id: accountId, kind, value: value.trim().toLowerCase(), created_at: ctx.now() });
+    await ctx.models.Suppression.create({ account_id: accountId, kind, value: value.trim().toLowerCase(), reason, created_at: ctx.now() });
     return true;
   } catch (err) {
     if (err instanceof UniqueConstraintError) return false;
     throw err;
   }
+}
+
+/**
+ * Suppresses an address for the service's own reason (a hard bounce, a complaint), in the caller's transaction. An
+ * address already on the list keeps its entry and reason.
+ */
+export async function suppressAddress(models: Models, accountId: number, email: string, reason: string, at: Date, transaction: Transaction): Promise<void> {
+  await models.Suppression.bulkCreate([{ account_id: accountId, kind: 'email', value: email.trim().toLowerCase(), reason: reason.slice(0, 300), created_at: at }], { ignoreDuplicates: true, transaction });
 }
 
 export async function removeSuppression(models: Models, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {

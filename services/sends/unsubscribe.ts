@@ -39,7 +39,7 @@ export async function unsubscribeTarget(models: Models, token: string): Promise<
 export async function unsubscribe(ctx: Pick<ServiceContext, 'models' | 'now'>, token: string): Promise<boolean> {
   const target = await unsubscribeTarget(ctx.models, token);
   if (!target) return false;
-  await addSuppression(ctx, target.accountId, 'email', target.email);
+  await addSuppression(ctx, target.accountId, 'email', target.email, 'unsubscribed');
   return true;
 }
 

@@ -10,6 +10,8 @@ import { replayWorkflowId, testWorkflowId } from '../../workflows/webhook-delive
 import { startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { MEMBER_EVENT_TYPES } from '../directory/events.ts';
 import { sampleMemberEvent } from '../directory/sample.ts';
+import { sampleCampaignCompleted } from '../campaigns/completed-event.ts';
+import { sampleGiftClaimed } from '../rewards/claimed-event.ts';
 import { isOutcomeEventType, maskedOutcomeBody, MEMBER_RECIPIENTS_SOURCE, outcomeRecipientValues, sampleOutcomeEvent } from '../sends/outcome-events.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
@@ -149,7 +151,11 @@ export async function sendTest(ctx: ServiceContext, accountId: number, endpointI
       ? sampleEcardShared(now)
       : isOutcomeEventType(eventType)
         ? sampleOutcomeEvent(eventType, now)
-        : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);
+        : eventType === 'campaign_completed'
+          ? sampleCampaignCompleted(now)
+          : eventType === 'gift_claimed'
+            ? sampleGiftClaimed(now)
+            : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);
   const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
   const delivery = await accountTransaction(ctx.models, accountId, async (transaction) => {
     // Already drained: a test goes to this endpoint only.

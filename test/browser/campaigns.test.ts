@@ -115,6 +115,39 @@ describe('console in a browser: campaigns', function () {
     expect(await page.locator('[data-status]').textContent()).to.equal('draft');
   });
 
+  it('schedules a campaign in each recipient\'s zone and shows its waves', async () => {
+    const draft = (await api('/campaign/save', { campaign: { campaign_name: 'Local nine o\'clock', from_name: 'People', from_email: 'people@example.com' } })) as { id: number };
+    await api('/campaign/saveCampaignEcards', { campaignid: draft.id, ecardIds: [ecardId] });
+    const zones = { 'kenji@example.com': 'Asia/Tokyo', 'lena@example.com': 'Europe/Berlin' };
+    for (const [email, timezone] of Object.entries(zones)) {
+      expectSuccess(await call(stack.url, 'POST', '/v2/api/pub/team-member-actions/upsert', { key: account.liveKey, body: { email, first_name: email.split('@')[0], timezone } }));
+    }
+    const ids = (await stack.models.TeamMember.findAll({ where: { account_id: account.accountId, email: Object.keys(zones) } })).map((m) => m.id);
+    await api('/campaign/saveRecipients', { campaignid: draft.id, directoryMemberIds: ids, csvRecipients: [{ email: 'dana@example.com', name: 'Dana', merge_fields: { timezone: 'America/Denver' } }] });
+    await page.goto(`${stack.url}/v2/console/campaigns/${draft.id}/launch`);
+    await page.getByLabel('At a date and time').check();
+    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Date and time', { exact: true }).fill(`${day}T09:00`);
+    await page.getByLabel('Time zone').selectOption({ label: 'In each recipient’s zone' });
+    await go(page, () => page.getByRole('button', { name: 'Start the campaign' }).click(), /\?done=scheduled$/);
+    expect(await page.locator('.campaign-status').innerText()).to.include(`Scheduled for ${day} 09:00 in each recipient’s zone`);
+    const rows = await page.locator('table.waves tbody tr').allInnerTexts();
+    expect(rows.map((r) => r.split('\t').slice(0, 2).concat(r.split('\t')[3]!, r.split('\t')[4]!))).to.deep.equal([
+      ['Asia/Tokyo', `${day} 09:00`, '1', 'waiting'],
+      ['Europe/Berlin', `${day} 09:00`, '1', 'waiting'],
+      ['America/Denver', `${day} 09:00`, '1', 'waiting'],
+    ]);
+    await screenshot(page, 'campaign-waves');
+    await expectAccessible(page);
+    await atPhoneWidth(page, 'campaign-waves');
+    // Rescheduling shows the choice again, selected.
+    await page.goto(`${stack.url}/v2/console/campaigns/${draft.id}/launch`);
+    expect(await page.getByLabel('Time zone').inputValue()).to.equal('recipient');
+    await page.goto(`${stack.url}/v2/console/campaigns/${draft.id}`);
+    await go(page, () => page.getByRole('button', { name: 'Unschedule' }).click(), /\?done=unscheduled$/);
+    expect(await page.locator('table.waves').count()).to.equal(0);
+  });
+
   it('a campaign in progress (the README picture)', async () => {
     // A campaign part-way through, set in the database (its workflow marked started, so nothing sends it): 26 of
     // 40 sent, 2 skipped, 9 opened.

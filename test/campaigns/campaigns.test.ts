@@ -51,7 +51,7 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
   it('save creates a draft with its backing widget; edits only a draft; list and findOne show it; bad input refused', async () => {
     const created = await draft();
     expect(created).to.deep.include({ campaign_name: 'Spring', status: 'draft', locale: 'en', from_email: 'hr@example.com', ecard_ids: [], scheduled_at: null });
-    expect(created.counts).to.deep.equal({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0 });
+    expect(created.counts).to.deep.equal({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0, bounced: 0 });
     const widget = await stack.models.Widget.findByPk(created.widgetid as number);
     expect(widget!.is_campaign).to.equal(true);
     const edited = await ok('POST', '/campaign/save', { campaign: { id: created.id, campaign_name: 'Summer' } });

@@ -58,6 +58,8 @@ describe('send-ecard: email now, scheduled, share link', function () {
     const [mail] = smtp.to(body.recipientEmail);
     expect(mail!.subject).to.equal('Happy birthday Rita!');
     expect(mail!.headers.from).to.match(/^"?Sam Sender"? <no-reply@cardsvc\.localhost>$/);
+    // Without BOUNCE_DOMAIN the envelope sender is MAIL_FROM's address (test/bounces/ has the VERP ones).
+    expect(mail!.from).to.equal('no-reply@cardsvc.localhost');
     expect(mail!.headers['reply-to']).to.equal('sam@example.com');
     expect(mail!.html).to.include('Dear Rita Receiver, from Sam Sender of Ops');
     expect(mail!.html).to.include('<h1 style="font-size:24px">Happy day</h1>');
@@ -72,7 +74,7 @@ describe('send-ecard: email now, scheduled, share link', function () {
     expect(mail!.text).to.include(link);
     expect(mail!.messageId).to.equal(`<${sendId}.1@cardsvc>`);
     const [recipient] = await stack.models.SendRecipient.findAll({ where: { send_id: row!.id } });
-    expect(recipient).to.deep.include({ status: 'sent', rendered_subject: 'Happy birthday Rita!' });
+    expect(recipient).to.deep.include({ status: 'sent', rendered_subject: 'Happy birthday Rita!', bounce_token: null });
     // The same page the email links to shows the card.
     const page = await fetch(link);
     expect(page.status).to.equal(200);

@@ -10,6 +10,12 @@ export const campaignWorkflowId = (accountId: number, campaignId: number) => `ca
 
 export const campaignFanOutWorkflowId = (accountId: number, campaignId: number) => `${campaignWorkflowId(accountId, campaignId)}/fan-out`;
 
+/** A campaign in waves fans out once per wave. */
+export const campaignWaveFanOutWorkflowId = (accountId: number, campaignId: number, waveId: number) => `${campaignFanOutWorkflowId(accountId, campaignId)}/wave-${waveId}`;
+
+/** The patch that made the campaign workflow wait on the service clock and send in waves (docs/decisions.md). */
+export const CAMPAIGN_WAVES_PATCH = 'campaign-waves';
+
 /** "Look again" (a reschedule, unschedule or cancel, the test clock moved); a wake of a campaign not running starts it. */
 export { wakeSignal } from '../shared/wake.ts';
 
@@ -30,6 +36,8 @@ export interface CampaignWorkflowResult {
 
 export interface FanOutInput {
   campaignId: number;
+  /** Only this wave's recipients (absent: all of them, a campaign at one instant). */
+  waveId?: number;
   afterRecipientId: number;
   bulk: BulkSettings;
   /** What earlier runs (before continue-as-new) counted. */

@@ -11,18 +11,23 @@ const { clockRemainingMs } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-/** A waiter bound to this workflow's `wake` signal: call it once per workflow, before the first wait. */
-export function wakeableSleeper(): (untilMs: number) => Promise<void> {
+/**
+ * A waiter bound to this workflow's `wake` signal: call it once per workflow, before the first wait. It answers
+ * `due` once the instant has come; with `stopOnWake` it answers `woken` at the first `wake` instead (a caller whose
+ * instant may have changed, such as a rescheduled campaign, then reads it again), else a wake only re-reads the clock.
+ */
+export function wakeableSleeper(): (untilMs: number, stopOnWake?: boolean) => Promise<'due' | 'woken'> {
   let woken = false;
   setHandler(wakeSignal, () => {
     woken = true;
   });
-  return async (untilMs) => {
+  return async (untilMs, stopOnWake = false) => {
     for (;;) {
       woken = false;
       const remaining = await clockRemainingMs({ untilMs });
-      if (remaining <= 0) return;
+      if (remaining <= 0) return 'due';
       await condition(() => woken, remaining);
+      if (woken && stopOnWake) return 'woken';
     }
   };
 }

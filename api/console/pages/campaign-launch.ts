@@ -5,13 +5,13 @@ import { z } from 'zod';
 import type { Campaign } from '../../../models/Campaign.ts';
 import { findCampaign, saveCampaign } from '../../../services/campaigns/campaigns.ts';
 import { scheduleCampaign, sendCampaign } from '../../../services/campaigns/moves.ts';
-import { canonicalTimeZone, parseScheduledAt } from '../../../services/campaigns/schedule-time.ts';
+import { canonicalTimeZone, parseScheduledAt, parseWallClock } from '../../../services/campaigns/schedule-time.ts';
 import { campaignView } from '../../../services/campaigns/view.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import { listProducts } from '../../../services/rewards/catalog.ts';
 import type { Account } from '../../../models/Account.ts';
 import { ApiError } from '../../../lib/errors.ts';
-import { CampaignIdParams } from '../../campaigns/schema.ts';
+import { CampaignIdParams, RECIPIENT_ZONE } from '../../campaigns/schema.ts';
 import { definePage, page, seeOther, type AnyRoute, type PageResult } from '../../http/route.ts';
 import { campaignPath, fieldErrors, refusal, stepsOf } from './campaign-common.ts';
 import { zoneOptions } from './time-zones.ts';
@@ -73,7 +73,11 @@ async function launchPage(services: ServiceContext, account: Account, campaign: 
       errors: state.errors ?? {},
       values,
       later: values.when === 'later',
-      zones: zoneOptions(values.scheduled_timezone),
+      // "In each recipient's zone" first, then every IANA zone.
+      zones: [
+        { value: RECIPIENT_ZONE, text: 'In each recipient’s zone', selected: values.scheduled_timezone === RECIPIENT_ZONE },
+        ...zoneOptions(values.scheduled_timezone === RECIPIENT_ZONE ? null : values.scheduled_timezone),
+      ],
       gift: giftValues,
       giftOn: giftValues.gift_card_enabled === 'on',
       giftErrors: state.giftErrors ?? {},
@@ -149,6 +153,15 @@ export const campaignLaunchRoutes: AnyRoute[] = [
       let run: (token: string | undefined) => Promise<Campaign>;
       if (launch.when === 'now') {
         run = (token) => sendCampaign(services, account.id, campaign.id, token);
+      } else if (launch.scheduled_timezone === RECIPIENT_ZONE) {
+        let wall: ReturnType<typeof parseWallClock>;
+        try {
+          wall = parseWallClock(launch.scheduled_at);
+        } catch (err) {
+          const placed = placeRefusal(err);
+          return launchPage(services, account, campaign, { values, ...placed }, placed.status);
+        }
+        run = (token) => scheduleCampaign(services, account.id, campaign.id, { wall: wall.wall, wallText: wall.text, timeZone: RECIPIENT_ZONE, token });
       } else {
         let timeZone: string;
         let at: Date;

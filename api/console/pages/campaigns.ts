@@ -9,7 +9,8 @@ import { cancelCampaign, unscheduleCampaign } from '../../../services/campaigns/
 import { listRecipients } from '../../../services/campaigns/recipients.ts';
 import { campaignView, campaignViews, type CampaignView } from '../../../services/campaigns/view.ts';
 import type { ServiceContext } from '../../../services/context.ts';
-import { CampaignIdParams } from '../../campaigns/schema.ts';
+import { CampaignIdParams, RECIPIENT_ZONE } from '../../campaigns/schema.ts';
+import { localIso } from '../../../services/campaigns/schedule-time.ts';
 import { presentCampaign } from '../../campaigns/present.ts';
 import { definePage, page, seeOther, type AnyRoute, type PageResult } from '../../http/route.ts';
 import { pageQuery } from '../../schema-helpers.ts';
@@ -35,14 +36,25 @@ const ListQuery = pageQuery(100, LIST_ROWS).extend({ status: z.enum(CAMPAIGN_STA
 const CampaignPageQuery = pageQuery(100, RECIPIENT_ROWS);
 const LocaleForm = z.object({ locale: z.string().trim().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'Enter a language code such as en or fr-CA') });
 
+const wallText = (local: string) => local.slice(0, 16).replace('T', ' ');
+
 /** A campaign as the list and its page show it. */
 function rowOf(view: CampaignView) {
   const c = presentCampaign(view);
+  const zone = c.scheduled_timezone === RECIPIENT_ZONE ? 'in each recipient’s zone' : c.scheduled_timezone;
   return {
     ...c,
     href: campaignPath(c.id),
     badge: badgeOf(c.status),
-    scheduled: c.scheduled_at_local ? `${c.scheduled_at_local.slice(0, 16).replace('T', ' ')} ${c.scheduled_timezone}` : '',
+    scheduled: c.scheduled_at_local ? `${wallText(c.scheduled_at_local)} ${zone}` : '',
+    // Each wave at its zone's wall clock (what the recipients see) and in UTC, and whether it has gone out.
+    waveRows: view.waves.map((w) => ({
+      timezone: w.timezone,
+      local: wallText(localIso(w.send_at, w.timezone)),
+      send_at: w.send_at.toISOString(),
+      recipients: w.recipients,
+      done: w.completed_at !== null,
+    })),
     progress: progressOf(c.status, c.counts),
   };
 }

@@ -64,7 +64,13 @@ export async function homePage(services: ServiceContext, account: Account): Prom
       sends: next.sends.listed.map((s) => ({ ...s, others: s.others > 0 ? plural(s.others, 'other', 'others') : undefined, href: `/v2/console/sends/${s.send_id}` })),
       moreSends: next.sends.total > next.sends.listed.length ? next.sends.total - next.sends.listed.length : 0,
       sendsTotal: next.sends.total,
-      campaigns: next.campaigns.listed.map((c) => ({ ...c, recipients: plural(c.recipients, 'recipient', 'recipients'), href: `/v2/console/campaigns/${c.id}` })),
+      campaigns: next.campaigns.listed.map((c) => ({
+        ...c,
+        // A campaign in each recipient's zone starts with its first wave.
+        timezone: c.timezone === 'recipient' ? 'first of its waves, in each recipient’s zone' : c.timezone,
+        recipients: plural(c.recipients, 'recipient', 'recipients'),
+        href: `/v2/console/campaigns/${c.id}`,
+      })),
       moreCampaigns: next.campaigns.total > next.campaigns.listed.length ? next.campaigns.total - next.campaigns.listed.length : 0,
       campaignsTotal: next.campaigns.total,
       automationCards: plural(next.automations.cards, 'card', 'cards'),

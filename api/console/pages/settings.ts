@@ -41,7 +41,7 @@ export const settingsPageRoutes = [
         view: 'settings',
         notice: typeof koa.query.done === 'string' ? NOTICES[koa.query.done] : undefined,
         fields: fields.map((f) => ({ key: f.field_key, label: f.label, type: f.field_type, required: Boolean(f.required) })),
-        suppressions: suppressions.rows.map((r) => ({ kind: r.kind, value: r.value, created_at: r.created_at.toISOString() })),
+        suppressions: suppressions.rows.map((r) => ({ kind: r.kind, value: r.value, reason: r.reason, created_at: r.created_at.toISOString() })),
         ...paging(query.page, query.perPage, suppressions.count, link),
       });
     },

@@ -54,7 +54,7 @@ export const consoleSettingsRoutes = [
     meta: PageMeta,
     async handler({ query }, { services, account }) {
       const { rows, count } = await listSuppressions(services.models, account.id, query);
-      return { data: rows.map((r) => ({ kind: r.kind, value: r.value, created_at: r.created_at.toISOString() })), meta: pageMeta(query.page, query.perPage, count) };
+      return { data: rows.map((r) => ({ kind: r.kind, value: r.value, reason: r.reason, created_at: r.created_at.toISOString() })), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineSessionRoute({

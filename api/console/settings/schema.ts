@@ -33,6 +33,7 @@ export const SuppressionsQuery = z.object({
 export const Suppression = z.object({
   kind: z.enum(['email', 'domain']),
   value: z.string().describe('the address or domain, lower-cased'),
+  reason: z.string().nullable().describe('why the service suppressed it (`hard bounce 5.1.1: …`, `complaint: abuse`, `unsubscribed`); null when the account added it (or, before bounces were recorded, an unsubscribe link)'),
   created_at: z.string(),
 });
 export const SuppressionList = z.array(Suppression);
