@@ -26,6 +26,10 @@ export function defineAutomationSend(sequelize: Sequelize) {
     declare celebrants: CreationOptional<string | null>;
     declare quota_month: CreationOptional<string | null>;
     declare send_id: CreationOptional<number | null>;
+    /** The zone whose firing made the row (recipient_timezone), null for the automation's one Schedule. */
+    declare zone: CreationOptional<string | null>;
+    /** When it may go out: the firing's moment after the recipient's quiet hours (null on older rows: at once). */
+    declare send_at: CreationOptional<Date | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
   }
@@ -49,6 +53,8 @@ export function defineAutomationSend(sequelize: Sequelize) {
       celebrants: { type: DataTypes.TEXT, allowNull: true },
       quota_month: { type: DataTypes.CHAR(7), allowNull: true },
       send_id: { type: DataTypes.INTEGER, allowNull: true },
+      zone: { type: DataTypes.STRING(64), allowNull: true },
+      send_at: { type: DataTypes.DATE(3), allowNull: true },
       ...timestamps(),
     },
     { sequelize, tableName: 'automation_sends', modelName: 'AutomationSend' },

@@ -6,6 +6,7 @@ import { defineApiKey } from './ApiKey.ts';
 import { defineAutomation } from './Automation.ts';
 import { defineAutomationEcard } from './AutomationEcard.ts';
 import { defineAutomationSend } from './AutomationSend.ts';
+import { defineAutomationZoneWatermark } from './AutomationZoneWatermark.ts';
 import { defineCampaign } from './Campaign.ts';
 import { defineCampaignRecipient } from './CampaignRecipient.ts';
 import { defineCampaignWave } from './CampaignWave.ts';
@@ -72,6 +73,7 @@ export function createModels(sequelize: Sequelize) {
   const Automation = defineAutomation(sequelize);
   const AutomationEcard = defineAutomationEcard(sequelize);
   const AutomationSend = defineAutomationSend(sequelize);
+  const AutomationZoneWatermark = defineAutomationZoneWatermark(sequelize);
   const IdempotencyKey = defineIdempotencyKey(sequelize);
   const QuotaUsage = defineQuotaUsage(sequelize);
   const Suppression = defineSuppression(sequelize);
@@ -120,6 +122,7 @@ export function createModels(sequelize: Sequelize) {
     Automation,
     AutomationEcard,
     AutomationSend,
+    AutomationZoneWatermark,
     IdempotencyKey,
     QuotaUsage,
     Suppression,

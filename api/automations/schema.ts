@@ -69,6 +69,9 @@ export const TimingConfigInput = z.object({
   timezone: timeZoneName.optional().describe('IANA time zone name, e.g. Europe/Berlin'),
   days_before: z.number().int().min(0).max(60).optional().describe('send this many days before the occasion'),
   skip_weekends: flag.optional().describe('a send date on Saturday or Sunday moves to the Friday before'),
+  recipient_timezone: flag
+    .optional()
+    .describe("send at send_time in each member's own time zone (members without one: `timezone`); false or absent: send_time in `timezone` for everyone"),
 });
 
 export const MilestoneRuleInput = z
@@ -152,6 +155,7 @@ export const TimingConfig = z.object({
   timezone: z.string().optional(),
   days_before: z.number().int().optional(),
   skip_weekends: z.boolean().optional(),
+  recipient_timezone: z.boolean().optional(),
 });
 
 export const MilestoneRule = z.object({

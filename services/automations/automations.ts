@@ -3,15 +3,17 @@
 // referenced id (404), what enabling needs (422), the gift-card token (403). After the commit the automation's
 // Schedule is synced (never fails the save).
 import { Op, type CreationAttributes, type Transaction, type WhereOptions } from 'sequelize';
-import { invalidParameter, notFound, requireFields } from '../../lib/errors.ts';
+import { invalidParameter, invalidValue, notFound, requireFields } from '../../lib/errors.ts';
 import type { Automation, AutomationEventType } from '../../models/Automation.ts';
 import type { AutomationEcardRole } from '../../models/AutomationEcard.ts';
 import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
+import { loadAccountSettings } from '../account-settings.ts';
 import { spendToken } from '../confirmation-tokens.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkGiftAmount } from '../rewards/catalog.ts';
 import { loadSettings } from '../rewards/settings.ts';
+import { timeInQuietHours } from '../local-time/quiet-hours.ts';
 import { keywordWhere } from '../search.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { loadConfig, loadConfigs, type AutomationConfig } from './config.ts';
@@ -249,6 +251,7 @@ export async function saveAutomation(
   if (!id) requireFields({ 'automation.automation_name': input.automation_name, 'automation.event_type': input.event_type });
   // A gift's amount within the bounds (whatever the velocity setting); its spend is reserved card by card at claim.
   if (input.gift_card) checkGiftAmount(await loadSettings(ctx, accountId), input.gift_card.amount);
+  await refuseQuietSendTime(ctx, accountId, input.timing_config?.send_time);
   const { config, scheduleChanged } = await accountTransaction(models, accountId, async (transaction) => {
     const existing = id ? await findAutomation(models, accountId, id, transaction) : null;
     await checkReferences(models, accountId, referencesOf(input), transaction);
@@ -284,9 +287,17 @@ export async function saveAutomation(
     }
 
     const columns = { ...columnsOf(input), trigger_config: JSON.stringify(trigger) };
-    if (enabled && !wasEnabled) {
+    // Turning on, or switching an enabled automation between one zone and each recipient's, starts afresh: nothing
+    // up to now is sent (zone watermarks still held too; the Schedules' sync writes those of new zones).
+    const zoneModeChanged = Boolean(existing?.timing_config?.recipient_timezone) !== Boolean(state.timing_config?.recipient_timezone);
+    if (enabled && (!wasEnabled || zoneModeChanged)) {
       const timing = state.timing_config as TimingConfig;
       columns.watermark = lastPassedDate(now, timing.send_time, timing.timezone);
+      if (existing) {
+        for (const held of await models.AutomationZoneWatermark.findAll({ where: { automation_id: existing.row.id }, transaction })) {
+          await held.update({ watermark: lastPassedDate(now, timing.send_time, held.zone) }, { transaction });
+        }
+      }
     }
     let row: Automation;
     if (existing) {
@@ -307,6 +318,15 @@ export async function saveAutomation(
   });
   if (scheduleChanged) await syncAutomationSchedule(ctx, accountId, config.row.id);
   return config;
+}
+
+/** A send_time inside the account's quiet hours would only ever be delayed to their end: refused (422). */
+async function refuseQuietSendTime(ctx: ServiceContext, accountId: number, sendTime: string | undefined): Promise<void> {
+  if (!sendTime) return;
+  const { quiet_hours: quiet } = await loadAccountSettings(ctx.models, accountId);
+  if (timeInQuietHours(sendTime, quiet)) {
+    throw invalidValue(`timing_config.send_time ${sendTime} is inside the account's quiet hours (${quiet!.start}-${quiet!.end}); choose a time outside them`);
+  }
 }
 
 /** Sets `enabled` (never flips it): the same as a save with only `id` and `enabled`. */

@@ -4,7 +4,7 @@
 // rows and never emails a claimed one twice.
 import { Op } from 'sequelize';
 import type { AutomationSendStatus } from '../../models/AutomationSend.ts';
-import type { AutomationBatchCounts } from '../../workflows/automation/contract.ts';
+import type { AutomationBatchCounts, AutomationWave } from '../../workflows/automation/contract.ts';
 import { deliverPrepared, microBatchSize, settleFromSends, type SettledState } from '../bulk-send/steps.ts';
 import { listUnsubscribeHeaders } from '../sends/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
@@ -19,6 +19,16 @@ export interface AutomationBatchInput {
   firingDate: LocalDate;
   afterId: number;
   throughId: number;
+  /** A wave of a local-time firing: only its zone's rows whose send_at falls in it (absent: every row of D). */
+  wave?: AutomationWave | undefined;
+}
+
+/** The rows of a wave: its zone's, with send_at in (dueAfter, dueThrough]; the first (dueAfter null) also takes rows without one. */
+function waveWhere(wave: AutomationWave | undefined) {
+  if (!wave) return {};
+  const through = { [Op.lte]: new Date(wave.dueThrough) };
+  if (wave.dueAfter === null) return { zone: wave.zone, [Op.or]: [{ send_at: { [Op.is]: null } }, { send_at: through }] };
+  return { zone: wave.zone, send_at: { ...through, [Op.gt]: new Date(wave.dueAfter) } };
 }
 
 export const noBatchCounts = (): AutomationBatchCounts => ({ sent: 0, failed: 0, unknown: 0, skipped: 0 });
@@ -29,11 +39,11 @@ export const noBatchCounts = (): AutomationBatchCounts => ({ sent: 0, failed: 0,
  */
 export async function automationBatchBounds(
   ctx: ServiceContext,
-  input: { automationId: number; firingDate: LocalDate; afterId: number; limit: number; count: number },
+  input: { automationId: number; firingDate: LocalDate; afterId: number; limit: number; count: number; wave?: AutomationWave | undefined },
 ): Promise<number[]> {
   const ids = await ctx.models.AutomationSend.findAll({
     attributes: ['id'],
-    where: { automation_id: input.automationId, firing_date: input.firingDate, status: 'pending', id: { [Op.gt]: input.afterId } },
+    where: { automation_id: input.automationId, firing_date: input.firingDate, status: 'pending', id: { [Op.gt]: input.afterId }, ...waveWhere(input.wave) },
     order: [['id', 'ASC']],
     limit: input.limit * input.count,
     raw: true,
@@ -67,7 +77,7 @@ async function settle(ctx: ServiceContext, accountId: number, rowIds: number[]):
 
 export async function sendAutomationBatch(ctx: ServiceContext, input: AutomationBatchInput, run: { lastTry: boolean; heartbeat: () => void }): Promise<AutomationBatchCounts> {
   const { models } = ctx;
-  const range = { automation_id: input.automationId, firing_date: input.firingDate, id: { [Op.gt]: input.afterId, [Op.lte]: input.throughId } };
+  const range = { automation_id: input.automationId, firing_date: input.firingDate, id: { [Op.gt]: input.afterId, [Op.lte]: input.throughId }, ...waveWhere(input.wave) };
   const page = await models.AutomationSend.findAll({ attributes: ['id', 'send_id'], where: { ...range, status: 'pending' }, order: [['id', 'ASC']], raw: true });
   if (page.length === 0) return countsOf(ctx, input);
   const config = await loadConfig(models, input.accountId, input.automationId);
@@ -95,7 +105,7 @@ export async function sendAutomationBatch(ctx: ServiceContext, input: Automation
 async function countsOf(ctx: ServiceContext, input: AutomationBatchInput): Promise<AutomationBatchCounts> {
   const rows = await ctx.models.AutomationSend.findAll({
     attributes: ['status'],
-    where: { automation_id: input.automationId, firing_date: input.firingDate, id: { [Op.gt]: input.afterId, [Op.lte]: input.throughId } },
+    where: { automation_id: input.automationId, firing_date: input.firingDate, id: { [Op.gt]: input.afterId, [Op.lte]: input.throughId }, ...waveWhere(input.wave) },
     raw: true,
   });
   const counts = noBatchCounts();

@@ -18,6 +18,8 @@ export interface TimingConfig {
   timezone: string;
   days_before?: number;
   skip_weekends?: boolean;
+  /** send_time in each member's zone (one Schedule per zone in use); false or absent: in `timezone` for all. */
+  recipient_timezone?: boolean;
 }
 
 /** Exactly one of the offsets; a rule with none or several is refused on save, and ignored here. */

@@ -4,19 +4,28 @@
 // (automation, member, occurrence key), so a second or overlapping firing adds nothing; rows carry the firing's
 // date D, and the firing's batches send only pending rows of D.
 import { fn, col } from 'sequelize';
+import { loadAccountSettings } from '../account-settings.ts';
+import { afterQuietHours } from '../local-time/quiet-hours.ts';
 import { NOTIFICATION_TYPES, type NotificationType } from '../../models/AutomationEcard.ts';
 import type { AutomationSendStatus } from '../../models/AutomationSend.ts';
 import type { FindDueResult } from '../../workflows/automation/contract.ts';
 import type { ServiceContext } from '../context.ts';
 import { dueConfigOf, loadConfig, type AutomationConfig } from './config.ts';
 import { dueOccasions, occasionsToNotify, type DueConfig, type FiringWindow, type LocalDate, type NotifiedOccasion, type Occasion } from './due.ts';
-import { activeMembers, departmentMembers, membersInScope, type ScopedMember } from './members.ts';
+import { planFiringCards } from './local-plan.ts';
+import { activeMembers, chunks, departmentMembers, membersInScope, type ScopedMember } from './members.ts';
 
 export interface FindDueInput {
   accountId: number;
   automationId: number;
   firingDate: LocalDate;
   window: FiringWindow;
+  /**
+   * Local-time firings (absent in histories from before them): the firing's moment (ISO), from which each row's
+   * send_at is planned (services/automations/local-plan.ts), and with recipient_timezone the firing's zone.
+   */
+  at?: string;
+  zone?: string | null;
 }
 
 /** What a digest row's `celebrants` holds: ids and dates only; names are read at claim (an erased member drops out). */
@@ -44,6 +53,8 @@ type NewRow = {
   years: number | null;
   milestone_index: number | null;
   celebrants: string | null;
+  zone?: string | null;
+  send_at?: Date | null;
 };
 
 async function insertIgnoring(ctx: ServiceContext, rows: NewRow[]): Promise<void> {
@@ -141,17 +152,45 @@ export async function findDue(ctx: ServiceContext, input: FindDueInput): Promise
   if (!config || !due) return { cards: 0, digests: 0, missed: 0 };
   const members = await membersInScope(ctx.models, config);
   const { from, to, missedFrom } = input.window;
-  const rows = dueOccasions(due, members, { from, to }).map((o) => cardRow(config, input.firingDate, o, 'pending'));
-  if (missedFrom !== null) rows.push(...dueOccasions(due, members, { from: missedFrom, to: from }).map((o) => cardRow(config, input.firingDate, o, 'missed')));
-  rows.push(...(await digestRows(ctx, config, due, members, input)));
+  if (input.at === undefined) {
+    // A firing from before local time: every member, no send_at (at once).
+    const rows = dueOccasions(due, members, { from, to }).map((o) => cardRow(config, input.firingDate, o, 'pending'));
+    if (missedFrom !== null) rows.push(...dueOccasions(due, members, { from: missedFrom, to: from }).map((o) => cardRow(config, input.firingDate, o, 'missed')));
+    rows.push(...(await digestRows(ctx, config, due, members, input)));
+    await insertIgnoring(ctx, rows);
+    return countRows(ctx, config.row.id, input.firingDate);
+  }
+  const zone = due.timing_config.recipient_timezone ? (input.zone ?? due.timing_config.timezone) : null;
+  const { quiet_hours: quiet } = await loadAccountSettings(ctx.models, config.row.account_id);
+  const plan = planFiringCards({ members, timing: due.timing_config, firingZone: zone, firingDate: input.firingDate, quiet, at: new Date(input.at) });
+  const sendAtOf = new Map(plan.cards.map((c) => [c.member.id, c.sendAt]));
+  const sending = plan.cards.map((c) => c.member);
+  const placed = (status: AutomationSendStatus) => (o: Occasion) => ({ ...cardRow(config, input.firingDate, o, status), zone, send_at: sendAtOf.get(o.member_id) ?? null });
+  const rows = dueOccasions(due, sending, { from, to }).map(placed('pending'));
+  if (missedFrom !== null) rows.push(...dueOccasions(due, sending, { from: missedFrom, to: from }).map(placed('missed')));
+  // Digests tell of every zone's celebrants at once: only the firing in the automation's own zone makes them.
+  if (zone === null || zone === due.timing_config.timezone) {
+    const digests = await digestRows(ctx, config, due, members, input);
+    const zoneOf = await memberTimezones(ctx, digests.map((d) => d.member_id));
+    rows.push(...digests.map((d) => ({ ...d, zone, send_at: afterQuietHours(plan.at, zoneOf.get(d.member_id) ?? due.timing_config.timezone, quiet) })));
+  }
   await insertIgnoring(ctx, rows);
-  return countRows(ctx, config.row.id, input.firingDate);
+  return countRows(ctx, config.row.id, input.firingDate, zone);
 }
 
-async function countRows(ctx: ServiceContext, automationId: number, firingDate: LocalDate): Promise<FindDueResult> {
+/** The own zones of the notified people (a digest waits for its reader's quiet hours). */
+async function memberTimezones(ctx: ServiceContext, ids: number[]): Promise<Map<number, string>> {
+  const zones = new Map<number, string>();
+  for (const part of chunks([...new Set(ids)])) {
+    for (const m of await ctx.models.TeamMember.findAll({ attributes: ['id', 'timezone'], where: { id: part }, raw: true })) if (m.timezone) zones.set(m.id, m.timezone);
+  }
+  return zones;
+}
+
+async function countRows(ctx: ServiceContext, automationId: number, firingDate: LocalDate, zone?: string | null): Promise<FindDueResult> {
   const groups = (await ctx.models.AutomationSend.findAll({
     attributes: ['kind', 'status', [fn('COUNT', col('id')), 'n']],
-    where: { automation_id: automationId, firing_date: firingDate },
+    where: { automation_id: automationId, firing_date: firingDate, ...(zone !== undefined ? { zone } : {}) },
     group: ['kind', 'status'],
     raw: true,
   })) as unknown as Array<{ kind: string; status: string; n: number | string }>;

@@ -11,6 +11,8 @@ export interface ScopedMember extends DueMember {
   first_name: string | null;
   last_name: string | null;
   manager_id: number | null;
+  /** Their own IANA zone, null for none (an automation then uses its own). */
+  timezone: string | null;
   department_ids: number[];
 }
 
@@ -37,7 +39,7 @@ const opt = (transaction?: Transaction) => (transaction ? { transaction } : {});
  */
 export async function activeMembers(models: Models, accountId: number, query: MemberQuery = {}): Promise<ScopedMember[]> {
   const { ids, transaction } = query;
-  const attributes = ['id', 'email', 'first_name', 'last_name', 'manager_id', 'date_of_birth', 'hire_date'] as const;
+  const attributes = ['id', 'email', 'first_name', 'last_name', 'manager_id', 'timezone', 'date_of_birth', 'hire_date'] as const;
   const base = { account_id: accountId, disabled: false };
   const rows = ids
     ? (await Promise.all(chunks([...new Set(ids)]).map((part) => models.TeamMember.findAll({ attributes: [...attributes], where: { ...base, id: part }, ...opt(transaction) })))).flat()
@@ -74,6 +76,7 @@ export async function activeMembers(models: Models, accountId: number, query: Me
     first_name: m.first_name,
     last_name: m.last_name,
     manager_id: m.manager_id,
+    timezone: m.timezone,
     date_of_birth: m.date_of_birth ? dateText(m.date_of_birth) : null,
     hire_date: m.hire_date ? dateText(m.hire_date) : null,
     custom_dates: datesOf.get(m.id) ?? {},

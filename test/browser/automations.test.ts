@@ -41,7 +41,10 @@ describe('console in a browser: automations', function () {
 
     await page.getByLabel('Name', { exact: true }).fill('Birthdays');
     await page.getByLabel('Send time').fill('09:00');
-    await page.getByLabel('Time zone').fill('UTC');
+    // The shared time-zone picker (a list of every zone), UTC picked.
+    expect(await page.locator('select#timezone').count()).to.equal(1);
+    await page.getByLabel('Time zone').selectOption('UTC');
+    expect(await page.getByLabel('Send at each person’s local time').isChecked()).to.equal(false);
     await expectAccessible(page);
     await go(page, () => byKeyboard(page, page.getByRole('button', { name: 'Create the automation' })), /\/automations\/\d+\?done=saved$/);
     expect(await page.locator('.notice').innerText()).to.equal('The automation is saved.');
@@ -78,5 +81,28 @@ describe('console in a browser: automations', function () {
     await screenshot(page, 'automations-list');
     await expectAccessible(page);
     await atPhoneWidth(page, 'automations-list');
+  });
+
+  it('sends at each person’s local time: the checkbox saves recipient_timezone, the forecast shows each zone’s time', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const dob = `1990-${tomorrow.toISOString().slice(5, 10)}`;
+    expectSuccess(await call(stack.url, 'POST', '/v2/api/pub/team-member-actions/upsert', { key: account.liveKey, body: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', date_of_birth: dob, timezone: 'Asia/Tokyo' } }));
+    await go(page, () => page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Automations', exact: true }).click(), /\/v2\/console\/automations$/);
+    await go(page, () => page.getByRole('link', { name: 'Birthdays' }).first().click(), /\/automations\/\d+$/);
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
+    await page.getByLabel('Send at each person’s local time').check();
+    await go(page, () => page.getByRole('button', { name: 'Save the automation' }).click(), /\?done=saved$/);
+    expect(await page.getByLabel('Send at each person’s local time').isChecked()).to.equal(true);
+    expect(await page.getByLabel('Time zone').inputValue()).to.equal('Europe/Berlin');
+    const automations = expectSuccess(await call(stack.url, 'GET', '/v2/api/automation/list', { key: account.liveKey })) as Array<{ timing_config: Record<string, unknown> }>;
+    expect(automations[0]!.timing_config).to.deep.include({ send_time: '09:00', timezone: 'Europe/Berlin', recipient_timezone: true });
+    // 09:00 in Tokyo is 01:00 in Berlin (CET, or 02:00 in summer); Ada's entry names her zone.
+    const zones = page.getByRole('list', { name: 'Each zone’s send time' });
+    expect(await zones.innerText()).to.match(/Asia\/Tokyo: 09:00 there, 0[12]:00 in Europe\/Berlin/).and.include('Europe/Berlin: 09:00 there, 09:00 in Europe/Berlin');
+    expect(await page.locator('.calendar .day-due').first().innerText()).to.include('Ada Lovelace').and.include('09:00 Asia/Tokyo');
+    expect(await page.locator('.forecast .hint').first().innerText()).to.include('at the send time in each person’s time zone');
+    await screenshot(page, 'automation-editor-local-time');
+    await expectAccessible(page);
+    await atPhoneWidth(page, 'automation-editor-local-time');
   });
 });

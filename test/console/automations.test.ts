@@ -3,6 +3,7 @@
 // enabling refused with the service's messages beside the fields then allowed, the forecast naming the member due,
 // notification eCards, CSRF, and another account's automation 404. Results are read back through the key API.
 import { expect } from 'chai';
+import { updateAccountSettings } from '../../services/account-settings.ts';
 import { call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { hidden, OWNER_PASSWORD, ownerOnPages } from '../helpers/console.ts';
@@ -92,6 +93,32 @@ describe('console pages: automations', function () {
     const disabled = await post(`/v2/console/automations/${id}/enable`, { enabled: 'no' });
     expect(disabled.status).to.equal(303);
     expect((await findOne(id)).enabled).to.equal(false);
+  });
+
+  it('“send at each person’s local time”: the checkbox saves recipient_timezone and back; a send time in quiet hours is shown beside it', async () => {
+    const made = await post('/v2/console/automations', { event_type: 'birthday', ...editorForm({ automation_name: 'Local birthdays', send_time: '09:00', timezone: 'Asia/Tokyo', recipient_timezone: 'on' }) });
+    expect(made.status, await made.clone().text()).to.equal(303);
+    const id = Number(/automations\/(\d+)\?done=saved$/.exec(made.headers.get('location')!)![1]);
+    expect((await findOne(id)).timing_config).to.deep.include({ send_time: '09:00', timezone: 'Asia/Tokyo', recipient_timezone: true });
+    const editor = await (await owner.browser.get(`/v2/console/automations/${id}`)).text();
+    expect(editor).to.match(/<input type="checkbox" name="recipient_timezone"[^>]* checked>/);
+    expect(editor).to.include('<option value="Asia/Tokyo" selected>');
+    expect(editor).to.include('aria-label="Each zone’s send time"').and.include('Asia/Tokyo: 09:00 there, 09:00 in Asia/Tokyo');
+    // Unticked: the field is absent from the post, and the option goes off.
+    const off = await post(`/v2/console/automations/${id}`, editorForm({ automation_name: 'Local birthdays', send_time: '09:00', timezone: 'Asia/Tokyo' }));
+    expect(off.status).to.equal(303);
+    expect((await findOne(id)).timing_config).to.deep.include({ recipient_timezone: false });
+    expect(await (await owner.browser.get(`/v2/console/automations/${id}`)).text()).to.not.include('Each zone’s send time');
+
+    await updateAccountSettings(stack.services, owner.account.accountId, { quiet_hours: { start: '22:00', end: '07:00' } });
+    try {
+      const quiet = await post(`/v2/console/automations/${id}`, editorForm({ automation_name: 'Local birthdays', send_time: '23:30', timezone: 'Asia/Tokyo' }));
+      expect(quiet.status).to.equal(422);
+      expect(await quiet.text()).to.match(/id="send_time-error"><p>timing_config.send_time 23:30 is inside the account(&#x27;|')s quiet hours \(22:00-07:00\)/);
+      expect((await findOne(id)).timing_config).to.deep.include({ send_time: '09:00' });
+    } finally {
+      await updateAccountSettings(stack.services, owner.account.accountId, { quiet_hours: null });
+    }
   });
 
   it('creates and edits a holiday automation; a bad month and a bad time are shown beside their fields and nothing is saved', async () => {

@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { periodicPass } from '../../lib/background.ts';
 import {
   automationScheduleOptions, automationScheduleUpdate, CATCHUP_WINDOW_MS, PAUSED_DISABLED, PAUSED_NO_TIMING, RUNNING,
-  scheduleMatches, timingOf, type AutomationScheduleRow, type ScheduleShape,
+  scheduleMatches, scheduleZones, timingOf, type AutomationScheduleRow, type ScheduleShape,
 } from '../../workflows/automation/schedule-spec.ts';
+import { automationFanOutWorkflowId, automationScheduleId, parseAutomationScheduleId } from '../../workflows/automation/contract.ts';
 
 const row = (fields: Partial<AutomationScheduleRow> = {}): AutomationScheduleRow => ({
   id: 7,
@@ -20,10 +21,39 @@ const described = (hour: number, minute: number, timezone: string | undefined, p
   state: { paused },
 });
 
+describe('automation Schedules per zone (recipient_timezone, pure)', () => {
+  const zoned = (fields: Partial<AutomationScheduleRow> = {}) =>
+    row({ timing_config: JSON.stringify({ send_time: '09:00', timezone: 'Europe/Berlin', recipient_timezone: true }), ...fields });
+
+  it('fires in each zone in use and the automation’s own; one Schedule when off, disabled or without a timing', () => {
+    expect(scheduleZones(zoned(), ['Asia/Tokyo', 'America/Denver', 'Asia/Tokyo'])).to.deep.equal(['America/Denver', 'Asia/Tokyo', 'Europe/Berlin']);
+    expect(scheduleZones(zoned(), [])).to.deep.equal(['Europe/Berlin']);
+    expect(scheduleZones(row(), ['Asia/Tokyo'])).to.deep.equal([null]);
+    expect(scheduleZones(zoned({ enabled: false }), ['Asia/Tokyo'])).to.deep.equal([null]);
+    expect(scheduleZones(zoned({ timing_config: JSON.stringify({ recipient_timezone: true }) }), ['Asia/Tokyo'])).to.deep.equal([null]);
+  });
+
+  it('names a zone’s Schedule `automation/<account>/<id>/<zone>`, fires it at send_time there with the zone in its input', () => {
+    const options = automationScheduleOptions(zoned(), 'q', 'America/Denver');
+    expect(options.scheduleId).to.equal('automation/3/7/America/Denver');
+    expect(options.spec).to.deep.equal({ calendars: [{ hour: 9, minute: 0, comment: 'send_time' }], timezone: 'America/Denver' });
+    expect(options.action.args).to.deep.equal([{ accountId: 3, automationId: 7, zone: 'America/Denver' }]);
+    expect(options.action.workflowId).to.equal('automation/3/7/America/Denver');
+    expect(scheduleMatches(zoned(), described(9, 0, 'America/Denver', false), 'America/Denver')).to.equal(true);
+    expect(scheduleMatches(zoned(), described(9, 0, 'Europe/Berlin', false), 'America/Denver')).to.equal(false);
+    expect(parseAutomationScheduleId('automation/3/7/America/Argentina/Buenos_Aires')).to.deep.equal({ accountId: 3, automationId: 7, zone: 'America/Argentina/Buenos_Aires' });
+    expect(parseAutomationScheduleId('automation/3/7')).to.deep.equal({ accountId: 3, automationId: 7, zone: null });
+    expect(automationScheduleId(3, 7)).to.equal('automation/3/7');
+    expect(automationFanOutWorkflowId(3, 7, '2026-11-27', 'Asia/Tokyo')).to.equal('automation-firing/3/7/2026-11-27/Asia/Tokyo');
+    expect(automationFanOutWorkflowId(3, 7, '2026-11-27')).to.equal('automation-firing/3/7/2026-11-27');
+  });
+});
+
 describe('automation Schedule options (pure)', () => {
   it('reads send_time and timezone; unset, malformed or out of range is no timing', () => {
-    expect(timingOf(row().timing_config)).to.deep.equal({ hour: 9, minute: 5, timezone: 'Pacific/Auckland' });
-    expect(timingOf(JSON.stringify({ send_time: '23:59', timezone: 'UTC' }))).to.deep.equal({ hour: 23, minute: 59, timezone: 'UTC' });
+    expect(timingOf(row().timing_config)).to.deep.equal({ hour: 9, minute: 5, timezone: 'Pacific/Auckland', recipientTimezone: false });
+    expect(timingOf(JSON.stringify({ send_time: '23:59', timezone: 'UTC' }))).to.deep.equal({ hour: 23, minute: 59, timezone: 'UTC', recipientTimezone: false });
+    expect(timingOf(JSON.stringify({ send_time: '23:59', timezone: 'UTC', recipient_timezone: true }))).to.deep.equal({ hour: 23, minute: 59, timezone: 'UTC', recipientTimezone: true });
     for (const text of [null, '', '{', 'null', '{}', '{"send_time":"24:00","timezone":"UTC"}', '{"send_time":"9:05","timezone":"UTC"}', '{"send_time":"09:05"}', '{"send_time":"09:05","timezone":""}']) {
       expect(timingOf(text), String(text)).to.equal(null);
     }

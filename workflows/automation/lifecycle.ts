@@ -14,10 +14,10 @@ const LIST_DEADLINE_MS = 15_000;
  * are the common case), create when there is none; a create that finds one made meanwhile (another process's sync)
  * updates it.
  */
-export async function putAutomationSchedule(target: WorkflowTarget, row: AutomationScheduleRow): Promise<void> {
+export async function putAutomationSchedule(target: WorkflowTarget, row: AutomationScheduleRow, zone: string | null = null): Promise<void> {
   await withStartDeadline(target, async () => {
-    const handle = target.client.schedule.getHandle(automationScheduleId(row.account_id, row.id));
-    const update = () => handle.update(() => automationScheduleUpdate(row, target.taskQueue));
+    const handle = target.client.schedule.getHandle(automationScheduleId(row.account_id, row.id, zone));
+    const update = () => handle.update(() => automationScheduleUpdate(row, target.taskQueue, zone));
     try {
       await update();
       return;
@@ -25,7 +25,7 @@ export async function putAutomationSchedule(target: WorkflowTarget, row: Automat
       if (!(err instanceof ScheduleNotFoundError)) throw err;
     }
     try {
-      await target.client.schedule.create(automationScheduleOptions(row, target.taskQueue));
+      await target.client.schedule.create(automationScheduleOptions(row, target.taskQueue, zone));
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       await update();
@@ -33,11 +33,11 @@ export async function putAutomationSchedule(target: WorkflowTarget, row: Automat
   });
 }
 
-/** Deletes the automation's Schedule (gone already: nothing to do). */
-export async function removeAutomationSchedule(target: WorkflowTarget, accountId: number, automationId: number): Promise<void> {
+/** Deletes the automation's Schedule, or one zone's (gone already: nothing to do). */
+export async function removeAutomationSchedule(target: WorkflowTarget, accountId: number, automationId: number, zone: string | null = null): Promise<void> {
   await withStartDeadline(target, async () => {
     try {
-      await target.client.schedule.getHandle(automationScheduleId(accountId, automationId)).delete();
+      await target.client.schedule.getHandle(automationScheduleId(accountId, automationId, zone)).delete();
     } catch (err) {
       if (!(err instanceof ScheduleNotFoundError)) throw err;
     }
@@ -47,6 +47,8 @@ export async function removeAutomationSchedule(target: WorkflowTarget, accountId
 export interface ListedAutomationSchedule {
   accountId: number;
   automationId: number;
+  /** The zone of a recipient_timezone Schedule; null for an automation's one Schedule. */
+  zone: string | null;
   summary: ScheduleSummary;
 }
 

@@ -17,6 +17,8 @@ export interface ScheduleTiming {
   hour: number;
   minute: number;
   timezone: string;
+  /** One Schedule per zone in use, each firing at send_time in its zone. */
+  recipientTimezone: boolean;
 }
 
 /** A Schedule as written: the client's ScheduleOptions (create) and, without scheduleId, ScheduleUpdateOptions. */
@@ -60,10 +62,10 @@ export function timingOf(timingConfig: string | null): ScheduleTiming | null {
   } catch {
     return null;
   }
-  const { send_time: sendTime, timezone } = (timing ?? {}) as { send_time?: unknown; timezone?: unknown };
+  const { send_time: sendTime, timezone, recipient_timezone: recipientTimezone } = (timing ?? {}) as { send_time?: unknown; timezone?: unknown; recipient_timezone?: unknown };
   const match = typeof sendTime === 'string' ? SEND_TIME.exec(sendTime) : null;
   if (!match || typeof timezone !== 'string' || timezone === '') return null;
-  return { hour: Number(match[1]), minute: Number(match[2]), timezone };
+  return { hour: Number(match[1]), minute: Number(match[2]), timezone, recipientTimezone: recipientTimezone === true };
 }
 
 /** Why the Schedule is paused, or undefined when it runs. */
@@ -72,16 +74,27 @@ export function pauseReason(row: AutomationScheduleRow): string | undefined {
   return row.enabled ? undefined : PAUSED_DISABLED;
 }
 
+/**
+ * The zones the automation's Schedules fire in: [null] (its one Schedule) unless it sends at each recipient's local
+ * time and runs; then each zone in use (`memberZones`: its members' zones; members without one use the
+ * automation's, which is always in), sorted. Disabled, it keeps one paused Schedule, as any automation.
+ */
+export function scheduleZones(row: AutomationScheduleRow, memberZones: readonly string[]): Array<string | null> {
+  const timing = timingOf(row.timing_config);
+  if (!timing?.recipientTimezone || pauseReason(row) !== undefined) return [null];
+  return [...new Set([timing.timezone, ...memberZones])].sort();
+}
+
 /** The whole Schedule (create). Without a timing it has no calendar: paused, it only waits for one. */
-export function automationScheduleOptions(row: AutomationScheduleRow, taskQueue: string): AutomationScheduleOptions {
+export function automationScheduleOptions(row: AutomationScheduleRow, taskQueue: string, zone: string | null = null): AutomationScheduleOptions {
   const timing = timingOf(row.timing_config);
   const reason = pauseReason(row);
-  const input: AutomationFiringInput = { accountId: row.account_id, automationId: row.id };
-  const scheduleId = automationScheduleId(row.account_id, row.id);
+  const input: AutomationFiringInput = { accountId: row.account_id, automationId: row.id, ...(zone ? { zone } : {}) };
+  const scheduleId = automationScheduleId(row.account_id, row.id, zone);
   return {
     scheduleId,
     spec: timing
-      ? { calendars: [{ hour: timing.hour, minute: timing.minute, comment: 'send_time' }], timezone: timing.timezone }
+      ? { calendars: [{ hour: timing.hour, minute: timing.minute, comment: 'send_time' }], timezone: zone ?? timing.timezone }
       : {},
     action: {
       type: 'startWorkflow',
@@ -99,8 +112,8 @@ export function automationScheduleOptions(row: AutomationScheduleRow, taskQueue:
 }
 
 /** The same, as an update of an existing Schedule (its id and memo are not part of an update). */
-export function automationScheduleUpdate(row: AutomationScheduleRow, taskQueue: string): Omit<AutomationScheduleOptions, 'scheduleId'> {
-  const { spec, action, policies, state } = automationScheduleOptions(row, taskQueue);
+export function automationScheduleUpdate(row: AutomationScheduleRow, taskQueue: string, zone: string | null = null): Omit<AutomationScheduleOptions, 'scheduleId'> {
+  const { spec, action, policies, state } = automationScheduleOptions(row, taskQueue, zone);
   return { spec, action, policies, state };
 }
 
@@ -109,7 +122,7 @@ const single = (ranges: Ranges | undefined) =>
   ranges?.length === 1 && ranges[0]!.end <= ranges[0]!.start ? ranges[0]!.start : undefined;
 
 /** Whether a Schedule Temporal holds fires when the row says, in its zone, paused as it should be. */
-export function scheduleMatches(row: AutomationScheduleRow, schedule: ScheduleShape): boolean {
+export function scheduleMatches(row: AutomationScheduleRow, schedule: ScheduleShape, zone: string | null = null): boolean {
   const timing = timingOf(row.timing_config);
   if (schedule.state.paused !== (pauseReason(row) !== undefined)) return false;
   if (schedule.action && schedule.action.workflowType !== AUTOMATION_FIRING_WORKFLOW) return false;
@@ -121,6 +134,6 @@ export function scheduleMatches(row: AutomationScheduleRow, schedule: ScheduleSh
     calendars.length === 1 &&
     single(calendar!.hour) === timing.hour &&
     single(calendar!.minute) === timing.minute &&
-    (schedule.spec?.timezone ?? 'UTC') === timing.timezone
+    (schedule.spec?.timezone ?? 'UTC') === (zone ?? timing.timezone)
   );
 }

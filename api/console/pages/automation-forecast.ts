@@ -3,7 +3,10 @@
 // days: a month grid on a wide screen (CSS), a list of the days with someone due on a phone.
 import { ApiError } from '../../../lib/errors.ts';
 import type { AutomationConfig } from '../../../services/automations/config.ts';
-import { addDays, lastPassedDate, weekday } from '../../../services/automations/due.ts';
+import { addDays, lastPassedDate, sendInstant, weekday } from '../../../services/automations/due.ts';
+import { memberZone } from '../../../services/automations/local-plan.ts';
+import { memberZones } from '../../../services/automations/schedule.ts';
+import { localIso } from '../../../services/campaigns/schedule-time.ts';
 import { NEXT_FIRINGS_DAYS, previewTrigger } from '../../../services/automations/preview.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 
@@ -26,6 +29,11 @@ export interface Forecast {
   timezone?: string;
   days?: ForecastDay[];
   due?: number;
+  /**
+   * recipient_timezone: each zone in use with the send time there as a moment in the automation's zone (on the
+   * first day shown; the zones' Schedules fire at those moments).
+   */
+  zoneTimes?: Array<{ zone: string; local: string; inAutomationZone: string }>;
 }
 
 const dayLabel = (date: string, short = false) => {
@@ -50,6 +58,13 @@ export async function forecastOf(services: ServiceContext, accountId: number, co
     throw err;
   }
   const byDate = new Map(firings.map((f) => [f.local_date, f]));
+  const perZone = timing.recipient_timezone === true;
+  const ids = [...new Set(firings.flatMap((f) => f.occasions.map((o) => o.member_id)))];
+  const zoneOf = new Map<number, string>();
+  if (perZone && ids.length) {
+    const rows = await services.models.TeamMember.findAll({ attributes: ['id', 'timezone'], where: { id: ids, account_id: accountId }, raw: true });
+    for (const m of rows) zoneOf.set(m.id, memberZone(m, timing.timezone));
+  }
   const days: ForecastDay[] = [];
   for (let i = 0; i < NEXT_FIRINGS_DAYS; i++) {
     const date = addDays(from, i);
@@ -61,12 +76,24 @@ export async function forecastOf(services: ServiceContext, accountId: number, co
       first: i === 0,
       people: occasions.map((o) => ({
         name: o.name || o.email || `Member ${o.member_id}`,
-        detail: [o.occasion_date !== date ? `for ${o.occasion_date}` : '', o.years !== undefined ? `${o.years} years` : ''].filter(Boolean).join(', '),
+        detail: [
+          o.occasion_date !== date ? `for ${o.occasion_date}` : '',
+          o.years !== undefined ? `${o.years} years` : '',
+          perZone ? `${timing.send_time} ${zoneOf.get(o.member_id) ?? timing.timezone}` : '',
+        ].filter(Boolean).join(', '),
       })),
     });
   }
   const last = days.at(-1)!.date;
+  const zoneTimes = perZone
+    ? [...new Set([timing.timezone, ...(await memberZones(services.models, accountId))])].map((zone) => ({
+      zone,
+      local: timing.send_time,
+      inAutomationZone: localIso(sendInstant(from, timing.send_time, zone), timing.timezone).slice(11, 16),
+    }))
+    : undefined;
   return {
+    ...(zoneTimes ? { zoneTimes } : {}),
     caption: `${dayLabel(from)} to ${dayLabel(last)} ${last.slice(0, 4)}`,
     timezone: timing.timezone,
     days,

@@ -25,7 +25,7 @@ export const labelOfType = (type: AutomationEventType) => EVENT_TYPES_SHOWN.find
 /** The fields of the editor a message can sit beside (`general` is the top of the form). */
 export type FieldName =
   | 'automation_name' | 'from_name' | 'from_email' | 'locale' | 'years' | 'month' | 'day' | 'name' | 'date' | 'field' | 'date_field'
-  | 'days_after_hire' | 'milestone_rules' | 'send_time' | 'timezone' | 'days_before' | 'skip_weekends' | 'ecards' | 'random_messages'
+  | 'days_after_hire' | 'milestone_rules' | 'send_time' | 'timezone' | 'recipient_timezone' | 'days_before' | 'skip_weekends' | 'ecards' | 'random_messages'
   | 'departments' | 'notify_days_before' | 'gift' | 'general';
 
 const blank = (value: string | undefined) => value === undefined || value.trim() === '';
@@ -89,7 +89,7 @@ function triggerOf(type: AutomationEventType, form: Form): Record<string, unknow
 
 /** The editor's form as the key API's save input: every field of the form replaces the stored one. */
 export function automationInputOf(type: AutomationEventType, form: Form, creating: boolean): AutomationInput {
-  const timing = { send_time: blank(form.send_time) ? undefined : form.send_time!.trim(), timezone: blank(form.timezone) ? undefined : form.timezone!.trim(), days_before: numberOf(form.days_before), skip_weekends: checked(form.skip_weekends) };
+  const timing = { send_time: blank(form.send_time) ? undefined : form.send_time!.trim(), timezone: blank(form.timezone) ? undefined : form.timezone!.trim(), days_before: numberOf(form.days_before), skip_weekends: checked(form.skip_weekends), recipient_timezone: checked(form.recipient_timezone) };
   const automation: Record<string, unknown> = {
     automation_name: form.automation_name ?? '',
     ...(creating ? { event_type: type } : {}),
@@ -139,6 +139,7 @@ export function formOf(config: AutomationConfig): Form {
     timezone: text(timing?.timezone),
     days_before: text(timing?.days_before),
     skip_weekends: timing?.skip_weekends ? 'on' : '',
+    recipient_timezone: timing?.recipient_timezone ? 'on' : '',
     random_messages: config.random_messages.join('\n'),
     ecard_ids: config.selected_ecard_ids.join(','),
     department_ids: config.selected_department_ids.join(','),
@@ -166,6 +167,7 @@ const PLACES: Array<[RegExp, FieldName]> = [
   [/timing_config\.timezone/, 'timezone'],
   [/timing_config\.days_before/, 'days_before'],
   [/timing_config\.skip_weekends/, 'skip_weekends'],
+  [/timing_config\.recipient_timezone/, 'recipient_timezone'],
   [/selected_ecard_ids|eCard with id/, 'ecards'],
   [/selected_department_ids|department with id/, 'departments'],
   [/random_messages/, 'random_messages'],

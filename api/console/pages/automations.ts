@@ -19,6 +19,7 @@ import { pageQuery } from '../../schema-helpers.ts';
 import { forecastOf } from './automation-forecast.ts';
 import { automationInputOf, EVENT_TYPES_SHOWN, fieldErrorsOf, formOf, giftInputOf, isFormRefusal, labelOfType, tickedIds, type FieldErrors, type Form } from './automation-form.ts';
 import { withInlineToken } from './inline-token.ts';
+import { zoneOptions } from './time-zones.ts';
 import { paging } from './render.ts';
 
 const BASE = `${CONSOLE_PREFIX}/automations`;
@@ -107,6 +108,8 @@ async function editorPage(services: ServiceContext, accountId: number, state: Ed
         }))
         : undefined,
       forecast,
+      zones: zoneOptions(values.timezone),
+      timezoneError: errors.timezone?.join(' '),
       confirm: state.confirm ? { ...state.confirm, fields: Object.entries(state.confirm.fields).filter(([k]) => k !== '_csrf' && k !== 'confirm').map(([name, value]) => ({ name, value })) } : undefined,
       hasErrors: Boolean(err('general')),
     },
