@@ -1,6 +1,7 @@
 // An account's settings of local time: the default time zone (for members and recipients without one of their own)
 // and the quiet hours (a daily window, local to the recipient, that may cross midnight). A sandbox account has its
-// own, as it has its own everything. Campaigns read them (services/campaigns/waves.ts); automations later (issue 34).
+// own, as it has its own everything. Campaigns (services/campaigns/waves.ts) and automations
+// (services/automations/local-plan.ts) read them.
 import type { Transaction } from 'sequelize';
 import { invalidValue } from '../lib/errors.ts';
 import type { AccountSettings } from '../models/AccountSettings.ts';
