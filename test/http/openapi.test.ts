@@ -37,9 +37,11 @@ describe('the OpenAPI document', function () {
   it('documents the webhook families (and the outcome events) as webhooks, with the bodies the service sends', async () => {
     const { url } = await testStack();
     const document = (await (await fetch(`${url}/v2/api/openapi.json`)).json()) as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }> };
-    expect(Object.keys(document.webhooks).sort()).to.deep.equal(['ecardShared', 'memberChange', 'outcomeEvent']);
-    const outcomeBody = JSON.stringify(document.webhooks.outcomeEvent!.post.requestBody.content['application/json']!.schema);
-    for (const type of ['ecard_delivered', 'ecard_opened', 'ecard_failed', 'bounced_at', 'campaign_id']) expect(outcomeBody).to.include(type);
+    expect(Object.keys(document.webhooks).sort()).to.deep.equal(['campaignCompleted', 'ecardShared', 'giftClaimed', 'memberChange', 'outcomeEvent']);
+    const bodyOf = (name: string) => JSON.stringify(document.webhooks[name]!.post.requestBody.content['application/json']!.schema);
+    for (const type of ['ecard_delivered', 'ecard_opened', 'ecard_failed', 'ecard_bounced', 'bounced_at', 'campaign_id']) expect(bodyOf('outcomeEvent')).to.include(type);
+    for (const field of ['campaign_completed', 'counts', 'bounced']) expect(bodyOf('campaignCompleted')).to.include(field);
+    for (const field of ['gift_claimed', 'code_masked', 'claimed_at']) expect(bodyOf('giftClaimed')).to.include(field);
     const memberBody = document.webhooks.memberChange!.post.requestBody.content['application/json']!.schema;
     expect(JSON.stringify(memberBody)).to.include('team_member_deleted');
     expect(document.webhooks.ecardShared!.post.requestBody.content['application/json']!.schema.type).to.equal('array');
