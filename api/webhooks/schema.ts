@@ -1,5 +1,6 @@
 // Contracts of the webhook endpoints: member-change subscriptions, the ecard_shared URL, endpoints, the delivery log.
 import { z } from 'zod';
+import { CampaignCounts } from '../campaigns/schema.ts';
 import { BOUNCE_KINDS } from '../../models/SendRecipient.ts';
 import { DELIVERY_STATUSES } from '../../models/WebhookDelivery.ts';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
@@ -162,17 +163,7 @@ export const CampaignCompletedEvent = z.object({
     id: z.number().int(),
     name: z.string(),
     status: z.enum(CAMPAIGN_STATUSES).describe('sent (something went out or may have), failed (nothing did), canceled (canceled, or sending suspended)'),
-    counts: z.object({
-      recipients: z.number().int(),
-      pending: z.number().int().describe('a canceled campaign\'s recipients whose email was already under way'),
-      sent: z.number().int(),
-      failed: z.number().int(),
-      unknown: z.number().int(),
-      skipped: z.number().int(),
-      canceled: z.number().int(),
-      opened: z.number().int(),
-      bounced: z.number().int().describe('recipients a bounce or complaint came back for (their status stays sent)'),
-    }).catchall(z.number().int()),
+    counts: CampaignCounts.describe('as the campaign\'s findOne shows them; a canceled campaign\'s pending are emails already under way'),
   }),
 });
 
