@@ -4,7 +4,6 @@
 // quiet hours hold a card until they end; zone Schedules follow members' zones; a send_time in quiet hours is 422.
 import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { expect } from 'chai';
-import { resetTestClock } from '../../services/clock.ts';
 import { updateAccountSettings } from '../../services/account-settings.ts';
 import { sendInstant } from '../../services/automations/local-date.ts';
 import { reconcileAutomationSchedules } from '../../services/automations/reconcile.ts';
@@ -46,7 +45,7 @@ describe('automations at each recipient’s local time', function () {
     stack = await testClockStack();
     client = stack.services.workflows!.client;
   });
-  after(() => resetTestClock(stack.models.sequelize));
+  after(() => stack.stop());
   beforeEach(async () => {
     account = await newAccount(stack.models, 'pro');
     domain = `local${process.pid}-${++counter}.example.com`;

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { resetTestClock } from '../../services/clock.ts';
 import { campaignWorkflowId, wakeSignal } from '../../workflows/campaign/contract.ts';
 import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
@@ -29,7 +28,7 @@ describe('campaigns in each recipient\'s zone (waves) and quiet hours', function
     stack = await testClockStack();
     smtp = await testSmtpServer();
   });
-  after(() => resetTestClock(stack.models.sequelize));
+  after(() => stack.stop());
   beforeEach(async () => {
     account = await newAccount(stack.models, 'pro');
     domain = `w${process.pid}-${++counter}.example.com`;

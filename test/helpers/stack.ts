@@ -22,6 +22,8 @@ export interface TestStack {
   url: string;
   temporalAddress: string;
   taskQueue: string;
+  /** Stops its API, worker and background passes now (else at the suite's end); idempotent. */
+  stop(): Promise<void>;
 }
 
 export interface ExtraApp {
@@ -127,10 +129,13 @@ export async function startStack(overrides: Record<string, string> = {}): Promis
   const services = createServices({ config, logger, models, temporalAddress: address });
   const worker = await startWorker(services);
   const api = await startApi(services, { host: '127.0.0.1', extraRoutes: fixtureRoutes });
-  onSuiteEnd(async () => {
-    await api.stop();
-    await worker.stop();
-    await services.close();
-  });
-  return { config, models, services, url: api.url, temporalAddress: address, taskQueue: config.temporal.taskQueue };
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      await api.stop();
+      await worker.stop();
+      await services.close();
+    })());
+  onSuiteEnd(stop);
+  return { config, models, services, url: api.url, temporalAddress: address, taskQueue: config.temporal.taskQueue, stop };
 }

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { resetTestClock } from '../../services/clock.ts';
 import { testClockStack, type ClockStack } from '../helpers/clock.ts';
 
 const HOUR = 3_600_000;
@@ -9,7 +8,7 @@ describe('the service clock with TEST_CLOCK', () => {
   before(async () => {
     stack = await testClockStack();
   });
-  after(() => resetTestClock(stack.models.sequelize));
+  after(() => stack.stop());
 
   it('runs ahead by the offset a test stores, read fresh by the activity that computes a wait', async () => {
     const { clock } = stack.services;
