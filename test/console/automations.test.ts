@@ -26,7 +26,16 @@ const editorForm = (fields: Record<string, string>) => ({
   automation_name: '', from_name: '', from_email: '', locale: 'en', send_time: '', timezone: '', days_before: '', random_messages: '', notify_days_before: '0', ...fields,
 });
 
-const tomorrowOf = (now: Date) => new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+/**
+ * A weekday two or more days ahead (UTC), never 29 February: with skip_weekends a Saturday or Sunday birthday moves
+ * to the Friday before, which may be today and past its send time, so the forecast would not name the member.
+ */
+function weekdayAhead(now: Date): string {
+  for (let days = 2; ; days++) {
+    const day = new Date(now.getTime() + days * 86_400_000);
+    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6 && !(day.getUTCMonth() === 1 && day.getUTCDate() === 29)) return day.toISOString().slice(0, 10);
+  }
+}
 
 describe('console pages: automations', function () {
   this.timeout(30_000);
@@ -66,8 +75,8 @@ describe('console pages: automations', function () {
     expect(page).to.include('aria-invalid="true" aria-describedby="from_email-error"');
     expect((await findOne(id)).enabled).to.equal(false);
 
-    // A member whose birthday is tomorrow, and the eCard and reply-to set: the forecast names her.
-    const dob = `1990${tomorrowOf(new Date()).slice(4)}`;
+    // A member whose birthday is a weekday soon, and the eCard and reply-to set: the forecast names her.
+    const dob = `1990${weekdayAhead(new Date()).slice(4)}`;
     expectSuccess(await call(stack.url, 'POST', '/v2/api/pub/team-member-actions/upsert', { key: owner.account.liveKey, body: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', date_of_birth: dob } }));
     const edited = await post(`/v2/console/automations/${id}`, editorForm({ automation_name: 'Birthdays', send_time: '09:00', timezone: 'UTC', from_email: 'hr@example.com', [`ecard_${ecardId}`]: 'on', skip_weekends: 'on' }));
     expect(edited.status, await edited.clone().text()).to.equal(303);
