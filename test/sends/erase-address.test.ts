@@ -120,16 +120,23 @@ describe('POST /pub/ecard-actions/erase-address: a stranger’s address leaves e
   it('an address never suppressed answers suppressed: false; a queued mail to it never leaves; a gift ordered for it loses it', async () => {
     const stranger = address('passerby');
     const hers = await send({ name: 'Pat Passerby', email: stranger }, [{ name: 'Alice', email: address('alice') }], { type: 'ecard_copy_link' });
-    await stack.models.MailMessage.create({ account_id: account.accountId, kind: 'read_receipt', recipient: stranger, subject: 'Alice opened your eCard', text_body: 'x', created_at: new Date(Date.now() + 3600_000) });
-    // A gift ordered for the address (by address, no member).
-    await stack.models.GiftOrder.create({
-      account_id: account.accountId, order_key: `erase:${tag}:${++counter}`, scope: 'widget', campaign_id: null, automation_id: null, send_id: null, send_recipient_id: null,
-      member_id: null, recipient_name: 'Pat Passerby', recipient_email: stranger.toUpperCase(), product_id: 'manual:Acme:25', brand: 'Acme', amount_cents: 2500, currency: 'USD',
-      source: 'manual', spend_day: '2026-03-18',
-    });
-    expect(await mentions(stack.models, account.accountId, stranger)).to.include.keys('sends', 'gift_orders', 'mail_queue');
-    expect(hers.row.sender_email).to.equal(stranger);
-    expect(expectSuccess(await api('/pub/ecard-actions/erase-address', { email: stranger }))).to.deep.equal({ erased: true, suppressed: false });
+    // The queue's pass would send a message written straight into the table before the erase arrives (it was seen
+    // to, once in CI): the passes wait while this mail is queued, so the erase is what finds it.
+    await stack.services.background.stop();
+    try {
+      await stack.models.MailMessage.create({ account_id: account.accountId, kind: 'read_receipt', recipient: stranger, subject: 'Alice opened your eCard', text_body: 'x', created_at: new Date(Date.now() + 3600_000) });
+      // A gift ordered for the address (by address, no member).
+      await stack.models.GiftOrder.create({
+        account_id: account.accountId, order_key: `erase:${tag}:${++counter}`, scope: 'widget', campaign_id: null, automation_id: null, send_id: null, send_recipient_id: null,
+        member_id: null, recipient_name: 'Pat Passerby', recipient_email: stranger.toUpperCase(), product_id: 'manual:Acme:25', brand: 'Acme', amount_cents: 2500, currency: 'USD',
+        source: 'manual', spend_day: '2026-03-18',
+      });
+      expect(await mentions(stack.models, account.accountId, stranger)).to.include.keys('sends', 'gift_orders', 'mail_queue');
+      expect(hers.row.sender_email).to.equal(stranger);
+      expect(expectSuccess(await api('/pub/ecard-actions/erase-address', { email: stranger }))).to.deep.equal({ erased: true, suppressed: false });
+    } finally {
+      stack.services.background.start();
+    }
     const queued = await stack.models.MailMessage.findAll({ where: { account_id: account.accountId, kind: 'read_receipt' } });
     expect(queued.map((m) => [m.recipient, m.skip_reason, m.sent_at !== null])).to.deep.equal([['', 'erased', true]]);
     expect(await mentions(stack.models, account.accountId, stranger)).to.deep.equal({});
