@@ -9,7 +9,7 @@ import type { SendOrigin } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
-import { subscribedTypes } from '../sends/outcome-marks.ts';
+import { subscribedTypes } from '../sends/outcome-events.ts';
 import { messageIdOf } from '../sends/delivery.ts';
 import { pageUrl } from '../sends/pages.ts';
 import { newBounceToken } from '../sends/return-path.ts';

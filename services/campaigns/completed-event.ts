@@ -5,8 +5,7 @@
 import type { Transaction } from 'sequelize';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { ServiceContext } from '../context.ts';
-import { recordEvent } from '../outbox.ts';
-import { hasSubscriber } from '../sends/outcome-events.ts';
+import { recordSummaryEvent } from '../sends/outcome-events.ts';
 import { campaignCounts, type CampaignCounts } from './view.ts';
 
 export interface CampaignCompletedEvent {
@@ -18,15 +17,12 @@ export interface CampaignCompletedEvent {
 
 /** In the ending write's transaction (under the account's lock), with the campaign as that write left it. */
 export async function recordCampaignCompleted(ctx: Pick<ServiceContext, 'models' | 'nudge' | 'now'>, campaign: Campaign, transaction: Transaction): Promise<void> {
-  if (!(await hasSubscriber(ctx, campaign.account_id, 'campaign_completed', transaction))) return;
-  const now = ctx.now();
-  const body: CampaignCompletedEvent = {
+  await recordSummaryEvent<CampaignCompletedEvent>(ctx, campaign.account_id, 'campaign_completed', 'campaign', async (now) => ({
     event_id: crypto.randomUUID(),
     event_type: 'campaign_completed',
     timestamp: now.toISOString(),
     campaign: { id: campaign.id, name: campaign.campaign_name, status: campaign.status, counts: await campaignCounts(ctx.models, campaign.id, transaction) },
-  };
-  await recordEvent(ctx, { accountId: campaign.account_id, eventId: body.event_id, eventType: body.event_type, source: 'campaign', memberId: null, occurredAt: now, body }, transaction);
+  }), transaction);
 }
 
 /** A sample of invented data, for test sends. */

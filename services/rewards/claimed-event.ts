@@ -4,8 +4,7 @@
 import type { Transaction } from 'sequelize';
 import type { GiftOrder } from '../../models/Gift.ts';
 import type { ServiceContext } from '../context.ts';
-import { recordEvent } from '../outbox.ts';
-import { hasSubscriber, sendOf, type OutcomeSend } from '../sends/outcome-events.ts';
+import { recordSummaryEvent, sendOf, type OutcomeSend } from '../sends/outcome-events.ts';
 import { last4Of, masked } from './crypto.ts';
 import { fromCents } from './money.ts';
 
@@ -20,17 +19,16 @@ export interface GiftClaimedEvent {
 
 /** In the claim's transaction (under the account's lock), with the order as the claim left it and its code. */
 export async function recordGiftClaimed(ctx: Pick<ServiceContext, 'models' | 'nudge' | 'now'>, order: GiftOrder, code: string, transaction: Transaction): Promise<void> {
-  if (!(await hasSubscriber(ctx, order.account_id, 'gift_claimed', transaction))) return;
-  const send = order.send_id === null ? null : await ctx.models.Send.findByPk(order.send_id, { transaction });
-  const now = ctx.now();
-  const body: GiftClaimedEvent = {
-    event_id: crypto.randomUUID(),
-    event_type: 'gift_claimed',
-    timestamp: now.toISOString(),
-    order: { id: order.id, code_masked: masked(order.code_last4 ?? last4Of(code)), amount: fromCents(order.amount_cents), currency: order.currency, claimed_at: order.claimed_at!.toISOString() },
-    send: send ? sendOf(send, false) : null,
-  };
-  await recordEvent(ctx, { accountId: order.account_id, eventId: body.event_id, eventType: body.event_type, source: 'rewards', memberId: null, occurredAt: now, body }, transaction);
+  await recordSummaryEvent<GiftClaimedEvent>(ctx, order.account_id, 'gift_claimed', 'rewards', async (now) => {
+    const send = order.send_id === null ? null : await ctx.models.Send.findByPk(order.send_id, { transaction });
+    return {
+      event_id: crypto.randomUUID(),
+      event_type: 'gift_claimed',
+      timestamp: now.toISOString(),
+      order: { id: order.id, code_masked: masked(order.code_last4 ?? last4Of(code)), amount: fromCents(order.amount_cents), currency: order.currency, claimed_at: order.claimed_at!.toISOString() },
+      send: send ? sendOf(send, false) : null,
+    };
+  }, transaction);
 }
 
 /** A sample of invented data, for test sends. */

@@ -7,7 +7,7 @@ import { Op, type Transaction } from 'sequelize';
 import type { GiftOrder } from '../../models/Gift.ts';
 import type { ServiceContext } from '../context.ts';
 import { OUTCOME_UNKNOWN } from '../sends/delivery.ts';
-import { subscribedTypes } from '../sends/outcome-marks.ts';
+import { subscribedTypes } from '../sends/outcome-events.ts';
 import { returnCode } from './inventory.ts';
 import { providerNamed } from './provider.ts';
 import { releaseSpend } from './spend.ts';

@@ -62,14 +62,42 @@ export function sendOf(send: Send, several: boolean): OutcomeSend {
   };
 }
 
+/** The types among `types` that an active endpoint of the account takes (a transition marks or records those). */
+export async function subscribedTypes<T extends OutcomeEventType | SummaryEventType>(
+  ctx: Pick<ServiceContext, 'models'>,
+  accountId: number,
+  types: readonly T[],
+  transaction?: Transaction,
+): Promise<Set<T>> {
+  const rows = await ctx.models.WebhookEndpoint.findAll({
+    where: { account_id: accountId, kind: 'member_change', event_type: [...types], removed_at: { [Op.is]: null } },
+    attributes: ['event_type'],
+    ...(transaction ? { transaction } : {}),
+  });
+  return new Set(rows.map((r) => r.event_type as T));
+}
+
 /** Whether an active subscription of the account takes this type (none: nothing is written). */
 export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, accountId: number, type: OutcomeEventType | SummaryEventType, transaction: Transaction): Promise<boolean> {
-  const found = await ctx.models.WebhookEndpoint.findOne({
-    where: { account_id: accountId, kind: 'member_change', event_type: type, removed_at: { [Op.is]: null } },
-    attributes: ['id'],
-    transaction,
-  });
-  return found !== null;
+  return (await subscribedTypes(ctx, accountId, [type], transaction)).size > 0;
+}
+
+/**
+ * A summary event (`campaign_completed`, `gift_claimed`) in the transaction of the write that made it: nothing is
+ * built or written without a subscriber; `build` gets the instant the event is stamped with.
+ */
+export async function recordSummaryEvent<B extends { event_id: string; event_type: SummaryEventType }>(
+  ctx: Pick<ServiceContext, 'models' | 'nudge' | 'now'>,
+  accountId: number,
+  type: B['event_type'],
+  source: string,
+  build: (now: Date) => Promise<B>,
+  transaction: Transaction,
+): Promise<void> {
+  if (!(await hasSubscriber(ctx, accountId, type, transaction))) return;
+  const now = ctx.now();
+  const body = await build(now);
+  await recordEvent(ctx, { accountId, eventId: body.event_id, eventType: body.event_type, source, memberId: null, occurredAt: now, body }, transaction);
 }
 
 /**
@@ -85,11 +113,7 @@ export async function outcomeTransaction<T>(
   types: ReadonlyArray<OutcomeEventType | SummaryEventType>,
   work: (transaction: Transaction, emits: boolean) => Promise<T>,
 ): Promise<T> {
-  const subscribed = await ctx.models.WebhookEndpoint.findOne({
-    where: { account_id: accountId, kind: 'member_change', event_type: [...types], removed_at: { [Op.is]: null } },
-    attributes: ['id'],
-  });
-  if (subscribed) return accountTransaction(ctx.models, accountId, (transaction) => work(transaction, true));
+  if ((await subscribedTypes(ctx, accountId, types)).size > 0) return accountTransaction(ctx.models, accountId, (transaction) => work(transaction, true));
   return writeTransaction(ctx.models.sequelize, (transaction) => work(transaction, false));
 }
 
@@ -113,7 +137,9 @@ export async function recordOutcomeEvents(
   for (const item of items) {
     const { send } = item;
     const key = send.origin === 'campaign' || send.origin === 'automation' ? `${send.origin}:${send.origin_id}:${send.ecard_id}:${send.widget_id}:${members.has(send.id)}` : `send:${send.id}`;
-    groups.set(key, [...(groups.get(key) ?? []), item]);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
   }
   const now = ctx.now();
   for (const group of groups.values()) {

@@ -6,7 +6,7 @@
 // up to 100 recipients (recordOutcomeEvents) and clears them in that transaction; a sweep does it for marks a crash
 // left behind. Each mark is cleared only by the transaction that wrote its event, under the account's lock, so a
 // recipient is announced once.
-import { literal, Op, type Transaction } from 'sequelize';
+import { literal, Op } from 'sequelize';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordOutcomeEvents, type OutcomeEventType } from './outcome-events.ts';
@@ -15,21 +15,6 @@ import { recordOutcomeEvents, type OutcomeEventType } from './outcome-events.ts'
 const ANNOUNCE_PAGE = 1000;
 /** How old a mark is before the sweep takes it: a running batch announces its own marks at its end. */
 export const MARK_GRACE_MS = 60_000;
-
-/** The types among `types` that an active endpoint of the account takes: those a transition marks. */
-export async function subscribedTypes(
-  ctx: Pick<ServiceContext, 'models'>,
-  accountId: number,
-  types: readonly OutcomeEventType[],
-  transaction?: Transaction,
-): Promise<Set<OutcomeEventType>> {
-  const rows = await ctx.models.WebhookEndpoint.findAll({
-    where: { account_id: accountId, kind: 'member_change', event_type: [...types], removed_at: { [Op.is]: null } },
-    attributes: ['event_type'],
-    ...(transaction ? { transaction } : {}),
-  });
-  return new Set(rows.map((r) => r.event_type as OutcomeEventType));
-}
 
 // One account's marked rows among `ids` become events and lose their marks, in one account-locked transaction (the
 // lock also serializes two announcers of the same rows: the second finds the marks gone).
@@ -57,7 +42,9 @@ async function announceByAccount(ctx: ServiceContext, marked: ReadonlyArray<{ id
   const byAccount = new Map<number, number[]>();
   for (const m of marked) {
     const account = accountOf.get(m.send_id)!;
-    byAccount.set(account, [...(byAccount.get(account) ?? []), m.id]);
+    const ids = byAccount.get(account);
+    if (ids) ids.push(m.id);
+    else byAccount.set(account, [m.id]);
   }
   let announced = 0;
   for (const [accountId, ids] of byAccount) {

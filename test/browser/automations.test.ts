@@ -96,10 +96,10 @@ describe('console in a browser: automations', function () {
     expect(await page.getByLabel('Time zone').inputValue()).to.equal('Europe/Berlin');
     const automations = expectSuccess(await call(stack.url, 'GET', '/v2/api/automation/list', { key: account.liveKey })) as Array<{ timing_config: Record<string, unknown> }>;
     expect(automations[0]!.timing_config).to.deep.include({ send_time: '09:00', timezone: 'Europe/Berlin', recipient_timezone: true });
-    // 09:00 in Tokyo is 01:00 in Berlin (CET, or 02:00 in summer); Ada's entry names her zone.
+    // 09:00 in Tokyo is 01:00 in Berlin (CET, or 02:00 in summer); Ada's entry names her zone's city.
     const zones = page.getByRole('list', { name: 'Each zone’s send time' });
     expect(await zones.innerText()).to.match(/Asia\/Tokyo: 09:00 there, 0[12]:00 in Europe\/Berlin/).and.include('Europe/Berlin: 09:00 there, 09:00 in Europe/Berlin');
-    expect(await page.locator('.calendar .day-due').first().innerText()).to.include('Ada Lovelace').and.include('09:00 Asia/Tokyo');
+    expect(await page.locator('.calendar .day-due').first().innerText()).to.include('Ada Lovelace').and.include('09:00 Tokyo');
     expect(await page.locator('.forecast .hint').first().innerText()).to.include('at the send time in each person’s time zone');
     await screenshot(page, 'automation-editor-local-time');
     await expectAccessible(page);

@@ -8,6 +8,7 @@ import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { seedMembers } from '../helpers/directory.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { testReceiver } from '../helpers/receiver.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { extraApp, testConfig, testServices, testStack, type ExtraApp, type TestStack } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
@@ -115,7 +116,10 @@ describe('campaigns: quota, cancel, suspension, sandbox, erasure, ownership, sta
     }
   });
 
-  it('suspended sending refuses schedule and send (403 spammer) and stops a running campaign', async () => {
+  it('suspended sending refuses schedule and send (403 spammer) and stops a running campaign: one campaign_completed, canceled, with its counts', async () => {
+    const receiver = await testReceiver();
+    const hook = `/rules-suspended-${process.pid}-${counter}`;
+    await ok('POST', '/pub/team-member-actions/subscribe', { event_type: 'campaign_completed', hookUrl: `${receiver.url}${hook}` });
     const running = await ready(300);
     const waiting = await ready(2);
     const off = smtp.onMessage((mail) => {
@@ -129,6 +133,11 @@ describe('campaigns: quota, cancel, suspension, sandbox, erasure, ownership, sta
       // The batch that was sending finishes; the next ones find the suspension.
       expect(counts.canceled).to.be.at.least(200);
       expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: running, status: 'canceled', reason: 'sending suspended' } })).to.equal(counts.canceled);
+      // The write that canceled it announced it once, with the counts findOne gives once every batch has ended.
+      const delivered = await eventually(async () => receiver.at(hook), (r) => r.length > 0, 30_000, 100);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.at(hook)).to.have.length(1);
+      expect((JSON.parse(delivered[0]!.body) as { campaign: Json }).campaign).to.deep.equal({ id: running, name: 'Rules', status: 'canceled', counts: done.counts });
     } finally {
       off();
     }

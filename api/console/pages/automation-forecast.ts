@@ -13,6 +13,10 @@ import type { ServiceContext } from '../../../services/context.ts';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
+// A calendar cell is a seventh of the forecast's column: it names the zone by its city ("Tokyo"); the list above
+// the calendar gives each zone in full.
+const cityOf = (zone: string) => zone.split('/').at(-1)!.replaceAll('_', ' ');
+
 export interface ForecastDay {
   date: string;
   label: string;
@@ -79,7 +83,7 @@ export async function forecastOf(services: ServiceContext, accountId: number, co
         detail: [
           o.occasion_date !== date ? `for ${o.occasion_date}` : '',
           o.years !== undefined ? `${o.years} years` : '',
-          perZone ? `${timing.send_time} ${zoneOf.get(o.member_id) ?? timing.timezone}` : '',
+          perZone ? `${timing.send_time} ${cityOf(zoneOf.get(o.member_id) ?? timing.timezone)}` : '',
         ].filter(Boolean).join(', '),
       })),
     });
