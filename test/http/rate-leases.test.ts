@@ -63,7 +63,7 @@ describe('rate-limit leases across two processes', function () {
     const { liveKeyId } = await newAccount(models);
     const clock = new Date('2033-07-07T07:07:07Z');
     const limits = { perMinute: 1000, perHour: 100_000 };
-    const [a, b]: RateLimiter[] = [createRateLimiter(models.sequelize, () => clock, fail), createRateLimiter(models.sequelize, () => clock, fail)];
+    const [a, b]: [RateLimiter, RateLimiter] = [createRateLimiter(models.sequelize, () => clock, fail), createRateLimiter(models.sequelize, () => clock, fail)];
     // 25 requests one after another, alternating: each process holds part of a block when they end.
     for (let i = 0; i < 25; i++) expect((await (i % 2 ? b : a).consume(liveKeyId, limits)).allowed).to.equal(true);
     expect(await hourCount(models, liveKeyId)).to.be.above(25);
