@@ -92,17 +92,20 @@ export async function startApi(services: Services, options: ApiOptions = {}): Pr
   const { host, rateLimiter, ...appOptions } = options;
   // The API's own pieces: key authentication and the per-key rate limiter (their background writes only log).
   const onBackgroundError = (err: unknown) => services.logger.warn({ err }, 'background write failed');
+  const limiter = rateLimiter ?? createRateLimiter(services.models.sequelize, services.now, onBackgroundError, { processes: services.config.rateLimitProcesses });
   const app = createApp(services, {
     ...appOptions,
     readinessProbe: probe,
     keys: createKeyAuthenticator(services.models, services.now, onBackgroundError),
-    rateLimiter: rateLimiter ?? createRateLimiter(services.models.sequelize, services.now, onBackgroundError),
+    rateLimiter: limiter,
   });
   const server = await listen(app, services.config.port, host, services.config.keepAliveTimeoutMs);
   return {
     ...server,
     stop: async () => {
       await server.close();
+      // The limiter's unused leased counts go back, so usage_this_hour counts only what this process served.
+      await limiter.close();
       await probe.close();
     },
   };

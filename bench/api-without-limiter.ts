@@ -8,7 +8,7 @@ import { externalTemporalAddress, openDatabase, startApi } from '../app/runtime.
 import { createServices } from '../app/services.ts';
 import type { RateLimiter } from '../services/rate-limits.ts';
 
-const off: RateLimiter = { consume: async () => ({ allowed: true, limit: 1, remaining: 1, resetSeconds: 60, usageThisHour: 0 }) };
+const off: RateLimiter = { consume: async () => ({ allowed: true, limit: 1, remaining: 1, resetSeconds: 60, usageThisHour: 0 }), close: async () => {} };
 
 await runMain('bench api without limiter', async () => {
   const config = loadConfig();

@@ -57,6 +57,9 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\s*\w+=\d+\/\d+\s*(,\s*\w+=\d+\/\d+\s*)*$/, 'expected plan=perMinute/perHour,... e.g. free=120/10000')
     .default('free=120/10000,pro=600/50000,enterprise=3000/250000'),
+  // How many API processes share the database: near a limit, each process's rate-limit leases shrink to 1 once
+  // fewer than processes × block counts are left (services/rate-lease.ts; unset: its default).
+  RATE_LIMIT_PROCESSES: z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').min(1).max(10_000).optional(),
   // Per plan: active directory members allowed (seats).
   PLAN_SEATS: z
     .string()
@@ -163,6 +166,8 @@ export interface Config {
   /** The bounce listener's domain (VERP envelope senders) and port; domain undefined: no VERP, no listener. */
   bounces: { domain: string | undefined; port: number };
   rateLimits: Record<Plan, RateLimit>;
+  /** API processes sharing the rate limits (RATE_LIMIT_PROCESSES); undefined: the limiter's default. */
+  rateLimitProcesses: number | undefined;
   seats: Record<Plan, number>;
   emailsPerMonth: Record<Plan, number>;
   mail: {
@@ -327,6 +332,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     bounces: { domain: e.BOUNCE_DOMAIN, port: e.BOUNCE_SMTP_PORT },
     rateLimits,
+    rateLimitProcesses: e.RATE_LIMIT_PROCESSES,
     seats,
     emailsPerMonth,
     mail: {

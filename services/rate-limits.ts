@@ -1,14 +1,16 @@
 // Per-key request limits in fixed UTC windows (a minute and an hour), counted in the database so that every
-// API process shares them: each count is an atomic conditional upsert, never a read-then-write.
-// Requests of one key that arrive while its statement is in flight are counted together in the next one
-// (measured: one batch in flight at a time makes the largest batches and the best throughput); a batch that
-// does not fit whole falls back to one-by-one counts, so the limit is exact.
+// API process shares them. A process leases counts of a key's two windows (one atomic conditional statement per
+// window per lease, never a read-then-write: services/rate-limit-counters.ts) and hands them out from memory; how
+// many at once is services/rate-lease.ts, blocks that shrink to 1 near a limit. A lease that fails whole falls
+// back to one-by-one counts, so the limit is exact across processes. Requests of one key that arrive while its
+// statement is in flight wait for it and are served together from the next lease.
+// Unused counts are given back (the key's windows moved on, the lease sat idle, the process stops), so
+// `usage_this_hour` counts requests served, not counts leased (docs/decisions.md, "Rate-limit leases").
+import { performance } from 'node:perf_hooks';
 import type { Sequelize } from 'sequelize';
 import type { RateLimit } from '../lib/config.ts';
-import { writeStatement } from '../lib/db.ts';
-
-const MINUTE = 60;
-const HOUR = 3600;
+import { addToWindows, HOUR, MINUTE, takeBack, type Windows } from './rate-limit-counters.ts';
+import { DEFAULT_PROCESSES, leaseSize } from './rate-lease.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -23,80 +25,28 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(apiKeyId: number, limits: RateLimit): Promise<RateDecision>;
+  /** Gives every unused leased count back (the process stops serving). */
+  close(): Promise<void>;
 }
 
-interface Windows {
-  apiKeyId: number;
-  hourStart: number;
+export interface RateLimiterOptions {
+  /** API processes sharing the database (RATE_LIMIT_PROCESSES); unset: DEFAULT_PROCESSES. */
+  processes?: number | undefined;
+}
+
+/** A lease gone unused this long (real time) is given back. */
+const IDLE_MS = 1000;
+
+/** Counts of one key's minute and hour windows that this process holds; the next one handed out is minute + 1 and hour + 1. */
+interface Lease {
   minuteStart: number;
+  hourStart: number;
   limits: RateLimit;
-}
-
-/** Each window's count after adding `n`, or null for a window where `n` did not fit (nothing added there). */
-type AddToWindows = (w: Windows, n: number) => Promise<{ hour: number | null; minute: number | null }>;
-
-// The limiter runs on every request, so it uses the driver through Sequelize's pool: Sequelize's query layer
-// (SQL formatting, result shaping) costs more CPU than the statement itself.
-interface Pool<C> {
-  getConnection(options?: object): Promise<C>;
-  releaseConnection(connection: C): Promise<void> | void;
-}
-type SqliteDb = {
-  all(sql: string, params: unknown[], cb: (err: Error | null, rows: Array<{ window_seconds: number; count: number }>) => void): void;
-};
-type MysqlResult = { insertId: number; affectedRows: number };
-type MysqlConnection = { query(sql: string, params: unknown[], cb: (err: Error | null, result: MysqlResult) => void): void };
-
-// SQLite: both windows in one upsert (one commit); a row updates only within its limit, and RETURNING lists
-// the rows that were counted.
-const SQLITE_ADD = `INSERT INTO rate_limit_counters (api_key_id, window_seconds, window_start, count)
-  VALUES (?, ${HOUR}, ?, ?), (?, ${MINUTE}, ?, ?)
-  ON CONFLICT (api_key_id, window_seconds, window_start) DO UPDATE SET count = count + excluded.count
-  WHERE count + excluded.count <= (CASE rate_limit_counters.window_seconds WHEN ${MINUTE} THEN ? ELSE ? END)
-  RETURNING window_seconds, count`;
-
-function sqliteAdd(sequelize: Sequelize): AddToWindows {
-  const pool = sequelize.connectionManager as unknown as Pool<SqliteDb>;
-  return async ({ apiKeyId, hourStart, minuteStart, limits }, n) => {
-    const params = [apiKeyId, hourStart, n, apiKeyId, minuteStart, n, limits.perMinute, limits.perHour];
-    // A write like any other: it waits its turn behind this process's writers instead of failing SQLITE_BUSY.
-    const rows = await writeStatement(sequelize, async () => {
-      const db = await pool.getConnection();
-      return new Promise<Array<{ window_seconds: number; count: number }>>((ok, fail) =>
-        db.all(SQLITE_ADD, params, (err, result) => (err ? fail(err) : ok(result))),
-      );
-    });
-    const countOf = (seconds: number) => rows.find((r) => Number(r.window_seconds) === seconds)?.count ?? null;
-    return { hour: countOf(HOUR), minute: countOf(MINUTE) };
-  };
-}
-
-// MySQL: one statement per window, both at once on two connections. LAST_INSERT_ID(expr) hands the new count
-// back in the statement's own OK packet; affectedRows says what happened (1 inserted, 2 updated, 0 full).
-const MYSQL_ADD = `INSERT INTO rate_limit_counters (api_key_id, window_seconds, window_start, count) VALUES (?, ?, ?, ?)
-  ON DUPLICATE KEY UPDATE count = IF(count + ? <= ?, LAST_INSERT_ID(count + ?), count)`;
-
-function mysqlAdd(sequelize: Sequelize): AddToWindows {
-  const pool = sequelize.connectionManager as unknown as Pool<MysqlConnection>;
-  const add = async (apiKeyId: number, seconds: number, start: number, n: number, limit: number) => {
-    const connection = await pool.getConnection({ type: 'write' });
-    try {
-      const { insertId, affectedRows } = await new Promise<MysqlResult>((ok, fail) =>
-        connection.query(MYSQL_ADD, [apiKeyId, seconds, start, n, n, limit, n], (err, result) => (err ? fail(err) : ok(result))),
-      );
-      if (affectedRows === 1) return n;
-      return affectedRows === 2 ? insertId : null;
-    } finally {
-      await pool.releaseConnection(connection);
-    }
-  };
-  return async ({ apiKeyId, hourStart, minuteStart, limits }, n) => {
-    const [hour, minute] = await Promise.all([
-      add(apiKeyId, HOUR, hourStart, n, limits.perHour),
-      add(apiKeyId, MINUTE, minuteStart, n, limits.perMinute),
-    ]);
-    return { hour, minute };
-  };
+  /** The last count handed out, in each window. */
+  minute: number;
+  hour: number;
+  /** Counts leased and not handed out yet. */
+  left: number;
 }
 
 interface Pending {
@@ -105,39 +55,47 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-export function createRateLimiter(sequelize: Sequelize, now: () => Date, onError: (err: unknown) => void): RateLimiter {
-  const addToWindows = sequelize.getDialect() === 'mysql' ? mysqlAdd(sequelize) : sqliteAdd(sequelize);
+interface KeyState {
+  lease: Lease | null;
+  /** The window counts this process's last statement for the key saw: they size its next lease. */
+  seen: { minuteStart: number; hourStart: number; minute: number; hour: number } | null;
+  /** Requests waiting for the key's statement; set while one runs. */
+  queue: Pending[] | null;
+  /** The run that serves the queue, while there is one. */
+  flushing: Promise<void> | null;
+  /** A lease being given back: the key's next statement waits for it, so its counts are not counted twice. */
+  givingBack: Promise<void> | null;
+  /** When the key last asked for a count (performance.now()). */
+  lastAsked: number;
+}
 
-  // Requests that one window counted and the other refused do not count: the counted window gives them back.
-  const giveBack = async (w: Windows, counted: { hour: number | null; minute: number | null }, n: number) => {
-    const window = counted.hour !== null ? { seconds: HOUR, start: w.hourStart } : counted.minute !== null ? { seconds: MINUTE, start: w.minuteStart } : null;
-    if (!window) return;
-    await sequelize.query('UPDATE rate_limit_counters SET count = count - ? WHERE api_key_id = ? AND window_seconds = ? AND window_start = ?', {
-      replacements: [n, w.apiKeyId, window.seconds, window.start],
-    });
-  };
+const secondsOf = (date: Date) => Math.floor(date.getTime() / 1000);
+const windowsAt = (t: number) => ({ hourStart: t - (t % HOUR), minuteStart: t - (t % MINUTE) });
+const sameLimits = (a: RateLimit, b: RateLimit) => a.perMinute === b.perMinute && a.perHour === b.perHour;
 
-  /**
-   * Counts up to `n` requests: each counted one's (hour, minute) counts; for the rest, the window that refused
-   * them and the hour's count at that moment.
-   */
-  async function countBatch(w: Windows, n: number) {
-    const counted: Array<{ hour: number; minute: number }> = [];
-    let size = n <= Math.min(w.limits.perHour, w.limits.perMinute) ? n : 1;
-    while (counted.length < n) {
-      const c = await addToWindows(w, size);
-      if (c.hour !== null && c.minute !== null) {
-        for (let i = 0; i < size; i++) counted.push({ hour: c.hour - size + i + 1, minute: c.minute - size + i + 1 });
-        continue;
-      }
-      await giveBack(w, c, size);
-      if (size === 1) {
-        return { counted, refusedBy: c.hour === null ? ('hour' as const) : ('minute' as const), hourCount: (c.hour ?? w.limits.perHour + 1) - 1 };
-      }
-      size = 1; // the batch does not fit whole: count one by one until a window is full
-    }
-    return { counted, refusedBy: null, hourCount: counted.at(-1)?.hour ?? 0 };
-  }
+/** Whether a lease's counts can serve a request at second `t` under `limits`. */
+function holds(lease: Lease, t: number, limits: RateLimit): boolean {
+  const w = windowsAt(t);
+  return lease.minuteStart === w.minuteStart && lease.hourStart === w.hourStart && sameLimits(lease.limits, limits);
+}
+
+function handOut(lease: Lease, t: number): RateDecision {
+  lease.minute += 1;
+  lease.hour += 1;
+  lease.left -= 1;
+  const { perMinute, perHour } = lease.limits;
+  const minuteLeft = perMinute - lease.minute;
+  const hourLeft = perHour - lease.hour;
+  return minuteLeft <= hourLeft
+    ? { allowed: true, limit: perMinute, remaining: minuteLeft, resetSeconds: lease.minuteStart + MINUTE - t, usageThisHour: lease.hour }
+    : { allowed: true, limit: perHour, remaining: hourLeft, resetSeconds: lease.hourStart + HOUR - t, usageThisHour: lease.hour };
+}
+
+export function createRateLimiter(sequelize: Sequelize, now: () => Date, onError: (err: unknown) => void, options: RateLimiterOptions = {}): RateLimiter {
+  const add = addToWindows(sequelize);
+  const takeBackCounts = takeBack(sequelize);
+  const processes = options.processes ?? DEFAULT_PROCESSES;
+  const keys = new Map<number, KeyState>();
 
   // Runs when a key opens a new minute: its finished windows are no longer needed.
   const prune = (w: Windows) =>
@@ -149,56 +107,137 @@ export function createRateLimiter(sequelize: Sequelize, now: () => Date, onError
       )
       .catch(onError);
 
-  async function decide(apiKeyId: number, n: number, limits: RateLimit): Promise<RateDecision[]> {
-    const t = Math.floor(now().getTime() / 1000);
-    const w: Windows = { apiKeyId, hourStart: t - (t % HOUR), minuteStart: t - (t % MINUTE), limits };
-    const minuteReset = w.minuteStart + MINUTE - t;
-    const hourReset = w.hourStart + HOUR - t;
-    const { counted, refusedBy, hourCount } = await countBatch(w, n);
-    if (counted.some((c) => c.minute === 1)) void prune(w);
-
-    const refused: RateDecision =
-      refusedBy === 'hour'
-        ? { allowed: false, limit: limits.perHour, remaining: 0, resetSeconds: hourReset, usageThisHour: limits.perHour }
-        : { allowed: false, limit: limits.perMinute, remaining: 0, resetSeconds: minuteReset, usageThisHour: hourCount };
-    return Array.from({ length: n }, (_, i): RateDecision => {
-      const c = counted[i];
-      if (!c) return refused;
-      const minuteLeft = limits.perMinute - c.minute;
-      const hourLeft = limits.perHour - c.hour;
-      return minuteLeft <= hourLeft
-        ? { allowed: true, limit: limits.perMinute, remaining: minuteLeft, resetSeconds: minuteReset, usageThisHour: c.hour }
-        : { allowed: true, limit: limits.perHour, remaining: hourLeft, resetSeconds: hourReset, usageThisHour: c.hour };
-    });
+  /** Takes the key's lease away and gives its unused counts back to the windows still current. */
+  function giveBackLease(apiKeyId: number, key: KeyState): Promise<void> {
+    const lease = key.lease;
+    key.lease = null;
+    if (!lease || lease.left === 0) return Promise.resolve();
+    const current = windowsAt(secondsOf(now()));
+    const windows = [
+      ...(lease.hourStart === current.hourStart ? [{ seconds: HOUR, start: lease.hourStart }] : []),
+      ...(lease.minuteStart === current.minuteStart ? [{ seconds: MINUTE, start: lease.minuteStart }] : []),
+    ];
+    return takeBackCounts(apiKeyId, windows, lease.left).catch(onError);
   }
 
-  const queues = new Map<number, Pending[]>();
+  /**
+   * Serves `n` waiting requests with new counts: one lease, or, when it does not fit whole, one count at a time
+   * until a window is full (the rest are refused by that window). Counts leased beyond `n` stay with the key.
+   */
+  async function lease(key: KeyState, w: Windows, t: number, n: number): Promise<RateDecision[]> {
+    const { limits } = w;
+    const seen = key.seen;
+    const counts = [
+      { limit: limits.perMinute, count: seen?.minuteStart === w.minuteStart ? seen.minute : 0 },
+      { limit: limits.perHour, count: seen?.hourStart === w.hourStart ? seen.hour : 0 },
+    ];
+    const decisions: RateDecision[] = [];
+    let size = n <= Math.min(limits.perMinute, limits.perHour) ? leaseSize(n, counts, processes) : 1;
+    for (;;) {
+      const c = await add(w, size);
+      if (c.hour !== null && c.minute !== null) {
+        key.seen = { minuteStart: w.minuteStart, hourStart: w.hourStart, minute: c.minute, hour: c.hour };
+        const got: Lease = { minuteStart: w.minuteStart, hourStart: w.hourStart, limits, minute: c.minute - size, hour: c.hour - size, left: size };
+        if (got.minute === 0) void prune(w);
+        while (decisions.length < n && got.left > 0) decisions.push(handOut(got, t));
+        if (got.left > 0) key.lease = got;
+        if (decisions.length === n) return decisions;
+        continue;
+      }
+      // Counts that one window took and the other refused do not count: the window that took them gives them back.
+      const took = c.hour !== null ? { seconds: HOUR, start: w.hourStart } : c.minute !== null ? { seconds: MINUTE, start: w.minuteStart } : null;
+      await takeBackCounts(w.apiKeyId, took ? [took] : [], size);
+      if (size > 1) {
+        // The lease does not fit whole: the waiting requests alone, then one by one until a window is full.
+        size = size > n ? n : 1;
+        continue;
+      }
+      key.seen = {
+        minuteStart: w.minuteStart,
+        hourStart: w.hourStart,
+        minute: c.minute === null ? limits.perMinute : c.minute - 1,
+        hour: c.hour === null ? limits.perHour : c.hour - 1,
+      };
+      const refused: RateDecision =
+        c.hour === null
+          ? { allowed: false, limit: limits.perHour, remaining: 0, resetSeconds: w.hourStart + HOUR - t, usageThisHour: limits.perHour }
+          : { allowed: false, limit: limits.perMinute, remaining: 0, resetSeconds: w.minuteStart + MINUTE - t, usageThisHour: c.hour - 1 };
+      return decisions.concat(Array.from({ length: n - decisions.length }, () => refused));
+    }
+  }
 
-  async function flush(apiKeyId: number, queue: Pending[]): Promise<void> {
+  async function decide(apiKeyId: number, key: KeyState, n: number, limits: RateLimit): Promise<RateDecision[]> {
+    if (key.givingBack) await key.givingBack;
+    const t = secondsOf(now());
+    if (key.lease && !holds(key.lease, t, limits)) await giveBackLease(apiKeyId, key);
+    const decisions: RateDecision[] = [];
+    while (decisions.length < n && key.lease && key.lease.left > 0) decisions.push(handOut(key.lease, t));
+    if (decisions.length === n) return decisions;
+    const w: Windows = { apiKeyId, ...windowsAt(t), limits };
+    return decisions.concat(await lease(key, w, t, n - decisions.length));
+  }
+
+  async function flush(apiKeyId: number, key: KeyState, queue: Pending[]): Promise<void> {
     while (queue.length > 0) {
       const batch = queue.splice(0);
       try {
-        const decisions = await decide(apiKeyId, batch.length, batch[0]!.limits);
+        const decisions = await decide(apiKeyId, key, batch.length, batch[0]!.limits);
         batch.forEach((p, i) => p.resolve(decisions[i]!));
       } catch (err) {
         for (const p of batch) p.reject(err);
       }
     }
-    queues.delete(apiKeyId);
+    key.queue = null;
+    key.flushing = null;
   }
+
+  // Gives back the leases of keys gone quiet or whose windows moved on, and forgets keys with nothing held.
+  const sweep = () => {
+    const t = secondsOf(now());
+    const at = performance.now();
+    for (const [apiKeyId, key] of keys) {
+      if (key.queue || key.givingBack) continue;
+      const idle = at - key.lastAsked >= IDLE_MS;
+      if (!idle && (!key.lease || holds(key.lease, t, key.lease.limits))) continue;
+      key.givingBack = giveBackLease(apiKeyId, key).finally(() => {
+        key.givingBack = null;
+        if (idle && !key.queue && !key.lease && keys.get(apiKeyId) === key) keys.delete(apiKeyId);
+      });
+    }
+  };
+  const sweeper = setInterval(sweep, IDLE_MS);
+  sweeper.unref();
 
   return {
     consume(apiKeyId, limits) {
+      let key = keys.get(apiKeyId);
+      if (!key) {
+        key = { lease: null, seen: null, queue: null, flushing: null, givingBack: null, lastAsked: 0 };
+        keys.set(apiKeyId, key);
+      }
+      key.lastAsked = performance.now();
+      const t = secondsOf(now());
+      const held = key.lease;
+      if (!key.queue && held && held.left > 0 && holds(held, t, limits)) return Promise.resolve(handOut(held, t));
+      const state = key;
       return new Promise<RateDecision>((resolve, reject) => {
-        const queue = queues.get(apiKeyId);
-        if (queue) {
-          queue.push({ limits, resolve, reject });
+        if (state.queue) {
+          state.queue.push({ limits, resolve, reject });
           return;
         }
-        const fresh: Pending[] = [{ limits, resolve, reject }];
-        queues.set(apiKeyId, fresh);
-        void flush(apiKeyId, fresh);
+        state.queue = [{ limits, resolve, reject }];
+        state.flushing = flush(apiKeyId, state, state.queue);
       });
+    },
+    async close() {
+      clearInterval(sweeper);
+      await Promise.all(
+        [...keys].map(async ([apiKeyId, key]) => {
+          await key.flushing;
+          await key.givingBack;
+          await giveBackLease(apiKeyId, key);
+        }),
+      );
     },
   };
 }
