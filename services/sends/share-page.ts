@@ -8,6 +8,7 @@ import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { pageUrl } from './pages.ts';
 import { renderPage, type PageState, type RenderedPage } from './page.ts';
+import { cachedPage } from './page-cache.ts';
 import { readOwnPage, type OwnPage } from './page-read.ts';
 import { outcomeTransaction, recordOutcomeEvents } from './outcome-events.ts';
 import { queueReadReceipt } from './read-receipt.ts';
@@ -81,8 +82,12 @@ async function ownPage(ctx: ServiceContext, pageId: string, own: OwnPage, nonce:
     thanksSent: query.thanksSent,
     sendBackUrl: own.widget?.public ? widgetPageUrl(base, own.widget.vanityId) : null,
   };
-  const design = own.design ? designFromText(own.design.text) : await loadSnapshot(ctx.models, own.sendPk);
-  return renderPage(own.send, design, own.recipient, nonce, state);
+  // A send from before designs were shared keeps its own snapshot: read, and rendered, every time.
+  if (!own.design) return renderPage(own.send, await loadSnapshot(ctx.models, own.sendPk), own.recipient, nonce, state);
+  const { sha256, text } = own.design;
+  // Every value the render reads, the design by the hash of its content.
+  const key = JSON.stringify([sha256, own.send, own.recipient, state]);
+  return cachedPage(key, nonce, (slot) => renderPage(own.send, designFromText(text), own.recipient, slot, state));
 }
 
 // The shared id of a send (`stat_vanity_id`) whose recipients have no pages of their own (sends from before pages).
