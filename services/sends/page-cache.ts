@@ -1,5 +1,5 @@
-// Rendered card pages, kept a minute per process by everything they show (docs/decisions.md, "The card page's
-// render cache"): a page is read from the database on every request, and rendered again only when something it shows
+// Rendered card pages, kept a minute per process by everything they show (docs/decisions.md, "Reads (issue 35,
+// item 4)"): a page is read from the database on every request, and rendered again only when something it shows
 // differs from a page rendered in the last minute. The key is every value the render reads (the design by its
 // SHA-256, which names its content), so a change anywhere (an open, an erasure, a widget made private, an edit in
 // another process) is a key not seen before, never a stale page. Only the request's nonce differs between two
@@ -12,7 +12,7 @@ import type { RenderedPage } from './page.ts';
 const MAX_PAGES = 256;
 /** How long a page is kept: an erased recipient's page leaves the process's memory within twice this. */
 const KEEP_MS = 60_000;
-/** Rendered where the nonce goes, then replaced by it: hex, which Handlebars writes as it is, and random, so no card's text holds it. */
+/** Rendered where the nonce goes, then replaced by it: hex, which Handlebars writes as it is; random, so no card holds it. */
 const NONCE_SLOT = randomBytes(16).toString('hex');
 
 interface Kept {
