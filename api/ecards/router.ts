@@ -1,7 +1,7 @@
 // eCard endpoints: findOne, save, deleteEcards, copy, bulkUpdate, saveOrder, uploadMediaImage, preview, sendTest, search.
 import { missingField } from '../../lib/errors.ts';
 import {
-  bulkUpdateEcards, copyEcard, deleteEcards, findEcard, renderEcard, saveEcard, saveOrder, searchEcards, textsOf, type DateWindow,
+  bulkUpdateEcards, copyEcard, deleteEcards, findEcard, readEcard, renderEcard, saveEcard, saveOrder, searchEcards, textsOf, type DateWindow,
 } from '../../services/ecards.ts';
 import { uploadImage } from '../../services/media.ts';
 import { findWidget } from '../../services/widgets.ts';
@@ -31,7 +31,7 @@ export const ecardRoutes = [
     params: EcardIdParams,
     response: Ecard,
     async handler({ params }, { services, caller }) {
-      return presentEcard(await findEcard(services.models, caller.account.id, params.id), services.config.publicBaseUrl);
+      return presentEcard(await readEcard(services.models, caller.account.id, params.id), services.config.publicBaseUrl);
     },
   }),
   defineRoute({

@@ -42,6 +42,10 @@ export interface PageState {
   preview?: 'sealed' | 'open' | undefined;
 }
 
+/** What the page shows of its send and of its recipient: every field renderPage reads, and no other. */
+export type PageSend = Pick<Send, 'locale' | 'override_props' | 'sender_name' | 'personal_message'>;
+export type PageRecipient = Pick<SendRecipient, 'recipient_name' | 'rendered_subject' | 'rendered_header' | 'rendered_html'>;
+
 export interface RenderedPage {
   html: string;
   /** Frame origins the page embeds (a YouTube or Vimeo player), for its CSP's `frame-src`. */
@@ -63,7 +67,7 @@ function shareLinks(url: string, title: string, t: ReturnType<typeof stringsFor>
 }
 
 /** The page; the envelope and media are the snapshot's, with the send's envelope overrides. No snapshot: a plain card. */
-export function renderPage(send: Send, design: EcardDesign | null, recipient: SendRecipient, nonce: string, state: PageState): RenderedPage {
+export function renderPage(send: PageSend, design: EcardDesign | null, recipient: PageRecipient, nonce: string, state: PageState): RenderedPage {
   const { lang, dir, t } = stringsFor(send.locale);
   const o = overridesOf(send);
   const autoOpen = envelopeOverride(o.envelope_auto_open, 'boolean', design?.envelope_auto_open ?? false);

@@ -9,7 +9,7 @@ import type { TemplateValues } from '../templates.ts';
 import type { EcardDesign } from './snapshot.ts';
 
 // The send's overrideProps limited to what may be overridden (texts and envelope).
-export function overridesOf(send: Send): Partial<Record<(typeof OVERRIDABLE)[number], unknown>> {
+export function overridesOf(send: Pick<Send, 'override_props'>): Partial<Record<(typeof OVERRIDABLE)[number], unknown>> {
   const overrides = send.override_props ? (JSON.parse(send.override_props) as Record<string, unknown>) : {};
   return Object.fromEntries(Object.entries(overrides).filter(([k]) => (OVERRIDABLE as readonly string[]).includes(k)));
 }

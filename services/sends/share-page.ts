@@ -7,12 +7,14 @@ import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { pageUrl } from './pages.ts';
-import { renderPage, type RenderedPage } from './page.ts';
+import { renderPage, type PageState, type RenderedPage } from './page.ts';
+import { cachedPage } from './page-cache.ts';
+import { readOwnPage, type OwnPage } from './page-read.ts';
 import { outcomeTransaction, recordOutcomeEvents } from './outcome-events.ts';
 import { queueReadReceipt } from './read-receipt.ts';
 import { renderCard } from './render.ts';
-import { loadSnapshot } from './snapshot.ts';
-import { publicWidgetUrl } from '../widget/links.ts';
+import { designFromText, loadSnapshot } from './snapshot.ts';
+import { publicWidgetUrl, widgetPageUrl } from '../widget/links.ts';
 
 const PAGE_ID = /^[0-9A-Za-z]{20,32}$/;
 
@@ -62,13 +64,40 @@ export interface PageQuery {
 
 /** The page (HTML and the frame hosts it embeds), or null when there is no such sent card (unknown, canceled, or not sent yet). */
 export async function sharePage(ctx: ServiceContext, pageId: string, nonce: string, query: PageQuery = { thanksSent: false }): Promise<RenderedPage | null> {
+  if (!PAGE_ID.test(pageId)) return null;
+  const own = await readOwnPage(ctx, pageId);
+  if (own === null) return null;
+  return own ? ownPage(ctx, pageId, own, nonce, query) : sharedIdPage(ctx, pageId, nonce, query);
+}
+
+// A recipient's own page (nearly every page): from its one read.
+async function ownPage(ctx: ServiceContext, pageId: string, own: OwnPage, nonce: string, query: PageQuery): Promise<RenderedPage> {
+  const base = ctx.config.publicBaseUrl;
+  // A share link's page is anyone's it is given to: it offers to be shared on.
+  const state: PageState = {
+    openAction: `/e/${pageId}/open`,
+    opened: own.opened,
+    url: pageUrl(base, pageId),
+    shared: own.send.mode === 'share',
+    thanksSent: query.thanksSent,
+    sendBackUrl: own.widget?.public ? widgetPageUrl(base, own.widget.vanityId) : null,
+  };
+  // A send from before designs were shared keeps its own snapshot: read, and rendered, every time.
+  if (!own.design) return renderPage(own.send, await loadSnapshot(ctx.models, own.sendPk), own.recipient, nonce, state);
+  const { sha256, text } = own.design;
+  // Every value the render reads, the design by the hash of its content.
+  const key = JSON.stringify([sha256, own.send, own.recipient, state]);
+  return cachedPage(key, nonce, (slot) => renderPage(own.send, designFromText(text), own.recipient, slot, state));
+}
+
+// The shared id of a send (`stat_vanity_id`) whose recipients have no pages of their own (sends from before pages).
+async function sharedIdPage(ctx: ServiceContext, pageId: string, nonce: string, query: PageQuery): Promise<RenderedPage | null> {
   const page = await findPage(ctx, pageId);
   if (!page) return null;
   const design = await loadSnapshot(ctx.models, page.send.id);
   const url = pageUrl(ctx.config.publicBaseUrl, pageId);
   const sendBackUrl = await publicWidgetUrl(ctx.models, ctx.config.publicBaseUrl, page.send.widget_id);
   if (page.recipient) {
-    // A share link's page is anyone's it is given to: it offers to be shared on.
     const state = { openAction: `/e/${pageId}/open`, opened: page.recipient.opened_at !== null, url, shared: page.send.mode === 'share', thanksSent: query.thanksSent, sendBackUrl };
     return renderPage(page.send, design, page.recipient, nonce, state);
   }

@@ -189,18 +189,21 @@ export async function saveSnapshot(models: Models, sendPk: number, design: Ecard
   await saveSnapshots(models, [{ sendPk, design }], transaction);
 }
 
+/** A stored design's JSON text as the design it holds. */
+export const designFromText = (text: string): EcardDesign => EcardDesign.parse(JSON.parse(text));
+
 /** The sends' snapshots by send row id (a send without one is absent: see loadSnapshot). */
 export async function loadSnapshots(models: Models, sendPks: readonly number[]): Promise<Map<number, EcardDesign>> {
   const found = new Map<number, EcardDesign>();
   if (sendPks.length === 0) return found;
   const refs = await models.SendDesignRef.findAll({ where: { send_id: [...sendPks] } });
   const designs = new Map(
-    (await models.SendDesign.findAll({ where: { id: [...new Set(refs.map((r) => r.design_id))] } })).map((d) => [d.id, EcardDesign.parse(JSON.parse(d.design))]),
+    (await models.SendDesign.findAll({ where: { id: [...new Set(refs.map((r) => r.design_id))] } })).map((d) => [d.id, designFromText(d.design)]),
   );
   for (const ref of refs) found.set(ref.send_id, designs.get(ref.design_id)!);
   const older = sendPks.filter((pk) => !found.has(pk));
   if (older.length > 0) {
-    for (const row of await models.SendSnapshot.findAll({ where: { send_id: older } })) found.set(row.send_id, EcardDesign.parse(JSON.parse(row.design)));
+    for (const row of await models.SendSnapshot.findAll({ where: { send_id: older } })) found.set(row.send_id, designFromText(row.design));
   }
   return found;
 }

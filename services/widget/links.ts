@@ -3,9 +3,12 @@
 import type { Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
 
-/** `${PUBLIC_BASE_URL}/w/<vanity>` for a public widget; null otherwise. */
+/** `${PUBLIC_BASE_URL}/w/<vanity>`: a widget's public page. */
+export const widgetPageUrl = (publicBaseUrl: string, vanityId: string) => `${publicBaseUrl.replace(/\/+$/, '')}/w/${encodeURIComponent(vanityId)}`;
+
+/** The public page of a public widget; null otherwise. */
 export async function publicWidgetUrl(models: Models, publicBaseUrl: string, widgetId: number, transaction?: Transaction): Promise<string | null> {
   const widget = await models.Widget.findByPk(widgetId, { attributes: ['vanity_id', 'public_share_enabled', 'is_campaign'], ...(transaction ? { transaction } : {}) });
   if (!widget || !widget.public_share_enabled || widget.is_campaign) return null;
-  return `${publicBaseUrl.replace(/\/+$/, '')}/w/${encodeURIComponent(widget.vanity_id)}`;
+  return widgetPageUrl(publicBaseUrl, widget.vanity_id);
 }
