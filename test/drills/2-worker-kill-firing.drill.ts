@@ -9,7 +9,7 @@ import { expectPass, settled, startDrill, step, stopChildren } from './harness.t
 
 const TOTAL = 10_000;
 // The SMTP pool, so the size of a micro-batch.
-const POOL = 10;
+const POOL = 25;
 // Mid-firing and mid-batch (the ninth batch of 500), a whole number of micro-batches.
 const KILL_AT = 4_250;
 
