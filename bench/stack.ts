@@ -66,10 +66,10 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-/** `node --import tsx <script>` with `env`, its output in `logFile`; resolved once `ready` resolves, rejected if it exits first. */
-export async function startChild(script: string, env: Record<string, string | undefined>, logFile: string, ready: () => Promise<unknown>): Promise<WorkerProcess> {
+/** `node [nodeArgs] --import tsx <script>` with `env`, its output in `logFile`; resolved once `ready` resolves, rejected if it exits first. */
+export async function startChild(script: string, env: Record<string, string | undefined>, logFile: string, ready: () => Promise<unknown>, nodeArgs: string[] = []): Promise<WorkerProcess> {
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: packageRoot, env, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: packageRoot, env, stdio: ['ignore', log, log] });
   closeSync(log);
   const orphaned = () => child.kill('SIGKILL');
   process.once('exit', orphaned);
@@ -144,8 +144,15 @@ export async function startBenchStack(settings: BenchSettings, progress: (line: 
     const client = services.workflows!.client;
     progress('worker process: bundling the workflows');
     let pings = 0;
-    const worker = await startChild('bin/worker.ts', { ...env, LOG_LEVEL: 'warn' }, logFile('worker.log'), () =>
-      client.workflow.execute(PING_WORKFLOW, { taskQueue: config.temporal.taskQueue, workflowId: `bench-ready-${++pings}`, args: ['ready'], workflowExecutionTimeout: '2 minutes' }),
+    // BENCH_WORKER_CPU_PROF=<dir> profiles the worker the same way (its bulk batches: P4, P8).
+    const workerProfileDir = process.env.BENCH_WORKER_CPU_PROF;
+    const workerArgs = workerProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(workerProfileDir)}`] : [];
+    const worker = await startChild(
+      'bin/worker.ts',
+      { ...env, LOG_LEVEL: 'warn' },
+      logFile('worker.log'),
+      () => client.workflow.execute(PING_WORKFLOW, { taskQueue: config.temporal.taskQueue, workflowId: `bench-ready-${++pings}`, args: ['ready'], workflowExecutionTimeout: '2 minutes' }),
+      workerArgs,
     );
     stops.push(() => worker.stop());
     progress('API process');

@@ -1,17 +1,17 @@
 // One batch of an automation firing (the bulk activity's work), as a campaign batch: the pending rows of the firing's
-// date D with ids in (afterId, throughId] are claimed micro-batch by micro-batch (claim.ts), delivered by the bulk
-// sender, and take the state their sends ended in. Safe to run again at any point: a retry claims only unclaimed
-// rows and never emails a claimed one twice.
+// date D with ids in (afterId, throughId] are prepared in one transaction under the account's lock (prepare.ts),
+// then delivered by the bulk sender in claimed micro-batches, and take the state their sends ended in. Safe to run
+// again at any point: a retry prepares only rows without a send and never emails a claimed one twice.
 import { Op } from 'sequelize';
 import type { AutomationSendStatus } from '../../models/AutomationSend.ts';
 import type { AutomationBatchCounts, AutomationWave } from '../../workflows/automation/contract.ts';
-import { deliverPrepared, microBatchSize, settleFromSends, type SettledState } from '../bulk-send/steps.ts';
+import { deliverPrepared, settleFromSends, type SettledState } from '../bulk-send/steps.ts';
 import { listUnsubscribeHeaders } from '../sends/unsubscribe.ts';
 import type { ServiceContext } from '../context.ts';
 import { releaseQuota } from '../sends/quota.ts';
-import { claimRows } from './claim.ts';
 import { loadConfig } from './config.ts';
 import type { LocalDate } from './due.ts';
+import { prepareRows } from './prepare.ts';
 
 export interface AutomationBatchInput {
   accountId: number;
@@ -81,21 +81,18 @@ export async function sendAutomationBatch(ctx: ServiceContext, input: Automation
   const page = await models.AutomationSend.findAll({ attributes: ['id', 'send_id'], where: { ...range, status: 'pending' }, order: [['id', 'ASC']], raw: true });
   if (page.length === 0) return countsOf(ctx, input);
   const config = await loadConfig(models, input.accountId, input.automationId);
-  const unclaimed = page.filter((r) => r.send_id === null).map((r) => r.id);
-  const size = await microBatchSize(ctx, input.accountId);
+  const unprepared = page.filter((r) => r.send_id === null).map((r) => r.id);
   if (!config?.row.enabled) {
-    // Turned off mid-firing: what is not claimed yet is not sent; claimed rows still finish below.
-    if (unclaimed.length) await models.AutomationSend.update({ status: 'skipped', reason: 'disabled' }, { where: { id: unclaimed, status: 'pending', send_id: { [Op.is]: null } } });
-  } else {
-    for (let i = 0; i < unclaimed.length; i += size) {
-      await claimRows(ctx, config, unclaimed.slice(i, i + size));
-      run.heartbeat();
-    }
+    // Turned off mid-firing: what is not prepared yet is not sent; prepared rows still finish below.
+    if (unprepared.length) await models.AutomationSend.update({ status: 'skipped', reason: 'disabled' }, { where: { id: unprepared, status: 'pending', send_id: { [Op.is]: null } } });
+  } else if (unprepared.length) {
+    await prepareRows(ctx, config, unprepared);
   }
+  run.heartbeat();
   const ids = page.map((r) => r.id);
   const prepared = await models.AutomationSend.findAll({ attributes: ['send_id'], where: { id: ids, status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   try {
-    await deliverPrepared(ctx, input.accountId, prepared.map((r) => r.send_id!), { ...run, microBatch: size, headersFor: listUnsubscribeHeaders(ctx, input.accountId) });
+    await deliverPrepared(ctx, input.accountId, prepared.map((r) => r.send_id!), { ...run, headersFor: listUnsubscribeHeaders(ctx, input.accountId) });
   } finally {
     await settle(ctx, input.accountId, ids);
   }

@@ -39,7 +39,7 @@ interface EcardChoice {
 }
 
 /**
- * The eCard a card would be sent with, drawn as the claim draws it (services/automations/claim.ts): from its
+ * The eCard a card would be sent with, drawn as the preparation draws it (services/automations/prepare.ts): from its
  * milestone rule's own eCards when the rule has any, else the selected ones, the enabled ones only.
  */
 function ecardOf(choice: EcardChoice, occasion: Occasion): number | undefined {

@@ -1,7 +1,7 @@
 // The bulk sender's first step, shared by campaigns and automations: in the caller's transaction, one send per
 // recipient (its origin, its snapshot, the card rendered for it, a deterministic Message-ID) and the ecard_shared
 // events of up to 100 elements each, written before any email (`sent: false`), as the spec says.
-import type { Transaction } from 'sequelize';
+import { literal, type Transaction } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
 import { randomId } from '../../lib/ids.ts';
 import type { Ecard } from '../../models/Ecard.ts';
@@ -144,4 +144,13 @@ export async function prepareBulkSends(
     );
   }
   return new Map(recipients.map((r, i) => [r.key, ordered[i]!.id]));
+}
+
+/**
+ * The caller's rows' link to their sends, for one UPDATE of every row a batch prepared (`WHERE id IN (keys)`):
+ * `send_id` and `ecard_id` by row id. Numbers only go into the CASE statements.
+ */
+export function sendLinks(recipients: readonly BulkRecipient[], sendPks: ReadonlyMap<number, number>): { send_id: ReturnType<typeof literal>; ecard_id: ReturnType<typeof literal> } {
+  const cases = (pick: (r: BulkRecipient) => number) => recipients.map((r) => `WHEN ${Number(r.key)} THEN ${Number(pick(r))}`).join(' ');
+  return { send_id: literal(`CASE id ${cases((r) => sendPks.get(r.key)!)} END`), ecard_id: literal(`CASE id ${cases((r) => r.ecard.id)} END`) };
 }

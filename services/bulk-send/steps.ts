@@ -26,7 +26,7 @@ export async function suppressedEmails(models: Models, accountId: number, emails
 }
 
 /** How many emails a micro-batch claims: the SMTP pool's size, or more for the sink. */
-export async function microBatchSize(ctx: ServiceContext, accountId: number): Promise<number> {
+async function microBatchSize(ctx: ServiceContext, accountId: number): Promise<number> {
   const sandbox = (await ctx.models.Account.findByPk(accountId))?.mode === 'sandbox';
   return sandbox || ctx.config.mail.transport === 'sink' ? SINK_MICRO_BATCH : ctx.config.mail.poolSize;
 }
@@ -34,15 +34,12 @@ export async function microBatchSize(ctx: ServiceContext, accountId: number): Pr
 /** The extra headers of each address's email, made for a batch's addresses (the caller's List-Unsubscribe links). */
 export type HeadersFor = (emails: string[]) => Promise<(email: string) => Record<string, string>>;
 
-/**
- * Emails the prepared sends (those not claimed yet), each with the headers its caller gives it (List-Unsubscribe);
- * `microBatch` when the caller already knows it (else looked up).
- */
+/** Emails the prepared sends (those not claimed yet), each with the headers its caller gives it (List-Unsubscribe). */
 export async function deliverPrepared(
   ctx: ServiceContext,
   accountId: number,
   sendPks: number[],
-  run: { lastTry: boolean; heartbeat: () => void; microBatch?: number; headersFor: HeadersFor },
+  run: { lastTry: boolean; heartbeat: () => void; headersFor: HeadersFor },
 ): Promise<void> {
   const { models } = ctx;
   if (sendPks.length === 0) return;
@@ -55,7 +52,7 @@ export async function deliverPrepared(
   if (gifts) await buyPendingGifts(ctx, sendPks, run.heartbeat);
   try {
     await deliverBulk(ctx, accountId, sendPks, {
-      microBatch: run.microBatch ?? (await microBatchSize(ctx, accountId)),
+      microBatch: await microBatchSize(ctx, accountId),
       lastTry: run.lastTry,
       headers,
       heartbeat: run.heartbeat,

@@ -7,7 +7,7 @@ import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/Ca
 import type { Models } from '../../models/index.ts';
 import type { BatchCounts } from '../../workflows/campaign/contract.ts';
 import { accountTransaction } from '../account-lock.ts';
-import { prepareBulkSends, type BulkRecipient } from '../bulk-send/prepare.ts';
+import { prepareBulkSends, sendLinks, type BulkRecipient } from '../bulk-send/prepare.ts';
 import { deliverPrepared, settleFromSends, suppressedEmails } from '../bulk-send/steps.ts';
 import type { ServiceContext } from '../context.ts';
 import { releaseQuota } from '../sends/quota.ts';
@@ -101,12 +101,7 @@ async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRe
         transaction,
       );
     }
-    // Numbers only, so one CASE statement links every recipient to its send and eCard.
-    const cases = (pick: (r: BulkRecipient) => number) => ready.map((r) => `WHEN ${Number(r.key)} THEN ${Number(pick(r))}`).join(' ');
-    await models.CampaignRecipient.update(
-      { send_id: literal(`CASE id ${cases((r) => sendPks.get(r.key)!)} END`), ecard_id: literal(`CASE id ${cases((r) => r.ecard.id)} END`) },
-      { where: { id: ready.map((r) => r.key) }, transaction },
-    );
+    await models.CampaignRecipient.update(sendLinks(ready, sendPks), { where: { id: ready.map((r) => r.key) }, transaction });
   });
   await giveBack(models, campaign, skippedCount, waveId);
 }

@@ -1,15 +1,16 @@
-// The claim of one micro-batch of an automation's pending rows, in one transaction under the account's lock
-// (once per micro-batch, never per member): members no longer active or in scope, suppressed addresses and a
-// suspended account are `skipped`; the quota is reserved, 1 per card or digest (refused → `failed`
-// wouldexceedlimit, the owner told at most once a day); each row gets its eCard and message (a stable hash) and
-// its send, all stored before any email goes out.
-import { literal, Op, type Transaction } from 'sequelize';
+// The preparation of one batch's pending rows (up to BULK_BATCH_SIZE, 500), as a campaign batch prepares its
+// recipients: in one transaction under the account's lock (once per batch, never per member or micro-batch),
+// members no longer active or in scope, suppressed addresses and a suspended account are `skipped`; the quota is
+// reserved, 1 per card or digest (refused → `failed` wouldexceedlimit, the owner told at most once a day); each row
+// gets its eCard and message (a stable hash) and its send, all stored before any email goes out. The bulk sender
+// then claims and delivers the sends in micro-batches.
+import { Op, type Transaction } from 'sequelize';
 import type { Account } from '../../models/Account.ts';
 import type { NotificationType } from '../../models/AutomationEcard.ts';
 import type { AutomationSend } from '../../models/AutomationSend.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import { accountTransaction } from '../account-lock.ts';
-import { prepareBulkSends, type BulkRecipient } from '../bulk-send/prepare.ts';
+import { prepareBulkSends, sendLinks, type BulkRecipient } from '../bulk-send/prepare.ts';
 import { suppressedEmails } from '../bulk-send/steps.ts';
 import type { ServiceContext } from '../context.ts';
 import { queueOwnerNotice } from '../owner-mail.ts';
@@ -69,8 +70,8 @@ async function refuseQuota(ctx: ServiceContext, config: AutomationConfig, accoun
   );
 }
 
-/** Claims the rows (pending, not yet prepared) of one micro-batch. */
-export async function claimRows(ctx: ServiceContext, config: AutomationConfig, rowIds: number[]): Promise<void> {
+/** Prepares the rows (pending, not yet prepared) of one batch. */
+export async function prepareRows(ctx: ServiceContext, config: AutomationConfig, rowIds: number[]): Promise<void> {
   const { models } = ctx;
   await accountTransaction(models, config.row.account_id, async (transaction, account) => {
     const rows = await models.AutomationSend.findAll({ where: { id: rowIds, status: 'pending', send_id: { [Op.is]: null } }, order: [['id', 'ASC']], transaction });
@@ -148,7 +149,7 @@ async function applyOutcomes(ctx: ServiceContext, config: AutomationConfig, acco
     else if ('fail' in outcome) note('failed', outcome.fail, row.id);
     else ready.push(outcome);
   }
-  // Quota: 1 per email, reserved now for the month of the claim; what does not fit fails (in row order).
+  // Quota: 1 per email, reserved now for the month of the preparation; what does not fit fails (in row order).
   const sandbox = account.mode === 'sandbox';
   const month = billingMonth(ctx.now());
   let granted = ready.length;
@@ -187,16 +188,11 @@ async function applyOutcomes(ctx: ServiceContext, config: AutomationConfig, acco
       transaction,
     );
   }
-  // Numbers only in the CASE statements; each distinct message is one more UPDATE.
-  const cases = (pick: (r: BulkRecipient) => number) => sending.map(({ recipient: r }) => `WHEN ${Number(r.key)} THEN ${Number(pick(r))}`).join(' ');
   await models.AutomationSend.update(
-    {
-      send_id: literal(`CASE id ${cases((r) => sendPks.get(r.key)!)} END`),
-      ecard_id: literal(`CASE id ${cases((r) => r.ecard.id)} END`),
-      quota_month: sandbox ? null : month,
-    },
+    { ...sendLinks(sending.map((s) => s.recipient), sendPks), quota_month: sandbox ? null : month },
     { where: { id: sending.map((s) => s.recipient.key) }, transaction },
   );
+  // Each distinct message is one more UPDATE.
   const byMessage = new Map<string, number[]>();
   for (const s of sending) if (s.message !== null) byMessage.set(s.message, [...(byMessage.get(s.message) ?? []), s.recipient.key]);
   for (const [message, ids] of byMessage) await models.AutomationSend.update({ message }, { where: { id: ids }, transaction });
