@@ -6,6 +6,7 @@
 import { ApiError, seatLimitReached } from '../../lib/errors.ts';
 import type { ServiceContext } from '../context.ts';
 import { accountTransaction } from '../account-lock.ts';
+import { seatsUsed } from './seats.ts';
 import { applyPlan, planUpsert, type MatchField, type MemberFieldsInput, type UpsertRequest } from './upsert.ts';
 
 export const IMPORT_BATCH_ROWS = 200;
@@ -72,8 +73,7 @@ export async function importMembers(ctx: ServiceContext, accountId: number, inpu
     const batch = valid.slice(start, start + IMPORT_BATCH_ROWS);
     await accountTransaction(ctx.models, accountId, async (transaction, account) => {
       if (dryRun && seatsLeft === undefined) {
-        const active = await ctx.models.TeamMember.count({ where: { account_id: accountId, disabled: false }, transaction });
-        seatsLeft = ctx.config.seats[account.plan] - active;
+        seatsLeft = ctx.config.seats[account.plan] - (await seatsUsed(ctx.models, accountId, transaction));
       }
       for (const row of batch) {
         const request: UpsertRequest = { fields: row.fields, matchField, dryRun, source: 'import', ignored: [] };
@@ -86,21 +86,29 @@ export async function importMembers(ctx: ServiceContext, accountId: number, inpu
           problem(row.line, err.message);
           continue;
         }
-        if (!plan.current) {
-          if (dryRun) {
-            if (seatsLeft! <= 0) {
-              problem(row.line, seatLimitReached(seatMessage(ctx.config.seats[account.plan], account.plan)).message);
-              continue;
-            }
-            seatsLeft!--;
-          }
-          outcome.creates++;
-        } else if (plan.changed.length) outcome.updates++;
-        else {
+        if (plan.current && !plan.changed.length) {
           outcome.unchanged++;
           continue;
         }
-        if (!dryRun) await applyPlan(ctx, account, request, plan, transaction);
+        if (!plan.current && dryRun) {
+          if (seatsLeft! <= 0) {
+            problem(row.line, seatLimitReached(seatMessage(ctx.config.seats[account.plan], account.plan)).message);
+            continue;
+          }
+          seatsLeft!--;
+        }
+        if (!dryRun) {
+          try {
+            await applyPlan(ctx, account, request, plan, transaction);
+          } catch (err) {
+            // A create whose seat is refused wrote nothing (applyPlan takes the seat first): the row is a problem.
+            if (!(err instanceof ApiError) || err.code !== seatLimitReached.code) throw err;
+            problem(row.line, err.message);
+            continue;
+          }
+        }
+        if (plan.current) outcome.updates++;
+        else outcome.creates++;
       }
     });
   }
