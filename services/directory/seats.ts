@@ -16,9 +16,10 @@ const activeCount = (models: Models, accountId: number, transaction: Transaction
   models.TeamMember.count({ where: { account_id: accountId, disabled: false }, transaction });
 
 /**
- * The seats row, made from the active members when missing (the migration made one per account then; later
- * accounts get theirs on their first member). An upsert, not INSERT IGNORE: on MySQL IGNORE takes a shared lock
- * that two makers would both try to upgrade for the update that follows (services/sends/quota.ts, the same case).
+ * The seats row, made from the active members when missing (the migration made one per existing account, and
+ * createAccount makes one with each account, so only an account written by other means lacks it). An upsert, not
+ * INSERT IGNORE: on MySQL IGNORE takes a shared lock that two makers would both try to upgrade for the update that
+ * follows (services/sends/quota.ts, the same case).
  */
 async function makeSeatsRow(models: Models, accountId: number, transaction: Transaction): Promise<void> {
   const used = await activeCount(models, accountId, transaction);

@@ -306,7 +306,7 @@ export async function upsertMember(ctx: ServiceContext, accountId: number, reque
         const field = Object.keys(err.fields ?? {}).find((f) => f === 'email' || f === 'employee_id') ?? 'email';
         throw conflict(field, String(request.fields[field] ?? ''));
       }
-      if (lostRace(err)) throw serviceUnavailable('The team member is being changed by other calls right now; try again');
+      if (lostRace(err)) throw serviceUnavailable('The directory is being changed by many calls at once; try again');
       throw err;
     }
   }
