@@ -67,12 +67,15 @@ export async function importMembers(ctx: ServiceContext, accountId: number, inpu
     valid.push(row);
   }
 
-  // A dry run creates nothing, so the seats its creates would take are counted here.
+  // Seats are counted here, in both modes, so a dry run and the apply agree: a create past the plan's seats is a row
+  // error, and the apply's seat (taken by applyPlan) is then always free. A dry run creates nothing, so it counts
+  // across the whole file; the apply reads the seats row again each batch, under the account's lock (no other
+  // member write of the account runs meanwhile).
   let seatsLeft: number | undefined;
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_ROWS) {
     const batch = valid.slice(start, start + IMPORT_BATCH_ROWS);
     await accountTransaction(ctx.models, accountId, async (transaction, account) => {
-      if (dryRun && seatsLeft === undefined) {
+      if (!dryRun || seatsLeft === undefined) {
         seatsLeft = ctx.config.seats[account.plan] - (await seatsUsed(ctx.models, accountId, transaction));
       }
       for (const row of batch) {
@@ -90,23 +93,14 @@ export async function importMembers(ctx: ServiceContext, accountId: number, inpu
           outcome.unchanged++;
           continue;
         }
-        if (!plan.current && dryRun) {
-          if (seatsLeft! <= 0) {
+        if (!plan.current) {
+          if (seatsLeft <= 0) {
             problem(row.line, seatLimitReached(seatMessage(ctx.config.seats[account.plan], account.plan)).message);
             continue;
           }
-          seatsLeft!--;
+          seatsLeft--;
         }
-        if (!dryRun) {
-          try {
-            await applyPlan(ctx, account, request, plan, transaction);
-          } catch (err) {
-            // A create whose seat is refused wrote nothing (applyPlan takes the seat first): the row is a problem.
-            if (!(err instanceof ApiError) || err.code !== seatLimitReached.code) throw err;
-            problem(row.line, err.message);
-            continue;
-          }
-        }
+        if (!dryRun) await applyPlan(ctx, account, request, plan, transaction);
         if (plan.current) outcome.updates++;
         else outcome.creates++;
       }

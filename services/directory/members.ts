@@ -43,10 +43,11 @@ export async function setMemberDisabled(ctx: ServiceContext, accountId: number, 
   return accountTransaction(ctx.models, accountId, async (transaction, account: Account) => {
     const member = await mustFind(ctx.models, accountId, change.key, transaction);
     if (member.disabled === disabled) return loadView(ctx.models, member, transaction);
-    if (!disabled) await takeSeat(ctx, account, transaction);
     const now = ctx.now();
     await saveMember(ctx.models, member, { disabled }, now, transaction);
+    // The seat after the write, as counters go last (seats.ts); a refused reactivation rolls the write back.
     if (disabled) await giveSeat(ctx.models, accountId, transaction);
+    else await takeSeat(ctx, account, transaction);
     const view = await loadView(ctx.models, member, transaction);
     await recordMemberEvent(
       ctx,

@@ -21,27 +21,29 @@ const activeCount = (models: Models, accountId: number, transaction: Transaction
  * INSERT IGNORE: on MySQL IGNORE takes a shared lock that two makers would both try to upgrade for the update that
  * follows (services/sends/quota.ts, the same case).
  */
-async function makeSeatsRow(models: Models, accountId: number, transaction: Transaction): Promise<void> {
+async function makeSeatsRow(models: Models, accountId: number, transaction: Transaction): Promise<number> {
   const used = await activeCount(models, accountId, transaction);
   await models.MemberSeats.bulkCreate([{ account_id: accountId, used }], { updateOnDuplicate: ['account_id'], transaction });
+  return used;
 }
 
 /**
- * Takes a seat for a member about to become active: one conditional update, `used < limit` (the plan's limit as a
- * parameter: plans change), before the member's own write, so a refusal (403) leaves the transaction as it was.
- * The row stays locked until commit: the account's creates and reactivations take seats one at a time.
+ * Takes the seat of a member just made active (inserted, or reactivated), in that write's transaction: one
+ * conditional update, `used < limit` (the plan's limit as a parameter: plans change); none free → 403, and the
+ * caller's transaction rolls the member's write back. Last, as every counter is (docs/decisions.md, "Hot paths"):
+ * the row stays locked until the commit that follows, so the account's creates wait for each other only there.
  */
 export async function takeSeat(ctx: ServiceContext, account: Account, transaction: Transaction): Promise<void> {
   const { models } = ctx;
   const limit = ctx.config.seats[account.plan];
-  const take = () => models.MemberSeats.update({ used: literal('used + 1') }, { where: { account_id: account.id, used: { [Op.lt]: limit } }, transaction });
-  if ((await take())[0] === 1) return;
+  const [taken] = await models.MemberSeats.update({ used: literal('used + 1') }, { where: { account_id: account.id, used: { [Op.lt]: limit } }, transaction });
+  if (taken === 1) return;
   if (await models.MemberSeats.findByPk(account.id, { transaction })) throw seatsFull(limit, account.plan);
-  await makeSeatsRow(models, account.id, transaction);
-  if ((await take())[0] !== 1) throw seatsFull(limit, account.plan);
+  // No row: made from the count, which holds this member already.
+  if ((await makeSeatsRow(models, account.id, transaction)) > limit) throw seatsFull(limit, account.plan);
 }
 
-/** Gives back the seat of a member that stops being active (deactivated or erased while active). */
+/** Gives back the seat of a member just made inactive (deactivated, or erased while active), in that write's transaction. */
 export async function giveSeat(models: Models, accountId: number, transaction: Transaction): Promise<void> {
   const [given] = await models.MemberSeats.update({ used: literal('used - 1') }, { where: { account_id: accountId, used: { [Op.gt]: 0 } }, transaction });
   if (given === 0 && !(await models.MemberSeats.findByPk(accountId, { transaction }))) await makeSeatsRow(models, accountId, transaction);

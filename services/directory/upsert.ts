@@ -127,7 +127,7 @@ export interface Plan {
 }
 
 // Every rule, reading only: the match, the next state, conflicts, required fields, the manager and (a dry run's)
-// seat; a real create takes its seat in applyPlan.
+// seat; a real create takes its seat in applyPlan, after its writes.
 export async function planUpsert(ctx: ServiceContext, account: Account, request: UpsertRequest, transaction: Transaction, lockMember = false): Promise<Plan> {
   const { models } = ctx;
   const { fields } = request;
@@ -220,8 +220,6 @@ export async function applyPlan(ctx: ServiceContext, account: Account, request: 
   const manager = changed.includes('manager_email') ? await managerLink(models, account.id, next.manager_email, transaction) : {};
   let member = plan.member;
   if (!member) {
-    // The seat first: a refusal (403) leaves the transaction as it was (an import goes on with its next row).
-    await takeSeat(ctx, account, transaction);
     const row = Object.fromEntries(SCALAR_FIELDS.map((f) => [f, next[f]])) as Record<ScalarField, string | null> & { email: string };
     member = await models.TeamMember.create(
       { account_id: account.id, ...row, manager_id: null, pending_manager_email: null, ...manager, disabled: false, created_at: now, updated_at: now },
@@ -243,19 +241,22 @@ export async function applyPlan(ctx: ServiceContext, account: Account, request: 
   // What was just written, read from no table: the member's row is this transaction's (updateMember checked its version).
   const view = memberView(member, next);
   // Bulk imports emit no member events (decisions: Directory).
-  if (request.source === 'import') return view;
-  await recordMemberEvent(
-    ctx,
-    {
-      accountId: account.id,
-      type: plan.current ? 'team_member_updated' : 'team_member_created',
-      source: request.source,
-      at: now,
-      member: eventMember({ ...view, id: member.id }),
-      ...(plan.current ? { changedFields: changed } : {}),
-    },
-    transaction,
-  );
+  if (request.source !== 'import') {
+    await recordMemberEvent(
+      ctx,
+      {
+        accountId: account.id,
+        type: plan.current ? 'team_member_updated' : 'team_member_created',
+        source: request.source,
+        at: now,
+        member: eventMember({ ...view, id: member.id }),
+        ...(plan.current ? { changedFields: changed } : {}),
+      },
+      transaction,
+    );
+  }
+  // A new member's seat, last (seats.ts): 403 when none is free, and the transaction rolls the member back.
+  if (!plan.current) await takeSeat(ctx, account, transaction);
   return view;
 }
 
