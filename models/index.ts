@@ -22,6 +22,7 @@ import { defineMailSinkMessage } from './MailSinkMessage.ts';
 import { defineMediaFile } from './MediaFile.ts';
 import { defineMemberCustomValue } from './MemberCustomValue.ts';
 import { defineMemberDepartment } from './MemberDepartment.ts';
+import { defineMemberSeats } from './MemberSeats.ts';
 import { defineOutboxEvent } from './OutboxEvent.ts';
 import { defineOwner } from './Owner.ts';
 import { defineQuotaUsage } from './QuotaUsage.ts';
@@ -56,6 +57,7 @@ export function createModels(sequelize: Sequelize) {
   const MemberDepartment = defineMemberDepartment(sequelize);
   const CustomField = defineCustomField(sequelize);
   const MemberCustomValue = defineMemberCustomValue(sequelize);
+  const MemberSeats = defineMemberSeats(sequelize);
   const OutboxEvent = defineOutboxEvent(sequelize);
   const WebhookEndpoint = defineWebhookEndpoint(sequelize);
   const WebhookSecret = defineWebhookSecret(sequelize);
@@ -104,6 +106,7 @@ export function createModels(sequelize: Sequelize) {
     MemberDepartment,
     CustomField,
     MemberCustomValue,
+    MemberSeats,
     OutboxEvent,
     WebhookEndpoint,
     WebhookSecret,

@@ -17,6 +17,16 @@ export function lockAccount(models: Models, accountId: number, transaction: Tran
   return models.Account.findByPk(accountId, { transaction, ...(sqlite ? {} : { lock: transaction.LOCK.UPDATE }) });
 }
 
+/**
+ * The account's row under a shared lock (MySQL; SQLite: the write transaction's lock, as above), for writes of one
+ * account that may run side by side (member upserts) yet must not run beside those under the account's lock: taken
+ * first, as theirs is, the account comes first in every transaction's lock order (no deadlock between the two kinds).
+ */
+export function shareAccount(models: Models, accountId: number, transaction: Transaction): Promise<Account | null> {
+  const sqlite = models.sequelize.getDialect() === 'sqlite';
+  return models.Account.findByPk(accountId, { transaction, ...(sqlite ? {} : { lock: transaction.LOCK.SHARE }) });
+}
+
 export async function accountTransaction<T>(models: Models, accountId: number, work: (transaction: Transaction, account: Account) => Promise<T>): Promise<T> {
   return writeTransaction(models.sequelize, async (transaction) => {
     const account = await lockAccount(models, accountId, transaction);

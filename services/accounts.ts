@@ -45,9 +45,10 @@ export async function createAccount(models: Models, rawInput: CreateAccountInput
         { name: input.name, plan: input.plan, mode: 'sandbox', live_account_id: live.id },
         { transaction },
       );
-      // Each account, the sandbox twin too, starts with its default brand, named after it.
+      // Each account, the sandbox twin too, starts with its default brand, named after it, and no seat in use.
       await createDefaultBrand(models, live.id, input.name, transaction);
       await createDefaultBrand(models, sandbox.id, input.name, transaction);
+      await models.MemberSeats.bulkCreate([{ account_id: live.id, used: 0 }, { account_id: sandbox.id, used: 0 }], { transaction });
       await models.Owner.create(
         { account_id: live.id, email: input.ownerEmail, password_hash: passwordHash },
         { transaction },

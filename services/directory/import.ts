@@ -6,6 +6,7 @@
 import { ApiError, seatLimitReached } from '../../lib/errors.ts';
 import type { ServiceContext } from '../context.ts';
 import { accountTransaction } from '../account-lock.ts';
+import { seatsUsed } from './seats.ts';
 import { applyPlan, planUpsert, type MatchField, type MemberFieldsInput, type UpsertRequest } from './upsert.ts';
 
 export const IMPORT_BATCH_ROWS = 200;
@@ -66,14 +67,16 @@ export async function importMembers(ctx: ServiceContext, accountId: number, inpu
     valid.push(row);
   }
 
-  // A dry run creates nothing, so the seats its creates would take are counted here.
+  // Seats are counted here, in both modes, so a dry run and the apply agree: a create past the plan's seats is a row
+  // error, and the apply's seat (taken by applyPlan) is then always free. A dry run creates nothing, so it counts
+  // across the whole file; the apply reads the seats row again each batch, under the account's lock (no other
+  // member write of the account runs meanwhile).
   let seatsLeft: number | undefined;
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_ROWS) {
     const batch = valid.slice(start, start + IMPORT_BATCH_ROWS);
     await accountTransaction(ctx.models, accountId, async (transaction, account) => {
-      if (dryRun && seatsLeft === undefined) {
-        const active = await ctx.models.TeamMember.count({ where: { account_id: accountId, disabled: false }, transaction });
-        seatsLeft = ctx.config.seats[account.plan] - active;
+      if (!dryRun || seatsLeft === undefined) {
+        seatsLeft = ctx.config.seats[account.plan] - (await seatsUsed(ctx.models, accountId, transaction));
       }
       for (const row of batch) {
         const request: UpsertRequest = { fields: row.fields, matchField, dryRun, source: 'import', ignored: [] };
@@ -86,21 +89,20 @@ export async function importMembers(ctx: ServiceContext, accountId: number, inpu
           problem(row.line, err.message);
           continue;
         }
-        if (!plan.current) {
-          if (dryRun) {
-            if (seatsLeft! <= 0) {
-              problem(row.line, seatLimitReached(seatMessage(ctx.config.seats[account.plan], account.plan)).message);
-              continue;
-            }
-            seatsLeft!--;
-          }
-          outcome.creates++;
-        } else if (plan.changed.length) outcome.updates++;
-        else {
+        if (plan.current && !plan.changed.length) {
           outcome.unchanged++;
           continue;
         }
+        if (!plan.current) {
+          if (seatsLeft <= 0) {
+            problem(row.line, seatLimitReached(seatMessage(ctx.config.seats[account.plan], account.plan)).message);
+            continue;
+          }
+          seatsLeft--;
+        }
         if (!dryRun) await applyPlan(ctx, account, request, plan, transaction);
+        if (plan.current) outcome.updates++;
+        else outcome.creates++;
       }
     });
   }

@@ -7,7 +7,7 @@ import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, redactMemberEvents, type EventSource } from './events.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
-import { assertSeatFree, saveMember } from './seats.ts';
+import { giveSeat, saveMember, takeSeat } from './seats.ts';
 import { findMemberBy, type MatchField } from './upsert.ts';
 import { loadView, loadViews, type MemberView } from './view.ts';
 
@@ -37,14 +37,17 @@ export interface StatusChange {
 /**
  * Sets the member's `disabled` flag. A real change is recorded (`team_member_deactivated`, or
  * `team_member_updated` with `changed_fields: ["disabled"]` on reactivation); a repeat is a no-op without event.
+ * Reactivation takes a seat (403 when none is free), deactivation gives it back, in the same transaction.
  */
 export async function setMemberDisabled(ctx: ServiceContext, accountId: number, change: StatusChange, disabled: boolean): Promise<MemberView> {
   return accountTransaction(ctx.models, accountId, async (transaction, account: Account) => {
     const member = await mustFind(ctx.models, accountId, change.key, transaction);
     if (member.disabled === disabled) return loadView(ctx.models, member, transaction);
-    if (!disabled) await assertSeatFree(ctx, account, transaction);
     const now = ctx.now();
     await saveMember(ctx.models, member, { disabled }, now, transaction);
+    // The seat after the write, as counters go last (seats.ts); a refused reactivation rolls the write back.
+    if (disabled) await giveSeat(ctx.models, accountId, transaction);
+    else await takeSeat(ctx, account, transaction);
     const view = await loadView(ctx.models, member, transaction);
     await recordMemberEvent(
       ctx,
@@ -63,8 +66,9 @@ export async function setMemberDisabled(ctx: ServiceContext, accountId: number, 
 }
 
 /**
- * Erases a member for good: the row, its departments and custom dates go; reports lose the manager link; its
- * earlier events keep only its id. The delete event carries id, email and employee_id so subscribers can erase too.
+ * Erases a member for good: the row, its departments and custom dates go (an active member's seat is given back);
+ * reports lose the manager link; its earlier events keep only its id. The delete event carries id, email and
+ * employee_id so subscribers can erase too.
  */
 export async function eraseMember(ctx: ServiceContext, accountId: number, change: StatusChange): Promise<number> {
   const { models } = ctx;
@@ -79,6 +83,7 @@ export async function eraseMember(ctx: ServiceContext, accountId: number, change
     // What other areas hold about the member (campaigns, rewards, automations: app/services.ts lists them).
     await erasure.inTransaction({ id: member.id, email: member.email }, transaction);
     await member.destroy({ transaction });
+    if (!member.disabled) await giveSeat(models, accountId, transaction);
     await recordMemberEvent(
       ctx,
       {

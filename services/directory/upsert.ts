@@ -1,16 +1,22 @@
 // Upserting a member: match by email or employee_id, change only the fields sent, create departments by name,
 // link the manager by email (now or when the manager arrives), and record the event of a real change.
 // A dry run runs every rule and answers as the real call would, writing nothing.
-import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
-import { invalidManager, memberConflict, missingField, notFound, requireFields } from '../../lib/errors.ts';
+// Upserts of one account run side by side (no account lock, issue 35 item 5): a create takes its seat with a
+// conditional update, an update writes only the columns it changes and only if nobody changed the member since it
+// was read; an upsert that lost a race (the member changed, or another created the same person or department
+// first) runs again from the start in a new transaction, and so sees what the winner committed.
+import { DatabaseError, Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import { writeTransaction } from '../../lib/db.ts';
+import { invalidManager, memberConflict, missingField, notFound, requireFields, serviceUnavailable } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
+import type { CustomField } from '../../models/CustomField.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, type EventSource } from './events.ts';
-import { accountTransaction } from '../account-lock.ts';
+import { shareAccount } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
-import { assertSeatFree, saveMember } from './seats.ts';
-import { loadView, sortKeys, sortNames, type MemberState, type MemberView } from './view.ts';
+import { assertSeatFree, takeSeat } from './seats.ts';
+import { loadView, memberView, sortKeys, sortNames, type MemberState, type MemberView } from './view.ts';
 
 /** The fields an upsert sets, in the order changes are reported; a field sent as null clears it. */
 export const SCALAR_FIELDS = ['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'date_of_birth', 'hire_date', 'profile_image_url', 'timezone'] as const;
@@ -53,16 +59,22 @@ export async function findMemberBy(models: Models, accountId: number, field: Mat
 
 // With match_field=employee_id and no member holding that id, a member with the same email and no employee_id
 // yet is the same person (added before the integration sent ids): it is adopted instead of a conflict.
-async function findMatch(models: Models, accountId: number, request: UpsertRequest, transaction: Transaction): Promise<TeamMember | null> {
+// `lock` (a run after a lost race, MySQL): the member's row is read locked, so this run waits for the other writes
+// of that member instead of losing to them again. Not on a first run: a locking read of a key nobody holds yet
+// locks the gap, where concurrent creates of other people would deadlock.
+async function findMatch(models: Models, accountId: number, request: UpsertRequest, transaction: Transaction, lock: boolean): Promise<TeamMember | null> {
   const { fields, matchField } = request;
+  const locked = lock && models.sequelize.getDialect() !== 'sqlite' ? { lock: transaction.LOCK.UPDATE } : {};
+  const find = (where: { id?: number; email?: string; employee_id?: string }) =>
+    models.TeamMember.findOne({ where: { account_id: accountId, ...where }, transaction, ...locked });
   if (request.memberId !== undefined) {
-    const member = await models.TeamMember.findOne({ where: { account_id: accountId, id: request.memberId }, transaction });
+    const member = await find({ id: request.memberId });
     if (!member) throw notFound(`No team member ${request.memberId}`);
     return member;
   }
-  const found = await findMemberBy(models, accountId, matchField, fields[matchField]!, transaction);
+  const found = await find({ [matchField]: fields[matchField]! });
   if (found || matchField === 'email' || !fields.email) return found;
-  const byEmail = await findMemberBy(models, accountId, 'email', fields.email, transaction);
+  const byEmail = await find({ email: fields.email });
   return byEmail && byEmail.employee_id === null ? byEmail : null;
 }
 
@@ -110,17 +122,20 @@ export interface Plan {
   next: MemberState;
   changed: string[];
   ignored: string[];
+  /** The account's active custom fields, read once for the plan and its write. */
+  customFields: CustomField[];
 }
 
-// Every rule, reading only: the match, the next state, conflicts, required fields, the manager and the seat.
-export async function planUpsert(ctx: ServiceContext, account: Account, request: UpsertRequest, transaction: Transaction): Promise<Plan> {
+// Every rule, reading only: the match, the next state, conflicts, required fields, the manager and (a dry run's)
+// seat; a real create takes its seat in applyPlan, after its writes.
+export async function planUpsert(ctx: ServiceContext, account: Account, request: UpsertRequest, transaction: Transaction, lockMember = false): Promise<Plan> {
   const { models } = ctx;
   const { fields } = request;
-  const member = await findMatch(models, account.id, request, transaction);
-  const current = member ? await loadView(models, member, transaction) : null;
+  const member = await findMatch(models, account.id, request, transaction, lockMember);
+  const customFields = await models.CustomField.findAll({ where: { account_id: account.id, active: true }, transaction });
+  const current = member ? await loadView(models, member, transaction, customFields) : null;
 
   const ignored = [...request.ignored];
-  const customFields = await models.CustomField.findAll({ where: { account_id: account.id, active: true }, transaction });
   const custom = { ...current?.custom_fields };
   for (const [key, value] of Object.entries(fields.custom_fields ?? {})) {
     if (!customFields.some((f) => f.field_key === key)) ignored.push(`custom_fields.${key}`);
@@ -147,8 +162,8 @@ export async function planUpsert(ctx: ServiceContext, account: Account, request:
   if (next.manager_email !== null && next.manager_email === next.email) {
     throw invalidManager('manager_email: a member cannot be its own manager');
   }
-  if (!current) await assertSeatFree(ctx, account, transaction);
-  return { member, current, next, changed: changedFields(current, next), ignored };
+  if (!current && request.dryRun) await assertSeatFree(ctx, account, transaction);
+  return { member, current, next, changed: changedFields(current, next), ignored, customFields };
 }
 
 async function saveDepartments(models: Models, account: Account, member: TeamMember, names: string[], transaction: Transaction) {
@@ -162,8 +177,7 @@ async function saveDepartments(models: Models, account: Account, member: TeamMem
   }
 }
 
-async function saveCustomValues(models: Models, account: Account, member: TeamMember, values: Record<string, string>, transaction: Transaction) {
-  const fields = await models.CustomField.findAll({ where: { account_id: account.id, active: true }, transaction });
+async function saveCustomValues(models: Models, fields: CustomField[], member: TeamMember, values: Record<string, string>, transaction: Transaction) {
   for (const field of fields) {
     const value = values[field.field_key];
     if (value === undefined) await models.MemberCustomValue.destroy({ where: { member_id: member.id, field_id: field.id }, transaction });
@@ -178,23 +192,45 @@ async function managerLink(models: Models, accountId: number, email: string | nu
   return manager ? { manager_id: manager.id, pending_manager_email: null } : { manager_id: null, pending_manager_email: email };
 }
 
+/** The member changed (or was erased) after the plan read it: the upsert runs again. */
+class MemberChanged extends Error {
+  override name = 'MemberChanged';
+}
+
+/**
+ * Writes the plan's changed columns (with `updated_at`, the member's version) only if the member is still as the
+ * plan read it: a concurrent upsert of other fields is kept (no lost field), and the plan's changes and event stay
+ * exact, since a plan that read an older version runs again.
+ */
+async function updateMember(models: Models, member: TeamMember, values: Partial<TeamMember['_creationAttributes']>, now: Date, transaction: Transaction): Promise<void> {
+  // The version always moves on, even for two writes in one millisecond.
+  const at = now > member.updated_at ? now : new Date(member.updated_at.getTime() + 1);
+  // The email always (its own value when unchanged): Model.update skips a statement that would set `updated_at`
+  // alone (a change of departments or custom dates only), and this statement is the version check.
+  const changes = { email: member.email, ...values, updated_at: at };
+  const [written] = await models.TeamMember.update(changes, { where: { id: member.id, updated_at: member.updated_at }, transaction, silent: true });
+  if (written !== 1) throw new MemberChanged(`Team member ${member.id} changed while it was being upserted`);
+  member.set(changes, { raw: true });
+}
+
 export async function applyPlan(ctx: ServiceContext, account: Account, request: UpsertRequest, plan: Plan, transaction: Transaction): Promise<MemberView> {
   const { models } = ctx;
   const { next, changed } = plan;
   const now = ctx.now();
-  const row = Object.fromEntries(SCALAR_FIELDS.map((f) => [f, next[f]])) as Record<ScalarField, string | null> & { email: string };
   const manager = changed.includes('manager_email') ? await managerLink(models, account.id, next.manager_email, transaction) : {};
   let member = plan.member;
   if (!member) {
+    const row = Object.fromEntries(SCALAR_FIELDS.map((f) => [f, next[f]])) as Record<ScalarField, string | null> & { email: string };
     member = await models.TeamMember.create(
       { account_id: account.id, ...row, manager_id: null, pending_manager_email: null, ...manager, disabled: false, created_at: now, updated_at: now },
       { transaction, silent: true },
     );
   } else {
-    await saveMember(models, member, { ...row, ...manager }, now, transaction);
+    const columns = Object.fromEntries(SCALAR_FIELDS.filter((f) => changed.includes(f)).map((f) => [f, next[f]]));
+    await updateMember(models, member, { ...columns, ...manager }, now, transaction);
   }
   if (changed.includes('departments')) await saveDepartments(models, account, member, next.departments, transaction);
-  if (changed.some((f) => f.startsWith('custom_fields.'))) await saveCustomValues(models, account, member, next.custom_fields, transaction);
+  if (changed.some((f) => f.startsWith('custom_fields.'))) await saveCustomValues(models, plan.customFields, member, next.custom_fields, transaction);
   if (changed.includes('email')) {
     // Members who named this email as their manager before it was in the directory are linked now (no event).
     await models.TeamMember.update(
@@ -202,21 +238,25 @@ export async function applyPlan(ctx: ServiceContext, account: Account, request: 
       { where: { account_id: account.id, pending_manager_email: member.email, id: { [Op.ne]: member.id } }, transaction, silent: true },
     );
   }
-  const view = await loadView(models, member, transaction);
+  // What was just written, read from no table: the member's row is this transaction's (updateMember checked its version).
+  const view = memberView(member, next);
   // Bulk imports emit no member events (decisions: Directory).
-  if (request.source === 'import') return view;
-  await recordMemberEvent(
-    ctx,
-    {
-      accountId: account.id,
-      type: plan.current ? 'team_member_updated' : 'team_member_created',
-      source: request.source,
-      at: now,
-      member: eventMember({ ...view, id: member.id }),
-      ...(plan.current ? { changedFields: changed } : {}),
-    },
-    transaction,
-  );
+  if (request.source !== 'import') {
+    await recordMemberEvent(
+      ctx,
+      {
+        accountId: account.id,
+        type: plan.current ? 'team_member_updated' : 'team_member_created',
+        source: request.source,
+        at: now,
+        member: eventMember({ ...view, id: member.id }),
+        ...(plan.current ? { changedFields: changed } : {}),
+      },
+      transaction,
+    );
+  }
+  // A new member's seat, last (seats.ts): 403 when none is free, and the transaction rolls the member back.
+  if (!plan.current) await takeSeat(ctx, account, transaction);
   return view;
 }
 
@@ -232,23 +272,43 @@ function wouldBe(plan: Plan, now: Date): MemberView {
   };
 }
 
+/** Runs of an upsert that lost a race before it gives up (the second and later lock the member: rarely needed). */
+const UPSERT_ATTEMPTS = 5;
+
+/** A race lost: the member changed, a concurrent insert took its key first, or MySQL chose it as a deadlock's victim. */
+function lostRace(err: unknown): boolean {
+  if (err instanceof MemberChanged || err instanceof UniqueConstraintError) return true;
+  return err instanceof DatabaseError && (err.parent as { code?: string } | undefined)?.code === 'ER_LOCK_DEADLOCK';
+}
+
+function upsertOnce(ctx: ServiceContext, accountId: number, request: UpsertRequest, rerun: boolean): Promise<UpsertResult> {
+  return writeTransaction(ctx.models.sequelize, async (transaction) => {
+    const account = await shareAccount(ctx.models, accountId, transaction);
+    if (!account) throw notFound(`No account with id ${accountId}`);
+    const plan = await planUpsert(ctx, account, request, transaction, rerun);
+    const action = !plan.current ? 'created' : plan.changed.length ? 'updated' : 'unchanged';
+    const answer = { action, changed_fields: plan.changed, ignored_fields: plan.ignored, dry_run: request.dryRun } as const;
+    if (request.dryRun || action === 'unchanged') return { ...answer, member: plan.current && action === 'unchanged' ? plan.current : wouldBe(plan, ctx.now()) };
+    return { ...answer, member: await applyPlan(ctx, account, request, plan, transaction) };
+  });
+}
+
 export async function upsertMember(ctx: ServiceContext, accountId: number, request: UpsertRequest): Promise<UpsertResult> {
   const matchValue = request.fields[request.matchField];
   if (!matchValue && request.memberId === undefined) throw missingField(`${request.matchField} is required (match_field is ${request.matchField})`);
-  try {
-    return await accountTransaction(ctx.models, accountId, async (transaction, account) => {
-      const plan = await planUpsert(ctx, account, request, transaction);
-      const action = !plan.current ? 'created' : plan.changed.length ? 'updated' : 'unchanged';
-      const answer = { action, changed_fields: plan.changed, ignored_fields: plan.ignored, dry_run: request.dryRun } as const;
-      if (request.dryRun || action === 'unchanged') return { ...answer, member: plan.current && action === 'unchanged' ? plan.current : wouldBe(plan, ctx.now()) };
-      return { ...answer, member: await applyPlan(ctx, account, request, plan, transaction) };
-    });
-  } catch (err) {
-    // The account lock makes this unreachable for writes through this service; a write from elsewhere still gets a 422.
-    if (err instanceof UniqueConstraintError) {
-      const field = Object.keys(err.fields ?? {}).find((f) => f === 'email' || f === 'employee_id') ?? 'email';
-      throw conflict(field, String(request.fields[field] ?? ''));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await upsertOnce(ctx, accountId, request, attempt > 1);
+    } catch (err) {
+      // Run again: the next plan sees the winner's commit (the same person now exists: an update, or unchanged).
+      if (attempt < UPSERT_ATTEMPTS && lostRace(err)) continue;
+      // Still a duplicate after the runs again (a write from elsewhere): the conflict it is.
+      if (err instanceof UniqueConstraintError) {
+        const field = Object.keys(err.fields ?? {}).find((f) => f === 'email' || f === 'employee_id') ?? 'email';
+        throw conflict(field, String(request.fields[field] ?? ''));
+      }
+      if (lostRace(err)) throw serviceUnavailable('The directory is being changed by many calls at once; try again');
+      throw err;
     }
-    throw err;
   }
 }

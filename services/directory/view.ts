@@ -1,6 +1,7 @@
 // A member as the directory shows it: its row plus department names, manager email and custom dates,
 // read for a whole page of members at once.
 import { Op, type Transaction } from 'sequelize';
+import type { CustomField } from '../../models/CustomField.ts';
 import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 
@@ -55,8 +56,11 @@ export function sortNames(names: string[]): string[] {
 
 const opt = (transaction: Transaction | undefined) => (transaction ? { transaction } : {});
 
-/** Views of members of one account, in the order given; department, manager and custom values in 3 queries. */
-export async function loadViews(models: Models, accountId: number, members: TeamMember[], transaction?: Transaction): Promise<MemberView[]> {
+/**
+ * Views of members of one account, in the order given; department, manager and custom values in 3 queries.
+ * `fields`: the account's active custom fields when the caller has read them already.
+ */
+export async function loadViews(models: Models, accountId: number, members: TeamMember[], transaction?: Transaction, fields?: CustomField[]): Promise<MemberView[]> {
   if (members.length === 0) return [];
   const ids = members.map((m) => m.id);
   const links = await models.MemberDepartment.findAll({ where: { member_id: ids }, ...opt(transaction) });
@@ -69,7 +73,7 @@ export async function loadViews(models: Models, accountId: number, members: Team
     ? await models.TeamMember.findAll({ where: { account_id: accountId, id: managerIds }, attributes: ['id', 'email'], ...opt(transaction) })
     : [];
   const managerEmail = new Map(managers.map((m) => [m.id, m.email]));
-  const fields = await models.CustomField.findAll({ where: { account_id: accountId, active: true }, ...opt(transaction) });
+  fields ??= await models.CustomField.findAll({ where: { account_id: accountId, active: true }, ...opt(transaction) });
   const values = fields.length
     ? await models.MemberCustomValue.findAll({ where: { member_id: ids, field_id: { [Op.in]: fields.map((f) => f.id) } }, ...opt(transaction) })
     : [];
@@ -80,26 +84,35 @@ export async function loadViews(models: Models, accountId: number, members: Team
   return members.map((m) => {
     const custom: Record<string, string> = {};
     for (const v of valuesOf.get(m.id) ?? []) custom[fieldKey.get(v.field_id)!] = v.value;
-    return {
-      id: m.id,
-      email: m.email,
-      employee_id: m.employee_id,
-      first_name: m.first_name,
-      last_name: m.last_name,
-      job_position: m.job_position,
+    return memberView(m, {
       departments: sortNames((namesOf.get(m.id) ?? []).map((l) => departmentName.get(l.department_id)!)),
-      date_of_birth: m.date_of_birth,
-      hire_date: m.hire_date,
-      profile_image_url: m.profile_image_url,
-      manager_id: m.manager_id,
       manager_email: m.manager_id !== null ? (managerEmail.get(m.manager_id) ?? null) : m.pending_manager_email,
-      timezone: m.timezone,
       custom_fields: sortKeys(custom),
-      disabled: m.disabled,
-      created_at: m.created_at,
-      updated_at: m.updated_at,
-    };
+    });
   });
+}
+
+/** A member's view from its row and what other tables hold about it (read, or just written by an upsert). */
+export function memberView(m: TeamMember, linked: Pick<MemberState, 'departments' | 'manager_email' | 'custom_fields'>): MemberView {
+  return {
+    id: m.id,
+    email: m.email,
+    employee_id: m.employee_id,
+    first_name: m.first_name,
+    last_name: m.last_name,
+    job_position: m.job_position,
+    departments: linked.departments,
+    date_of_birth: m.date_of_birth,
+    hire_date: m.hire_date,
+    profile_image_url: m.profile_image_url,
+    manager_id: m.manager_id,
+    manager_email: linked.manager_email,
+    timezone: m.timezone,
+    custom_fields: linked.custom_fields,
+    disabled: m.disabled,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+  };
 }
 
 function groupBy<T>(items: T[], key: (item: T) => number): Map<number, T[]> {
@@ -116,6 +129,6 @@ export function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-export async function loadView(models: Models, member: TeamMember, transaction?: Transaction): Promise<MemberView> {
-  return (await loadViews(models, member.account_id, [member], transaction))[0]!;
+export async function loadView(models: Models, member: TeamMember, transaction?: Transaction, fields?: CustomField[]): Promise<MemberView> {
+  return (await loadViews(models, member.account_id, [member], transaction, fields))[0]!;
 }

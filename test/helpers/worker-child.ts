@@ -53,3 +53,15 @@ export function expectOncePerAddress(received: readonly ReceivedMail[]): Map<str
   expect(new Set(received.map((m) => m.messageId)).size).to.equal(received.length);
   return perAddress;
 }
+
+/** The API (`bin/api.ts`) as a child process on `env`, once its `/healthz` answers 200; its base URL is env's PUBLIC_BASE_URL. */
+export async function startApiChild(env: Record<string, string | undefined>): Promise<WorkerChild & { url: string }> {
+  const api = startServiceChild('bin/api.ts', env);
+  const url = env.PUBLIC_BASE_URL!;
+  for (let i = 0; i < 240; i++) {
+    if (api.child.exitCode !== null || api.child.signalCode !== null) throw new Error(`the API exited during start-up:\n${api.output()}`);
+    if ((await fetch(`${url}/healthz`).then((r) => r.status, () => 0)) === 200) return { ...api, url };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the API did not start:\n${api.output()}`);
+}

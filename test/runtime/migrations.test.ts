@@ -9,7 +9,7 @@ import { createMigrator, migrateDownAll, migrateUp, pendingMigrations } from '..
 import { freshSqliteUrl, scratchMysqlDatabase } from '../helpers/database.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 
-const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions', 'send_snapshots', 'campaigns', 'campaign_recipients', 'unsubscribe_links', 'automations', 'automation_ecards', 'automation_sends', 'send_designs', 'send_design_refs', 'brands', 'account_settings'];
+const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions', 'send_snapshots', 'campaigns', 'campaign_recipients', 'unsubscribe_links', 'automations', 'automation_ecards', 'automation_sends', 'send_designs', 'send_design_refs', 'brands', 'account_settings', 'member_seats'];
 
 async function tables(sequelize: Sequelize): Promise<string[]> {
   const names = (await sequelize.getQueryInterface().showAllTables()) as Array<string | { tableName: string }>;
@@ -166,6 +166,26 @@ function migrationSuite(dialect: string, makeUrl: () => Promise<{ url: string; d
 
       await createMigrator(sequelize).down({ to: '20261130000000-brands' });
       expect(await tables(sequelize)).not.to.include('brands');
+      await migrateUp(sequelize, db);
+    });
+
+    it('gives every existing account a seats row holding its active members, and drops the rows on down', async () => {
+      await migrateDownAll(sequelize, db);
+      await createMigrator(sequelize).up({ to: '20261217010000-automation-zones' });
+      const qi = sequelize.getQueryInterface();
+      const now = new Date();
+      const stamp = { created_at: now, updated_at: now };
+      await qi.bulkInsert('accounts', [{ name: 'Seated Co', plan: 'free', mode: 'live', ...stamp }]);
+      const seated = ((await sequelize.query('SELECT MAX(id) AS id FROM accounts', { plain: true })) as { id: number }).id;
+      await qi.bulkInsert('accounts', [{ name: 'Empty Co', plan: 'free', mode: 'live', ...stamp }]);
+      await qi.bulkInsert('team_members', ['a', 'b', 'c', 'd'].map((name, i) => ({ account_id: seated, email: `${name}@example.com`, disabled: i === 3, ...stamp })));
+
+      await migrateUp(sequelize, db);
+      const [rows] = (await sequelize.query('SELECT account_id, used FROM member_seats ORDER BY account_id')) as [Array<{ account_id: number; used: number }>, unknown];
+      expect(rows.map((r) => [r.account_id, Number(r.used)])).to.deep.equal([[seated, 3], [seated + 1, 0]]);
+
+      await createMigrator(sequelize).down({ to: '20261218000000-member-seats' });
+      expect(await tables(sequelize)).not.to.include('member_seats');
       await migrateUp(sequelize, db);
     });
 
