@@ -23,7 +23,7 @@ import { sanitizeHtmlField } from '../templates.ts';
 import { sharedEvent } from './shared-event.ts';
 import { publishShareLink } from './share-link.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
-import { blockedRecipient, isSuspended } from './rules.ts';
+import { sendingRefusal } from './rules.ts';
 import { withPageIds } from './pages.ts';
 import { resolveBrand } from '../brands/brands.ts';
 import { newBounceToken } from './return-path.ts';
@@ -154,9 +154,9 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   const statVanityId = randomId(24);
   const recipients = withPageIds(checkAddresses(request, mode), statVanityId);
   const { ecard, widget } = await findSendable(models, account, request);
-  if (await isSuspended(models, account.id)) throw sendingSuspended('Sending is suspended for this account');
-  const blocked = await blockedRecipient(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
-  if (blocked) throw sendBlocked(blocked);
+  const refusal = await sendingRefusal(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
+  if (refusal && 'suspended' in refusal) throw sendingSuspended('Sending is suspended for this account');
+  if (refusal) throw sendBlocked(refusal.blocked);
   await checkDirectory(models, account, widget, request.senderEmail);
   // The brand as it is now (the eCard's, or the default), with this send's overrides: kept in the snapshot.
   // The brand's gaps are filled by the eCard's widget, whose merge-tag fallbacks go with the design too.
