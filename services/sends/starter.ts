@@ -1,57 +1,100 @@
 // The per-process send starter: an accept that does not wait for its dispatch (a scheduled send, a widget's email)
-// answers right after its commit and hands the send here; the starter starts the queued sends in batches, every
-// start of a batch in flight at once and then one UPDATE marking them (./start.ts), as fast as Temporal takes them.
-// The queue is only a shortcut: the committed row is the truth, and whatever the starter never starts (the process
-// died, Temporal refused, the process closed with sends queued) the worker's "send starts" pass starts after its grace.
-import { setTimeout as sleep } from 'node:timers/promises';
+// answers right after its commit and hands the send here. Each send's `workflow.start` is sent at once, up to
+// STARTS_IN_FLIGHT of them at a time (the rest wait in the queue), and the sends that started since the last mark
+// are marked with one UPDATE (./start.ts), so a busy API marks its starts in batches as large as its load, and the
+// last send of a burst waits for one start, never for a whole batch ahead of it. The queue is only a shortcut: the
+// committed row is the truth, and whatever the starter never starts (the process died, Temporal refused, the
+// process closed with sends queued) the worker's "send starts" pass starts after its grace.
 import type { SendStarter, ServiceContext, StartableSend } from '../context.ts';
-import { startSendWorkflows } from './start.ts';
+import { markSendsStarted, startSendWorkflowOf } from './start.ts';
 
-/** Starts in flight at once (and rows in the UPDATE that marks them). */
-export const STARTER_BATCH = 100;
+/** `workflow.start` calls in flight at once. */
+export const STARTS_IN_FLIGHT = 100;
 
 export function sendStarter(ctx: ServiceContext): SendStarter {
   const queue: StartableSend[] = [];
-  let draining: Promise<void> | undefined;
+  const held = new Map<NodeJS.Timeout, StartableSend>();
+  const started: number[] = [];
+  let inFlight = 0;
+  let marking: Promise<void> | undefined;
   let closing = false;
-  // Ends the hold-back of the batch being held when the process closes.
-  const holdBack = new AbortController();
+  let failedWhileClosing = false;
+  let idle: (() => void) | undefined;
 
-  const drain = async () => {
-    const target = ctx.workflows;
-    while (queue.length > 0 && target) {
-      if (!closing && ctx.config.sendStarterDelayMs > 0) await sleep(ctx.config.sendStarterDelayMs, undefined, { signal: holdBack.signal }).catch(() => undefined);
-      const batch = queue.splice(0, STARTER_BATCH);
-      const started = await startSendWorkflows(ctx, target, batch).catch((err: unknown) => {
-        ctx.logger.warn({ err, sends: batch.length }, 'started send workflows not marked (the sweeper marks them)');
-        return batch.length;
-      });
-      if (closing && started < batch.length) break;
-    }
-    if (closing && queue.length > 0) ctx.logger.warn({ sends: queue.splice(0).length }, 'send starter closed: the sweeper starts the sends still queued');
+  const settledIfIdle = () => {
+    if (inFlight === 0 && !marking && queue.length === 0 && held.size === 0) idle?.();
   };
 
-  // One drain at a time; a send added while the last one finishes starts the next.
-  const kick = () => {
-    if (draining || queue.length === 0) return;
-    draining = drain().finally(() => {
-      draining = undefined;
-      if (!closing) kick();
+  // One UPDATE for every start that finished since the last one; a start finishing meanwhile goes in the next.
+  const mark = () => {
+    if (marking || started.length === 0) return;
+    marking = (async () => {
+      while (started.length > 0) {
+        const ids = started.splice(0);
+        await markSendsStarted(ctx, ids).catch((err: unknown) => ctx.logger.warn({ err, sends: ids.length }, 'started send workflows not marked (the sweeper marks them)'));
+      }
+    })().finally(() => {
+      marking = undefined;
+      settledIfIdle();
     });
+  };
+
+  const pump = () => {
+    const target = ctx.workflows;
+    if (!target) return;
+    if (closing && failedWhileClosing && queue.length > 0) {
+      ctx.logger.warn({ sends: queue.splice(0).length }, 'send starter closed: the sweeper starts the sends still queued');
+    }
+    while (queue.length > 0 && inFlight < STARTS_IN_FLIGHT) {
+      const send = queue.shift()!;
+      inFlight += 1;
+      startSendWorkflowOf(ctx, target, send)
+        .then(
+          () => started.push(send.id),
+          (err: unknown) => {
+            if (closing) failedWhileClosing = true;
+            ctx.logger.warn({ err, sendId: send.send_id }, 'send workflow not started yet (the sweeper starts it)');
+          },
+        )
+        .finally(() => {
+          inFlight -= 1;
+          mark();
+          pump();
+          settledIfIdle();
+        });
+    }
+  };
+
+  const enqueue = (send: StartableSend) => {
+    queue.push(send);
+    pump();
   };
 
   return {
     add(send) {
       if (!ctx.workflows) return ctx.nudge();
       if (closing) return;
-      queue.push(send);
-      kick();
+      const delay = ctx.config.sendStarterDelayMs;
+      if (delay === 0) return enqueue(send);
+      // Held back (tests and drills only): closing lets it go at once.
+      const timer = setTimeout(() => {
+        held.delete(timer);
+        enqueue(send);
+      }, delay);
+      held.set(timer, send);
     },
     async close() {
       closing = true;
-      holdBack.abort();
-      kick();
-      await draining;
+      // The held sends go at once, in the order they came.
+      for (const [timer, send] of held) {
+        clearTimeout(timer);
+        queue.push(send);
+      }
+      held.clear();
+      const done = new Promise<void>((resolve) => (idle = resolve));
+      pump();
+      settledIfIdle();
+      await done;
     },
   };
 }
