@@ -10,7 +10,7 @@ import { expectPass, mailsTo, settled, startDrill, step, stopChildren } from './
 
 describe('drill: the API killed between a scheduled accept and its workflow start', function () {
   it('no workflow at the kill; the sweeper starts it and the card arrives once, at its time', async () => {
-    // The starter holds every batch back for ten minutes: only the sweeper can start the scheduled send.
+    // The starter holds every send back for ten minutes: only the sweeper can start the scheduled send.
     const drill = await startDrill({ settings: { SEND_STARTER_DELAY_MS: '600000' } });
     const { models } = drill;
     const tenant = await drill.newTenant('starter');
