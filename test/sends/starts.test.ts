@@ -6,9 +6,12 @@ import { expect } from 'chai';
 import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { testStack, type TestStack } from '../helpers/stack.ts';
+import { createServices } from '../../app/services.ts';
+import { createLogger } from '../../lib/logger.ts';
+import { testConfig, testStack, type TestStack } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
 import { sendWorkflowId } from '../../workflows/send-ecard/contract.ts';
+import { sendEcard } from '../../services/sends/send-ecard.ts';
 
 let counter = 0;
 const address = (name: string) => `${name}-${process.pid}-${++counter}@example.com`;
@@ -69,5 +72,21 @@ describe('send starts: scheduled accepts are started after the answer', function
     const marked = await eventually(() => stack.models.Send.count({ where: { send_id: sendIds, workflow_started: true } }), (n) => n === sendIds.length, 10_000, 50);
     expect(marked).to.equal(sendIds.length);
     for (const id of sendIds) expect((await cancel(id)).status).to.equal(200);
+  });
+
+  it('closing a process\'s services starts the sends its starter still holds back, then marks them', async () => {
+    const config = await testConfig({ SEND_STARTER_DELAY_MS: '600000' });
+    const services = createServices({ config, logger: createLogger(config), models: stack.models, temporalAddress: config.temporal.address });
+    const owner = (await stack.models.Account.findByPk(account.accountId))!;
+    const send = await sendEcard(services, owner, {
+      ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientNames: ['Rita'], recipientEmails: [address('rita')], sendAt: new Date(Date.now() + 3_600_000),
+      share: false, widgetId: undefined, personalMessage: undefined, locale: undefined, mergeTags: undefined, overrideProps: undefined, idempotencyKey: undefined, requestHash: 'x',
+    });
+    expect(send.status).to.equal('scheduled');
+    expect(await workflowStatus(client, account.accountId, send.send_id), 'held back').to.equal(null);
+    await services.close();
+    expect(await workflowStatus(client, account.accountId, send.send_id)).to.equal('RUNNING');
+    expect(await send.reload()).to.deep.include({ workflow_started: true });
+    expect(expectSuccess(await cancel(send.send_id))).to.deep.include({ status: 'canceled' });
   });
 });
