@@ -9,7 +9,7 @@ import type { Logger } from '../lib/logger.ts';
 import { loadRewardsKeys, type RewardsKeys } from '../lib/rewards-keys.ts';
 import { localDiskStore, type MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
-import type { ServiceContext } from '../services/context.ts';
+import type { SendStarter, ServiceContext } from '../services/context.ts';
 import { backgroundPassesOf, composeHooks, type AreaHooks, type Hooks } from '../services/hooks.ts';
 import { automationsHooks } from '../services/automations/hooks.ts';
 import { offsetClock, systemClock } from '../services/clock.ts';
@@ -20,6 +20,7 @@ import { createMailTransport, type MailTransport } from '../services/mail/transp
 import { rewardsHooks } from '../services/rewards/hooks.ts';
 import { simulatedProvider } from '../services/rewards/simulated-provider.ts';
 import { sendsHooks } from '../services/sends/hooks.ts';
+import { sendStarter } from '../services/sends/starter.ts';
 import { webhooksHooks } from '../services/webhooks/hooks.ts';
 import { widgetHooks } from '../services/widget/hooks.ts';
 
@@ -33,7 +34,7 @@ export interface Services extends ServiceContext {
   temporalAddress: string | undefined;
   /** The background passes; the worker starts them, and nudges made in this process wake them. */
   background: BackgroundScheduler;
-  /** Stops the background passes and closes the Temporal client and the mail transport. */
+  /** Drains the send starter, stops the background passes and closes the Temporal client and the mail transport. */
   close(): Promise<void>;
 }
 
@@ -64,6 +65,7 @@ export function createServices(input: ServicesInput): Services {
   const areaHooks = () => (areas ??= AREAS.map((area) => area(services)));
   let hooks: Hooks | undefined;
   let background: BackgroundScheduler | undefined;
+  let starter: SendStarter | undefined;
   const services: Services = {
     config,
     logger,
@@ -80,12 +82,18 @@ export function createServices(input: ServicesInput): Services {
     rewardsKeys,
     giftProviders: { simulated: simulatedProvider({ models, config, rewardsKeys }) },
     nudge: () => background?.nudge(),
+    get sendStarter(): SendStarter {
+      starter ??= sendStarter(services);
+      return starter;
+    },
     temporalAddress: input.temporalAddress,
     get background(): BackgroundScheduler {
       background ??= backgroundScheduler(backgroundPassesOf(areaHooks()), { intervalMs: config.webhooks.outboxSweepMs, logger });
       return background;
     },
     async close() {
+      // The starter first: its last batch needs the Temporal connection and the database.
+      await starter?.close();
       await background?.stop();
       await connection?.close();
       if (!input.mail) mail.close();

@@ -74,9 +74,10 @@ export const acceptsPair: Pair<BenchContext> = {
       }
     };
 
-    // A round's rate: accepted calls per second until the last accepted send's workflow exists (email-now and share
-    // links answer after their dispatch, so their workflows exist by their answers; a ping exists once `start`
-    // returns). Then, outside the measured time, the worker catches up with what the round started.
+    // A round's rate: accepted calls per second until the last accepted send's workflow exists (email-now answers
+    // after its dispatch, so its workflow exists by its answer; a share link has none, its accept publishes it; a
+    // ping exists once `start` returns). Then, outside the measured time, the worker catches up with what the round
+    // started.
     const round = async (kind: Kind, seconds: number) => {
       if (kind === 'bare') return workflowStartRate(client, config.temporal.taskQueue, `bench-accept-bare-${++runs}`, seconds, concurrency);
       const { load, sendIds } = await sendEcards(kind, seconds);

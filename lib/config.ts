@@ -92,6 +92,8 @@ const EnvSchema = z.object({
   SEND_WAIT_SECONDS: z.coerce.number({ error: 'expected seconds' }).min(0).max(60).default(10),
   // A sendAt closer than this is "now" (tests shrink it to schedule sends a few seconds ahead).
   SEND_NOW_WINDOW_SECONDS: z.coerce.number({ error: 'expected seconds' }).min(0).max(3600).default(60),
+  // Tests and drills only: how long the API's send starter holds each send back (a drill kills the API meanwhile).
+  SEND_STARTER_DELAY_MS: z.coerce.number({ error: 'expected milliseconds' }).int().min(0).max(3_600_000).default(0),
   BODY_LIMIT_BYTES: z.coerce.number({ error: 'expected a number of bytes' }).int().positive().default(1024 * 1024),
   // How long an idle kept-alive connection stays open: above load balancers' usual 60 s, so they close first.
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number({ error: 'expected milliseconds' }).int().positive().default(65_000),
@@ -181,6 +183,8 @@ export interface Config {
   };
   sendWaitSeconds: number;
   sendNowWindowSeconds: number;
+  /** Tests and drills only: how long the send starter holds each send back (services/sends/starter.ts). */
+  sendStarterDelayMs: number;
   bulk: {
     concurrency: number;
     batchSize: number;
@@ -343,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     sendWaitSeconds: e.SEND_WAIT_SECONDS,
     sendNowWindowSeconds: e.SEND_NOW_WINDOW_SECONDS,
+    sendStarterDelayMs: e.SEND_STARTER_DELAY_MS,
     bulk: { concurrency: e.BULK_CONCURRENCY, batchSize: e.BULK_BATCH_SIZE },
     heartbeatSeconds: e.ACTIVITY_HEARTBEAT_SECONDS,
     webhooks: {

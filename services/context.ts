@@ -5,11 +5,23 @@ import type { Logger } from '../lib/logger.ts';
 import type { RewardsKeys } from '../lib/rewards-keys.ts';
 import type { MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
+import type { Send } from '../models/Send.ts';
 import type { WorkflowTarget } from '../workflows/shared/start.ts';
 import type { ServiceClock } from './clock.ts';
 import type { Hooks } from './hooks.ts';
 import type { MailTransport } from './mail/transport.ts';
 import type { GiftProviders } from './rewards/provider.ts';
+
+/** What a workflow start needs of a committed send (services/sends/start.ts). */
+export type StartableSend = Pick<Send, 'id' | 'account_id' | 'send_id' | 'status' | 'send_at'>;
+
+/** A process's starter of committed sends' workflows, in batches after the answer (services/sends/starter.ts). */
+export interface SendStarter {
+  /** A committed send whose workflow should start soon (the row is the truth: a hand-over lost loses nothing). */
+  add(send: StartableSend): void;
+  /** Stops taking sends and drains the queue at once (no hold-back); a batch that fails leaves the rest to the sweeper. */
+  close(): Promise<void>;
+}
 
 export interface ServiceContext {
   config: Config;
@@ -33,4 +45,6 @@ export interface ServiceContext {
   rewardsKeys: RewardsKeys | undefined;
   /** Tells this process's background passes that something was committed for them (an event, a send). */
   nudge(): void;
+  /** This process's starter of committed sends' workflows (services/sends/starter.ts): accepts that do not wait hand their sends to it. */
+  sendStarter: SendStarter;
 }

@@ -1,6 +1,7 @@
 // Accepting a send: every rule that can refuse it, then the send, its recipients, its snapshot of the design, its
-// quota reservation, its gift's spend reservation and held codes, its idempotency row and its ecard_shared event in one transaction (the workflow starts after
-// the commit).
+// quota reservation, its gift's spend reservation and held codes, its idempotency row and its ecard_shared event in
+// one transaction. After the commit a share link is published (./share-link.ts); other sends' workflows are started
+// by the caller (./send-ecard.ts, the widget), at once or through the process's starter (./starter.ts).
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { writeTransaction } from '../../lib/db.ts';
@@ -20,8 +21,9 @@ import { dayOf } from '../rewards/periods.ts';
 import { checkGift, holdGiftCodes, reserveGiftSpend } from '../rewards/send-gift.ts';
 import { sanitizeHtmlField } from '../templates.ts';
 import { sharedEvent } from './shared-event.ts';
+import { publishShareLink } from './share-link.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
-import { blockedRecipient, isSuspended } from './rules.ts';
+import { sendingRefusal } from './rules.ts';
 import { withPageIds } from './pages.ts';
 import { resolveBrand } from '../brands/brands.ts';
 import { newBounceToken } from './return-path.ts';
@@ -152,9 +154,9 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   const statVanityId = randomId(24);
   const recipients = withPageIds(checkAddresses(request, mode), statVanityId);
   const { ecard, widget } = await findSendable(models, account, request);
-  if (await isSuspended(models, account.id)) throw sendingSuspended('Sending is suspended for this account');
-  const blocked = await blockedRecipient(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
-  if (blocked) throw sendBlocked(blocked);
+  const refusal = await sendingRefusal(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
+  if (refusal && 'suspended' in refusal) throw sendingSuspended('Sending is suspended for this account');
+  if (refusal) throw sendBlocked(refusal.blocked);
   await checkDirectory(models, account, widget, request.senderEmail);
   // The brand as it is now (the eCard's, or the default), with this send's overrides: kept in the snapshot.
   // The brand's gaps are filled by the eCard's widget, whose merge-tag fallbacks go with the design too.
@@ -170,9 +172,11 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   const month = billingMonth(sendAt);
   const giftCents = gift ? gift.gift.amount_cents * recipients.length : 0;
   const giftDay = dayOf(now);
+  const design = designOf(ecard, brand, widgetDesign);
 
+  let accepted: Accepted;
   try {
-    return await writeTransaction(models.sequelize, async (transaction): Promise<Accepted> => {
+    accepted = await writeTransaction(models.sequelize, async (transaction): Promise<Accepted> => {
       const send = await models.Send.create(
         {
           send_id: crypto.randomUUID(),
@@ -206,7 +210,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId, bounce_token: newBounceToken(ctx.config.bounces) })),
         { transaction },
       );
-      await saveSnapshot(models, send.id, designOf(ecard, brand, widgetDesign), transaction);
+      await saveSnapshot(models, send.id, design, transaction);
       await recordEvent(
         ctx,
         { accountId: account.id, eventId: send.send_id, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: now, body: sharedEvent(send, ecard, recipients) },
@@ -242,4 +246,11 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
     }
     throw err;
   }
+  // A share link goes live in its own transaction right after the commit, with no workflow, so its link works the
+  // moment it is answered. If that fails, the send stays pending and the sweeper's workflow publishes it.
+  if (mode === 'share') {
+    const rows = recipients.map((r, i) => ({ position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId, status: 'pending' as const, rendered_html: null }));
+    await publishShareLink(ctx, accepted.send, design, rows).catch((err: unknown) => ctx.logger.warn({ err, sendId: accepted.send.send_id }, 'share link not published yet (the sweeper publishes it)'));
+  }
+  return accepted;
 }

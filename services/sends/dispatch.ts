@@ -1,6 +1,6 @@
 // What the send workflow's activity does: take the send from scheduled to pending (unless canceled), render the
 // card for each recipient from the send's snapshot (kept with the send), email each one at most once, and record
-// how the send ended.
+// how the send ended. A share link is published as its accept publishes it (./share-link.ts).
 // Each recipient's claim (a deterministic Message-ID) is written before SMTP is asked: a retry that finds a
 // claim without a result cannot know whether the message left, so it marks the recipient failed instead of
 // sending a second email.
@@ -20,6 +20,7 @@ import { messageIdOf, OUTCOME_UNKNOWN, outgoingMail } from './delivery.ts';
 import { givePagesToRecipients, recipientUrl } from './pages.ts';
 import { prepareEmails, renderEmail } from './email.ts';
 import { renderCard } from './render.ts';
+import { publishShareLink } from './share-link.ts';
 import { unsubscribeHeaders, unsubscribeLinks, unsubscribeUrlOf } from './unsubscribe.ts';
 import { loadSnapshot, type EcardDesign } from './snapshot.ts';
 
@@ -115,6 +116,11 @@ export async function dispatchSend(ctx: ServiceContext, sendPk: number, options:
     for (const r of recipients) if (r.status === 'pending') await markFailed(r, 'The eCard was deleted before the send went out', ctx.now());
     return finish(ctx, send);
   }
+  if (send.mode === 'share') {
+    // A share link's workflow started before accepts published them, or after an accept died before publishing.
+    await publishShareLink(ctx, send, design, recipients);
+    return outcomeOf(await send.reload());
+  }
   for (const r of recipients) {
     if (r.rendered_html !== null || r.status !== 'pending') continue;
     let card: ReturnType<typeof renderCard>;
@@ -128,19 +134,17 @@ export async function dispatchSend(ctx: ServiceContext, sendPk: number, options:
     }
     await r.update({ rendered_subject: card.subject.slice(0, 1000), rendered_header: card.header.slice(0, 1000), rendered_html: card.html });
   }
-  if (send.mode !== 'share') {
-    // Each gift's order (its code) before any email; a recipient whose gift could not be had fails without one.
-    if (send.gift_product_id) {
-      await prepareSendGifts(ctx, send, recipients, options.heartbeat);
-      for (const r of recipients) await r.reload();
-    }
-    await prepareEmails([{ design, locale: send.locale }]);
-    // A heartbeat before each email: a worker that dies mid-send is noticed within the heartbeat timeout.
-    for (const r of recipients) {
-      if (r.status !== 'pending') continue;
-      options.heartbeat?.();
-      await emailOne(ctx, send, design, r, recipientUrl(ctx.config.publicBaseUrl, send, r), options.lastTry);
-    }
+  // Each gift's order (its code) before any email; a recipient whose gift could not be had fails without one.
+  if (send.gift_product_id) {
+    await prepareSendGifts(ctx, send, recipients, options.heartbeat);
+    for (const r of recipients) await r.reload();
+  }
+  await prepareEmails([{ design, locale: send.locale }]);
+  // A heartbeat before each email: a worker that dies mid-send is noticed within the heartbeat timeout.
+  for (const r of recipients) {
+    if (r.status !== 'pending') continue;
+    options.heartbeat?.();
+    await emailOne(ctx, send, design, r, recipientUrl(ctx.config.publicBaseUrl, send, r), options.lastTry);
   }
   return finish(ctx, send);
 }

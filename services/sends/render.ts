@@ -15,7 +15,7 @@ export function overridesOf(send: Pick<Send, 'override_props'>): Partial<Record<
 }
 
 /** The card for one recipient: subject, header and body HTML with the merge tags filled, empty ones by the widget's fallbacks (kept with the send). */
-export function renderCard(send: Send, design: EcardDesign, recipient: SendRecipient, link: string) {
+export function renderCard(send: Send, design: EcardDesign, recipient: Pick<SendRecipient, 'recipient_name' | 'recipient_email'>, link: string) {
   const mergeTags = send.merge_tags ? (JSON.parse(send.merge_tags) as TemplateValues) : {};
   return renderEcard(design, {
     mergeTags: {

@@ -1,8 +1,8 @@
 // A stranger's send through a public widget: the form token (signed, ≤ 2 h, its nonce the idempotency key), the
 // silent traps (honeypot, too fast: answered like a success, nothing sent), the eCard (visible, free), the
 // sender's proof, the form's rules, then the send use case (quota, suppression, suspension, directory rule) with
-// the widget's per-IP and daily limits taken in its transaction. The workflow is started after the commit and
-// never waited for (the sweeper starts what a dead process left).
+// the widget's per-IP and daily limits taken in its transaction. The answer does not wait for the workflow: the
+// process's starter starts it after the answer (the sweeper starts what a dead process left).
 import { randomUUID } from 'node:crypto';
 import { ApiError, formExpired, notFound, paymentRequired, widgetLimitReached } from '../../lib/errors.ts';
 import { sha256Hex } from '../../lib/hash.ts';
@@ -13,7 +13,6 @@ import type { Widget } from '../../models/Widget.ts';
 import type { ServiceContext } from '../context.ts';
 import { acceptSend } from '../sends/accept.ts';
 import { pageUrl } from '../sends/pages.ts';
-import { startSendWorkflowOf } from '../sends/start.ts';
 import { count, recordAbuse } from './counters.ts';
 import { displayOf } from './display.ts';
 import { IP_WINDOW_MS, queueCapNotice, takeFromDailyCap, takeFromIpWindow } from './limits.ts';
@@ -154,10 +153,10 @@ export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, i
   const { send, created } = accepted;
   if (created) {
     await count(ctx, widget, `send:${input.share_mode}`, input.share_mode === 'email' ? recipients.length : 1);
-    const target = ctx.workflows;
-    // The widget never waits for the dispatch; if the start fails (or this process dies now), the sweeper starts it.
-    if (target) await startSendWorkflowOf(ctx, target, send.id).catch((err: unknown) => ctx.logger.warn({ err, sendId: send.send_id }, 'widget send workflow not started yet'));
-    if (!target || crossed) ctx.nudge();
+    // The widget never waits for the dispatch, so its sends (email now too) start through the process's starter
+    // after the answer; a share link is live already (the accept published it).
+    if (send.mode !== 'share') ctx.sendStarter.add(send);
+    if (crossed) ctx.nudge();
   }
   return sentOf(ctx, send, freshToken);
 }

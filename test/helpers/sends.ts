@@ -4,7 +4,7 @@ import { call } from './api.ts';
 
 let counter = 0;
 
-/** Sends the eCard as a share link (no email; the call waits until it is sent); returns its ids. */
+/** Sends the eCard as a share link (no email; the accept publishes it before answering); returns its ids. */
 export async function shareCard(url: string, key: string, ecardId: number, extra: Record<string, unknown> = {}): Promise<{ sendId: string; statVanityId: string; shareUrl: string }> {
   const body = { ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: `Reader ${++counter}`, type: 'ecard_copy_link', ...extra };
   const res = await call(url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key, body });

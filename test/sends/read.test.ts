@@ -123,7 +123,8 @@ describe('reading sends with a key', function () {
       const link = await one(shared.sendId, account.liveKey);
       expect(link).to.deep.include({ origin: 'single', sent_at: null });
       expect(link.recipients).to.have.length(1);
-      expect(link.recipients[0]).to.deep.include({ name: 'Link reader', email: null });
+      // A share link's recipient is sent (its page is live) but was never emailed: no sent_at.
+      expect(link.recipients[0]).to.deep.include({ name: 'Link reader', email: null, status: 'sent', sent_at: null });
     });
   });
 

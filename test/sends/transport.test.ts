@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { SMTPServer } from 'smtp-server';
 import { randomId } from '../../lib/ids.ts';
 import { createMailTransport, MailError, classifySmtpError } from '../../services/mail/transport.ts';
+import { STARTER_GRACE_MS } from '../../services/sends/start.ts';
 import { newAccount } from '../helpers/api.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -134,8 +135,10 @@ describe('the mail transport and the send sweeper', function () {
     const widget = await insertWidget(models, account.accountId);
     const ecard = await insertEcard(models, account.accountId, widget.id);
     const to = `swept-${randomId(6)}@example.com`;
-    // What the API leaves when it dies between its commit and the workflow start.
+    // What the API leaves when it dies between its commit and the workflow start, committed longer ago than the
+    // grace the sweeper leaves the API's starter.
     const send = await insertSend(models, ecard, to);
+    await models.sequelize.query('UPDATE sends SET created_at = ? WHERE id = ?', { replacements: [new Date(Date.now() - STARTER_GRACE_MS - 1000), send.id] });
     await eventually(async () => smtp.to(to), (m) => m.length > 0, 10_000);
     expect(smtp.to(to)).to.have.length(1);
     await eventually(() => send.reload(), (s) => s.status === 'sent');
