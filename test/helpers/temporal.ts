@@ -1,5 +1,5 @@
 // One Temporal dev server for the whole run: in memory, headless, on free ports (never an inherited TEMPORAL_ADDRESS).
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { loadConfig } from '../../lib/config.ts';
 import { startEmbeddedTemporal } from '../../lib/embedded-temporal.ts';
 import type { DevServer } from '../../lib/temporal-dev-server.ts';
@@ -55,4 +55,14 @@ export function testConnection(): Promise<Connection> {
 /** A Temporal client on the suite's server. */
 export async function testClient(): Promise<Client> {
   return new Client({ connection: await testConnection(), namespace: TEST_NAMESPACE });
+}
+
+/** A workflow's status name ("RUNNING", "COMPLETED", ...), or null while no workflow has that id. */
+export async function workflowStatus(client: Client, workflowId: string): Promise<string | null> {
+  try {
+    return (await client.workflow.getHandle(workflowId).describe()).status.name;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  }
 }

@@ -1,7 +1,7 @@
 // A share link is published by its accept, with no workflow: its page opens the moment the link is answered (the
 // key API's send-ecard and the widget), its send and recipient are `sent`; a share link left pending (its workflow
 // started before accepts published, or its accept died before publishing) is published by the workflow's activity.
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { expect } from 'chai';
 import { randomId } from '../../lib/ids.ts';
 import { designOf } from '../../services/sends/snapshot.ts';
@@ -11,18 +11,8 @@ import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/ap
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { insertPublicWidget } from '../helpers/public-widget.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
-import { testClient } from '../helpers/temporal.ts';
+import { testClient, workflowStatus } from '../helpers/temporal.ts';
 import { postSend, sendBody } from '../widget/send-helpers.ts';
-
-async function workflowExists(client: Client, accountId: number, sendId: string): Promise<boolean> {
-  try {
-    await client.workflow.getHandle(sendWorkflowId(accountId, sendId)).describe();
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
 
 describe('share links: published by the accept, no workflow', function () {
   this.timeout(60_000);
@@ -56,7 +46,7 @@ describe('share links: published by the accept, no workflow', function () {
     const recipients = await stack.models.SendRecipient.findAll({ where: { send_id: send!.id } });
     expect(recipients.map((r) => [r.status, r.recipient_name, r.finished_at])).to.deep.equal([['sent', 'Friend', null]]);
     expect(recipients[0]!.rendered_html).to.include('Dear Friend');
-    expect(await workflowExists(client, account.accountId, send!.send_id)).to.equal(false);
+    expect(await workflowStatus(client, sendWorkflowId(account.accountId, send!.send_id))).to.equal(null);
     // The log shows the recipient sent, never emailed.
     const data = expectSuccess(await call(stack.url, 'GET', `/v2/api/pub/ecard-actions/sends/${send!.send_id}`, { key: account.liveKey })) as { sent_at: string | null; recipients: Array<Record<string, unknown>> };
     expect(data.sent_at).to.equal(null);
@@ -71,7 +61,7 @@ describe('share links: published by the accept, no workflow', function () {
     const send = await stack.models.Send.findOne({ where: { send_id: res.body.sendId as string } });
     expect(send).to.deep.include({ mode: 'share', origin: 'widget', status: 'sent' });
     expect(await stack.models.SendRecipient.findAll({ where: { send_id: send!.id }, attributes: ['status'], raw: true })).to.deep.equal([{ status: 'sent' }]);
-    expect(await workflowExists(client, account.accountId, send!.send_id)).to.equal(false);
+    expect(await workflowStatus(client, sendWorkflowId(account.accountId, send!.send_id))).to.equal(null);
   });
 
   it('a share link left pending is published by its workflow: the page opens, the send and recipient are sent', async () => {

@@ -1,7 +1,7 @@
 // A scheduled accept answers right after its commit; its workflow is started after the answer by the API process's
 // send starter (services/sends/starter.ts), in batches: every accepted send's workflow exists soon after, also when
 // many are accepted at once, and each row is marked started.
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { expect } from 'chai';
 import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
@@ -9,22 +9,12 @@ import { eventually } from '../helpers/eventually.ts';
 import { createServices } from '../../app/services.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { testConfig, testStack, type TestStack } from '../helpers/stack.ts';
-import { testClient } from '../helpers/temporal.ts';
+import { testClient, workflowStatus } from '../helpers/temporal.ts';
 import { sendWorkflowId } from '../../workflows/send-ecard/contract.ts';
 import { sendEcard } from '../../services/sends/send-ecard.ts';
 
 let counter = 0;
 const address = (name: string) => `${name}-${process.pid}-${++counter}@example.com`;
-
-/** The workflow's status name, or null while it does not exist. */
-async function workflowStatus(client: Client, accountId: number, sendId: string): Promise<string | null> {
-  try {
-    return (await client.workflow.getHandle(sendWorkflowId(accountId, sendId)).describe()).status.name;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return null;
-    throw err;
-  }
-}
 
 describe('send starts: scheduled accepts are started after the answer', function () {
   this.timeout(60_000);
@@ -52,7 +42,7 @@ describe('send starts: scheduled accepts are started after the answer', function
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.deep.include({ success: true, status: 'scheduled', emailsSent: 0 });
     const sendId = res.body.sendId as string;
-    expect(await eventually(() => workflowStatus(client, account.accountId, sendId), (s) => s !== null, 20_000, 50)).to.equal('RUNNING');
+    expect(await eventually(() => workflowStatus(client, sendWorkflowId(account.accountId, sendId)), (s) => s !== null, 20_000, 50)).to.equal('RUNNING');
     const row = await eventually(() => stack.models.Send.findOne({ where: { send_id: sendId } }), (s) => s?.workflow_started === true, 10_000, 50);
     expect(row).to.deep.include({ status: 'scheduled', workflow_started: true });
     expect(expectSuccess(await cancel(sendId))).to.deep.include({ status: 'canceled' });
@@ -63,7 +53,7 @@ describe('send starts: scheduled accepts are started after the answer', function
     for (const res of answers) expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const sendIds = answers.map((res) => res.body.sendId as string);
     const statuses = await eventually(
-      () => Promise.all(sendIds.map((id) => workflowStatus(client, account.accountId, id))),
+      () => Promise.all(sendIds.map((id) => workflowStatus(client, sendWorkflowId(account.accountId, id)))),
       (all) => all.every((s) => s !== null),
       30_000,
       100,
@@ -83,9 +73,9 @@ describe('send starts: scheduled accepts are started after the answer', function
       share: false, widgetId: undefined, personalMessage: undefined, locale: undefined, mergeTags: undefined, overrideProps: undefined, idempotencyKey: undefined, requestHash: 'x',
     });
     expect(send.status).to.equal('scheduled');
-    expect(await workflowStatus(client, account.accountId, send.send_id), 'held back').to.equal(null);
+    expect(await workflowStatus(client, sendWorkflowId(account.accountId, send.send_id)), 'held back').to.equal(null);
     await services.close();
-    expect(await workflowStatus(client, account.accountId, send.send_id)).to.equal('RUNNING');
+    expect(await workflowStatus(client, sendWorkflowId(account.accountId, send.send_id))).to.equal('RUNNING');
     expect(await send.reload()).to.deep.include({ workflow_started: true });
     expect(expectSuccess(await cancel(send.send_id))).to.deep.include({ status: 'canceled' });
   });
