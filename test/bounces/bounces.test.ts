@@ -9,7 +9,6 @@ import { verifySignature } from '../../lib/signing.ts';
 import { accountSecret } from '../../services/webhooks/secrets.ts';
 import { call, expectSuccess, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { onSuiteEnd } from '../helpers/cleanup.ts';
 import { ownerOnApi, type ConsoleClient } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -28,6 +27,7 @@ describe('bounces: the listener records DSNs and complaints sent to VERP address
   let smtp: SmtpTestServer;
   let receiver: Receiver;
   let port: number;
+  let listener: Awaited<ReturnType<typeof startBounceListener>> | undefined;
   let counter = 0;
   let account: TestAccount;
   let client: ConsoleClient;
@@ -38,9 +38,14 @@ describe('bounces: the listener records DSNs and complaints sent to VERP address
     stack = await startStack({ BOUNCE_DOMAIN, BOUNCE_SMTP_PORT: '0', TEMPORAL_TASK_QUEUE: `cardsvc-bounces-${process.pid}` });
     smtp = await testSmtpServer();
     receiver = await testReceiver();
-    const listener = await startBounceListener(stack.services, { host: '127.0.0.1' });
-    onSuiteEnd(() => listener.stop());
+    listener = await startBounceListener(stack.services, { host: '127.0.0.1' });
     port = listener.port;
+  });
+  // Its background passes act on every account's rows (its mail queue pass sent a later file's queued mail before
+  // that file's erase could find it): the stack ends with the file.
+  after(async () => {
+    await listener?.stop();
+    await stack.stop();
   });
   beforeEach(async () => {
     ({ account, client } = await ownerOnApi(stack, 'enterprise'));
