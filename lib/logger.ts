@@ -42,7 +42,13 @@ export function loggedError(err: unknown): unknown {
   };
 }
 
-/** A logger at the configured level; the CLI passes stderr so stdout stays one JSON object. */
+/**
+ * A logger at the configured level; the CLI passes stderr so stdout stays one JSON object.
+ * Lines go to stdout asynchronously (pino's default, written out so it is a choice, not an accident): a write in
+ * flight gathers the lines logged meanwhile into the next one; nothing waits for a size, and pino flushes what is
+ * queued on every exit. Only a SIGKILL can lose lines: those of the last write's few milliseconds
+ * (docs/decisions.md, "Reads (issue 35, item 4)").
+ */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -52,6 +58,6 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
       // `err` (ours) and `error` (the Temporal SDK's meta) are serialized without their data.
       serializers: { err: loggedError, error: loggedError },
     },
-    destination ?? pino.destination(1),
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
