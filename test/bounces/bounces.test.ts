@@ -1,7 +1,8 @@
 // Bounces (issue 34, item 3): a card goes out through the suite's SMTP server with a VERP envelope sender; the test
 // then plays the remote MTA and delivers a DSN or a complaint to the bounce listener at that address. What a user
 // sees: `bounced_at` on GET /pub/ecard-actions/sends/{sendId}, the suppression and its reason on the console's list,
-// a later send refused as `blocked`, `ecard_bounced` signed at a real receiver, a campaign's `counts.bounced`.
+// a later send refused as `blocked`, `ecard_bounced` signed at a real receiver (a hard bounce, a complaint; nothing
+// written without a subscriber), a campaign's `counts.bounced`.
 import { expect } from 'chai';
 import { Op } from 'sequelize';
 import { startBounceListener } from '../../app/bounce-listener.ts';
@@ -174,17 +175,57 @@ describe('bounces: the listener records DSNs and complaints sent to VERP address
     expect([row.bounce_kind, row.bounce_status]).to.deep.equal(['hard', '5.2.1']);
   });
 
-  it('a complaint (ARF) matched by the original Message-ID suppresses the address as a complaint; one naming another message does nothing', async () => {
+  it('a complaint (ARF) matched by the original Message-ID suppresses the address as a complaint and emits ecard_bounced (kind complaint), signed, once; one naming another message does nothing', async () => {
+    const path = hookPath('complaint');
+    const endpointId = await webhookApi(stack, account).subscribe('ecard_bounced', `${receiver.url}${path}`);
     const to = address('angry');
     const { sendId, mail, verp } = await sendCard(to);
     expect((await deliverToListener(port, verp, complaint({ to: verp, messageId: '<someone-else@example.com>' }))).accepted).to.equal(true);
     expect((await recipientOf(sendId)).bounced_at).to.equal(null);
     expect((await suppressions()).map((s) => s.value)).to.not.include(to);
+    expect(await outcomeRows()).to.equal(0);
 
     expect((await deliverToListener(port, verp, complaint({ to: verp, messageId: mail.messageId }))).accepted).to.equal(true);
-    expect((await recipientOf(sendId)).bounced_at).to.be.a('string');
+    const recipient = await recipientOf(sendId);
+    expect(recipient.bounced_at).to.be.a('string');
     expect((await suppressions()).find((s) => s.value === to)).to.deep.include({ kind: 'email', reason: 'complaint: abuse' });
     expectBlocked(await sendAgain(to), to);
+
+    const [delivery] = await webhookApi(stack, account).settled(endpointId);
+    expect(delivery!.status).to.equal('Delivered');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.at(path)).to.have.length(1);
+    const [request] = receiver.at(path);
+    const secret = (await accountSecret(stack.services, account.accountId)).secret;
+    expect(verifySignature(request!.headers['x-svc-signature'] as string, request!.body, [secret])).to.equal(true);
+    const body = JSON.parse(request!.body) as { event_type: string; send: Json; recipients: Json[] };
+    expect(body.event_type).to.equal('ecard_bounced');
+    expect(body.send).to.include({ sendId, origin: 'single' });
+    expect(body.recipients).to.deep.equal([
+      {
+        sendId,
+        name: 'Ann',
+        email: to,
+        status: 'sent',
+        sent_at: recipient.sent_at,
+        opened_at: null,
+        bounced_at: recipient.bounced_at,
+        failure: null,
+        bounce: { kind: 'complaint', status: null, diagnostic: 'abuse' },
+      },
+    ]);
+  });
+
+  it('a bounce on an account with no ecard_bounced subscriber is recorded and writes no outcome event and no webhook delivery', async () => {
+    // A subscription to another type only: the bounce's transaction records nothing.
+    await webhookApi(stack, account).subscribe('team_member_created', `${receiver.url}${hookPath('members')}`);
+    const to = address('quiet');
+    const { sendId, mail, verp } = await sendCard(to);
+    expect((await deliverToListener(port, verp, dsn({ to: verp, finalRecipient: to, messageId: mail.messageId, status: '5.1.1' }))).accepted).to.equal(true);
+    expect((await recipientOf(sendId)).bounced_at).to.be.a('string');
+    expect((await suppressions()).map((s) => s.value)).to.include(to);
+    expect(await outcomeRows()).to.equal(0);
+    expect(await stack.models.WebhookDelivery.count({ where: { account_id: account.accountId, event_type: 'ecard_bounced' } })).to.equal(0);
   });
 
   it('a DSN to an unknown token, or to another domain, is refused at RCPT with 550; nothing is written', async () => {

@@ -1,8 +1,9 @@
 // Outcome events of bulk sends and of campaigns and gifts (issue 34, item 2): a live campaign over SMTP (micro-batches
-// of the pool's 5) announces its recipients in deliveries of up to 100; campaign_completed once per campaign (sent,
-// canceled); gift_claimed once per claim; a campaign gift that could not be had fails its recipient with
-// ecard_failed; marks a crash left behind go out by the sweep, once; replay of ecard_delivered and ecard_failed;
-// samples; nothing written without a subscriber. Every delivery arrives at a real receiver, signed.
+// of the pool's 5) announces its recipients in deliveries of up to 100, delivered ones and (SMTP refusing them all)
+// failed ones; campaign_completed once per campaign (sent, canceled); gift_claimed once per claim; a campaign gift that
+// could not be had fails its recipient with ecard_failed; marks a crash left behind go out by the sweep, once; replay
+// of ecard_delivered and ecard_failed; samples; nothing written without a subscriber. Every delivery arrives at a real
+// receiver, signed.
 import { expect } from 'chai';
 import { Op } from 'sequelize';
 import { verifySignature } from '../../lib/signing.ts';
@@ -91,6 +92,33 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     const replayed = ctx.receiver.at(delivered)[3]!.body;
     expect(ctx.receiver.at(delivered).slice(0, 3).map((r) => r.body)).to.include(replayed);
     await expectSigned(delivered);
+  });
+
+  it('a live campaign of 250 whose every recipient SMTP refuses: ecard_failed in exactly three deliveries (100, 100, 50), each recipient once', async () => {
+    const failed = hookPath('failed-250');
+    const endpointId = await ctx.hooks.subscribe('ecard_failed', `${ctx.receiver.url}${failed}`);
+    const { id, at } = await campaign(250);
+    // One message per recipient: the next 250 DATA answers are a permanent refusal.
+    smtp.failNext(250, 550, '5.1.1 Mailbox unavailable');
+    await ok(ctx.account, '/campaign/send', { campaignid: id });
+    // Nobody got the card: the campaign ends `failed` (services/campaigns/run.ts).
+    expect((await ended(id))!.status).to.equal('failed');
+    expect(smtp.messages.filter((m) => m.to.some((t) => t.endsWith(`@${at}`)))).to.have.length(0);
+    const logged = await ctx.hooks.settled(endpointId, 3, 30_000);
+    expect(await sweepOutcomeMarks(ctx.stack.services, new Date(Date.now() + 3_600_000))).to.equal(false);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(logged).to.have.length(3);
+    const got = bodies(failed);
+    expect(got).to.have.length(3);
+    // Deliveries run side by side: their order of arrival is not theirs of writing.
+    expect(got.map((b) => b.recipients.length).sort((a, b) => b - a)).to.deep.equal([100, 100, 50]);
+    const emails = got.flatMap((b) => b.recipients.map((r) => r.email));
+    expect(emails).to.have.length(250);
+    expect(new Set(emails).size).to.equal(250);
+    expect(got.every((b) => b.event_type === 'ecard_failed' && b.send.campaign_id === id && b.send.sendId === null)).to.equal(true);
+    expect(got.flatMap((b) => b.recipients).every((r) => r.status === 'failed' && /Mailbox unavailable/.test(r.failure ?? '') && r.email!.endsWith(`@${at}`))).to.equal(true);
+    await expectSigned(failed);
+    expect(await marks()).to.equal(0);
   });
 
   it('ecard_failed: the campaign recipients SMTP refused, in one delivery, once; replay resends it', async () => {
