@@ -46,7 +46,7 @@ describe('bounces: the listener records DSNs and complaints sent to VERP address
   // that file's erase could find it): the stack ends with the file.
   after(async () => {
     await listener?.stop();
-    await stack.stop();
+    await stack?.stop();
   });
   beforeEach(async () => {
     ({ account, client } = await ownerOnApi(stack, 'enterprise'));
