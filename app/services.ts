@@ -66,6 +66,7 @@ export function createServices(input: ServicesInput): Services {
   let hooks: Hooks | undefined;
   let background: BackgroundScheduler | undefined;
   let starter: SendStarter | undefined;
+  let closing: Promise<void> | undefined;
   const services: Services = {
     config,
     logger,
@@ -91,12 +92,16 @@ export function createServices(input: ServicesInput): Services {
       background ??= backgroundScheduler(backgroundPassesOf(areaHooks()), { intervalMs: config.webhooks.outboxSweepMs, logger });
       return background;
     },
-    async close() {
-      // The starter first: its last batch needs the Temporal connection and the database.
-      await starter?.close();
-      await background?.stop();
-      await connection?.close();
-      if (!input.mail) mail.close();
+    // Once, whoever asks (a signal handler and a test's hook may both): a second call waits for the first.
+    close() {
+      closing ??= (async () => {
+        // The starter first: its last batch needs the Temporal connection and the database.
+        await starter?.close();
+        await background?.stop();
+        await connection?.close();
+        if (!input.mail) mail.close();
+      })();
+      return closing;
     },
   };
   return services;

@@ -18,6 +18,7 @@ export function sendStarter(ctx: ServiceContext): SendStarter {
   let inFlight = 0;
   let marking: Promise<void> | undefined;
   let closing = false;
+  let closed: Promise<void> | undefined;
   let failedWhileClosing = false;
   let idle: (() => void) | undefined;
 
@@ -83,18 +84,24 @@ export function sendStarter(ctx: ServiceContext): SendStarter {
       }, delay);
       held.set(timer, send);
     },
-    async close() {
-      closing = true;
-      // The held sends go at once, in the order they came.
-      for (const [timer, send] of held) {
-        clearTimeout(timer);
-        queue.push(send);
-      }
-      held.clear();
-      const done = new Promise<void>((resolve) => (idle = resolve));
-      pump();
-      settledIfIdle();
-      await done;
+    close() {
+      closed ??= drain();
+      return closed;
     },
   };
+
+  // Closing, once: a second close waits for the first (its `idle` would otherwise replace the first's).
+  async function drain(): Promise<void> {
+    closing = true;
+    // The held sends go at once, in the order they came.
+    for (const [timer, send] of held) {
+      clearTimeout(timer);
+      queue.push(send);
+    }
+    held.clear();
+    const done = new Promise<void>((resolve) => (idle = resolve));
+    pump();
+    settledIfIdle();
+    await done;
+  }
 }

@@ -64,7 +64,7 @@ describe('send starts: scheduled accepts are started after the answer', function
     for (const id of sendIds) expect((await cancel(id)).status).to.equal(200);
   });
 
-  it('closing a process\'s services starts the sends its starter still holds back, then marks them', async () => {
+  it('closing a process\'s services (twice at once, then again) starts the sends its starter still holds back, then marks them', async () => {
     const config = await testConfig({ SEND_STARTER_DELAY_MS: '600000' });
     const services = createServices({ config, logger: createLogger(config), models: stack.models, temporalAddress: config.temporal.address });
     const owner = (await stack.models.Account.findByPk(account.accountId))!;
@@ -74,6 +74,8 @@ describe('send starts: scheduled accepts are started after the answer', function
     });
     expect(send.status).to.equal('scheduled');
     expect(await workflowStatus(client, sendWorkflowId(account.accountId, send.send_id)), 'held back').to.equal(null);
+    // Closed twice at once (a signal handler and a hook may both ask): both wait for the one close.
+    await Promise.all([services.close(), services.close()]);
     await services.close();
     expect(await workflowStatus(client, sendWorkflowId(account.accountId, send.send_id))).to.equal('RUNNING');
     expect(await send.reload()).to.deep.include({ workflow_started: true });
