@@ -55,6 +55,28 @@ describe('webhooks: draining the outbox', function () {
     expect(ctx.receiver.at(late)).to.have.length(0);
   });
 
+  it('a subscription made while upserts run takes exactly the member events from its time on; the others drain with no delivery', async () => {
+    const path = hookPath('midway');
+    const { models, services } = ctx.stack;
+    const { accountId } = ctx.account;
+    const creates = (from: number) => Array.from({ length: 10 }, (_, i) => ctx.hooks.upsert({ email: `midway-${from + i}@example.com` }));
+    // Drainers race the upserts and the subscription (the stack's own drainer too, nudged by each commit).
+    await Promise.all([...creates(0), drainOutbox(services)]);
+    const [endpointId] = await Promise.all([ctx.hooks.subscribe('team_member_created', `${ctx.receiver.url}${path}`), ...creates(10), drainOutbox(services)]);
+    await Promise.all([...creates(20), drainOutbox(services), drainOutbox(services)]);
+    const events = await eventually(
+      () => models.OutboxEvent.findAll({ where: { account_id: accountId } }),
+      (list) => list.length === 30 && list.every((e) => e.drained_at !== null),
+    );
+    const endpoint = await models.WebhookEndpoint.findByPk(endpointId, { rejectOnEmpty: true });
+    const taken = events.filter((e) => e.occurred_at >= endpoint.created_at).map((e) => e.event_id);
+    expect(taken.length).to.be.at.least(10);
+    const deliveries = await models.WebhookDelivery.findAll({ where: { account_id: accountId } });
+    expect(deliveries.map((d) => d.event_id).sort()).to.deep.equal(taken.sort());
+    await ctx.hooks.settled(endpointId, taken.length);
+    expect(ctx.receiver.at(path)).to.have.length(taken.length);
+  });
+
   it('filters the log by status, event type, endpoint and dates; bad filters are 400', async () => {
     const ok = hookPath('log-ok');
     const bad = hookPath('log-bad');
