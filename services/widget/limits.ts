@@ -24,7 +24,7 @@ type Sql = ServiceContext['models']['sequelize'];
 const condition = (sequelize: Sql, sql: string) => ({ [Op.and]: [sequelize.literal(sql)] });
 
 /** Takes `n` emails from the IP's current window; false when the window has fewer than `n` left. */
-export async function takeFromIpWindow(ctx: ServiceContext, widget: Widget, ip: string, n: number, limit: number, transaction: Transaction): Promise<boolean> {
+export async function takeFromIpWindow(ctx: ServiceContext, widget: Pick<Widget, 'id'>, ip: string, n: number, limit: number, transaction: Transaction): Promise<boolean> {
   const { models } = ctx;
   if (n > limit) return false;
   const now = ctx.now().getTime();
@@ -53,7 +53,7 @@ export type CapOutcome = 'taken' | 'crossed' | 'full';
  * below 80 % of the cap to at least 80 %: exactly one update of the day can be it (the two updates' conditions
  * exclude each other, and the count only grows).
  */
-export async function takeFromDailyCap(ctx: ServiceContext, widget: Widget, n: number, cap: number, transaction: Transaction): Promise<CapOutcome> {
+export async function takeFromDailyCap(ctx: ServiceContext, widget: Pick<Widget, 'id' | 'account_id'>, n: number, cap: number, transaction: Transaction): Promise<CapOutcome> {
   const { models } = ctx;
   if (n > cap) return 'full';
   const threshold = Math.ceil(cap * CAP_NOTICE_SHARE);
@@ -83,7 +83,7 @@ export async function takeFromDailyCap(ctx: ServiceContext, widget: Widget, n: n
 }
 
 /** The owner's notice at 80 %, queued in the send's transaction (it leaves only if the send is committed). */
-export async function queueCapNotice(ctx: ServiceContext, widget: Widget, cap: number, transaction: Transaction): Promise<void> {
+export async function queueCapNotice(ctx: ServiceContext, widget: Pick<Widget, 'account_id' | 'name' | 'vanity_id'>, cap: number, transaction: Transaction): Promise<void> {
   await queueOwnerNotice(
     ctx.models,
     widget.account_id,

@@ -32,7 +32,10 @@ export interface WidgetSendInput {
 const isEmail = (value: string) => z.email().safeParse(value).success;
 
 /** The widget's sender proof: a session for this very address when the widget asks for one; its member id, or null. */
-export function provenSender(keys: RewardsKeys | undefined, widget: Widget, input: WidgetSendInput, now: Date): number | null {
+export function provenSender(
+  keys: RewardsKeys | undefined,
+  widget: Pick<Widget, 'id' | 'email_verification_required' | 'dir_sender_must_be_in_directory'>,
+  input: WidgetSendInput, now: Date): number | null {
   if (!widget.email_verification_required && !widget.dir_sender_must_be_in_directory) return null;
   const session = input.widget_session ? readWidgetSession(keys, widget.id, input.widget_session, now) : null;
   if (!session || session.e !== input.sender.email.trim().toLowerCase()) {
@@ -53,7 +56,7 @@ export function recipientsOf(input: WidgetSendInput, display: WidgetDisplay): Ar
 export type DomainRefusal = 'sender' | 'recipient';
 
 /** The first address the widget's domain lists refuse, as the refusal to throw (einvalid: sender, finvalid: recipient). */
-export function domainRefusal(widget: Widget, sender: string, recipients: ReadonlyArray<{ email: string }>) {
+export function domainRefusal(widget: Pick<Widget, 'sender_email_domains_whitelist' | 'recipient_email_domains_whitelist'>, sender: string, recipients: ReadonlyArray<{ email: string }>) {
   // A malformed address is not a domain question: the send's own check names it.
   if (isEmail(sender) && outsideDomains(widget.sender_email_domains_whitelist, [sender])) {
     const list = domainsOf(widget.sender_email_domains_whitelist).join(', ');
@@ -73,7 +76,7 @@ export function domainRefusal(widget: Widget, sender: string, recipients: Readon
  * sent (a forced time already past means now); otherwise a time beyond the send-now window needs a card that
  * can be scheduled and is at most `scheduleMaxDays` ahead.
  */
-export function sendAtOf(input: WidgetSendInput, ecard: Ecard, display: WidgetDisplay, now: Date, windowMs: number): Date | undefined {
+export function sendAtOf(input: WidgetSendInput, ecard: Pick<Ecard, 'predefined_schedule_on' | 'predefined_schedule_forced' | 'predefined_schedule' | 'can_schedule'>, display: WidgetDisplay, now: Date, windowMs: number): Date | undefined {
   if (input.share_mode !== 'email') return undefined;
   if (ecard.predefined_schedule_on && ecard.predefined_schedule_forced && ecard.predefined_schedule) {
     return ecard.predefined_schedule.getTime() > now.getTime() + windowMs ? ecard.predefined_schedule : undefined;
@@ -88,7 +91,7 @@ export function sendAtOf(input: WidgetSendInput, ecard: Ecard, display: WidgetDi
 }
 
 /** The personal message kept: none when the card has no box; required unless the widget makes it optional. */
-export function personalMessageOf(input: WidgetSendInput, ecard: Ecard, display: WidgetDisplay): string | undefined {
+export function personalMessageOf(input: WidgetSendInput, ecard: Pick<Ecard, 'personal_message_box'>, display: WidgetDisplay): string | undefined {
   if (!ecard.personal_message_box) return undefined;
   const message = input.personalMessage?.trim() ? input.personalMessage : undefined;
   if (!message && !display.personalMessageOptional) throw invalidParameter('personalMessage is required: write a few words to go with the card');

@@ -7,16 +7,17 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, formExpired, notFound, paymentRequired, widgetLimitReached } from '../../lib/errors.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { randomId } from '../../lib/ids.ts';
-import { priceOf, type Ecard } from '../../models/Ecard.ts';
+import { priceOf } from '../../models/Ecard.ts';
 import type { Send } from '../../models/Send.ts';
-import type { Widget } from '../../models/Widget.ts';
+import type { EcardRow } from '../ecards.ts';
 import type { ServiceContext } from '../context.ts';
 import { acceptSend } from '../sends/accept.ts';
 import { pageUrl } from '../sends/pages.ts';
 import { count, recordAbuse } from './counters.ts';
 import { displayOf } from './display.ts';
 import { IP_WINDOW_MS, queueCapNotice, takeFromDailyCap, takeFromIpWindow } from './limits.ts';
-import { findPublicWidget, isVisible } from './public.ts';
+import { isVisible } from './public.ts';
+import { readWidgetSend } from './send-read.ts';
 import { domainRefusal, personalMessageOf, provenSender, recipientsOf, sendAtOf, type WidgetSendInput } from './send-rules.ts';
 import { HONEYPOT_FIELD, issueFormToken, readFormToken } from './tokens.ts';
 
@@ -34,18 +35,20 @@ export type WidgetSent =
 const DAY_MS = 24 * 3600 * 1000;
 const NO_CARD = 'No such eCard in this widget';
 
-/** The eCard by its vanity id in this widget, shown by the gallery now; else the same 404. */
-async function findWidgetEcard(ctx: ServiceContext, widget: Widget, vanityId: string): Promise<Ecard> {
-  const ecard = await ctx.models.Ecard.findOne({ where: { account_id: widget.account_id, widget_id: widget.id, vanity_id: vanityId } });
-  if (!ecard || !isVisible(ecard, ctx.now())) throw notFound(NO_CARD);
+/** The eCard read with the widget, when the gallery shows it now; else the same 404. */
+function shownEcard(ecard: EcardRow | null, now: Date): EcardRow {
+  if (!ecard || !isVisible(ecard, now)) throw notFound(NO_CARD);
   return ecard;
 }
 
-/** The answer of a send as stored (also a replay of the same form token). */
-async function sentOf(ctx: ServiceContext, send: Send, formToken: string): Promise<WidgetSent> {
+/**
+ * The answer of a send as stored (also a replay of the same form token). `recipients`: the emails of a send this
+ * request made (it knows them); a replay counts its send's.
+ */
+async function sentOf(ctx: ServiceContext, send: Send, formToken: string, recipients: number | null): Promise<WidgetSent> {
   if (send.mode === 'share') return { mode: 'share', sendId: send.send_id, shareUrl: pageUrl(ctx.config.publicBaseUrl, send.stat_vanity_id), statVanityId: send.stat_vanity_id, formToken };
   if (send.mode === 'schedule') return { mode: 'schedule', sendId: send.send_id, sendAt: send.send_at, formToken };
-  return { mode: 'email', sendId: send.send_id, emailsSent: await ctx.models.SendRecipient.count({ where: { send_id: send.id } }), formToken };
+  return { mode: 'email', sendId: send.send_id, emailsSent: recipients ?? (await ctx.models.SendRecipient.count({ where: { send_id: send.id } })), formToken };
 }
 
 /** The answer a bot gets: shaped like a success of what it asked for, with ids stored nowhere. */
@@ -63,13 +66,14 @@ function silentAnswer(ctx: ServiceContext, input: WidgetSendInput, sendAt: Date 
 const weightOf = (input: WidgetSendInput, recipients: number) => (input.share_mode === 'email' ? recipients : 1);
 
 export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, input: WidgetSendInput, clientIp: string): Promise<WidgetSent> {
-  const widget = await findPublicWidget(ctx.models, vanityId);
+  const read = await readWidgetSend(ctx.models, vanityId, input.ecard);
+  const { widget, account } = read;
   const now = ctx.now();
   const form = readFormToken(ctx.rewardsKeys, widget.id, input.form_token, now);
   const freshToken = issueFormToken(ctx.rewardsKeys, widget.id, now);
   if (!form) throw formExpired('This form has expired: reload it and send again', { extra: { form_token: freshToken } });
   const display = displayOf(widget.wconfig ?? {});
-  const ecard = await findWidgetEcard(ctx, widget, input.ecard);
+  const ecard = shownEcard(read.ecard, now);
   const windowMs = ctx.config.sendNowWindowSeconds * 1000;
 
   const trap = input[HONEYPOT_FIELD] ? 'honeypot' : now.getTime() - form.t < MIN_FILL_MS ? 'too_fast' : null;
@@ -97,7 +101,6 @@ export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, i
   }
   const sendAt = sendAtOf(input, ecard, display, now, windowMs);
   const personalMessage = personalMessageOf(input, ecard, display);
-  const account = await ctx.models.Account.findByPk(widget.account_id, { rejectOnEmpty: true });
   const weight = weightOf(input, recipients.length);
   let limitHit: 'ip_limit' | 'daily_cap' | null = null;
   let crossed = false;
@@ -158,7 +161,8 @@ export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, i
     if (send.mode !== 'share') ctx.sendStarter.add(send);
     if (crossed) ctx.nudge();
   }
-  return sentOf(ctx, send, freshToken);
+  // A send this request made has the recipients it was given (email: one row each); a replay counts its own.
+  return sentOf(ctx, send, freshToken, created ? recipients.length : null);
 }
 
 /** Whether an error is one of the refusals the no-JavaScript form turns into `?error=<code>`. */

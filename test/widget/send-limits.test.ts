@@ -75,7 +75,8 @@ describe('widget send: per-IP and daily limits', function () {
   });
 
   describe('on a moved clock', () => {
-    let clock: Date;
+    // Set from the start: the app's limiter reads the clock on its own timer too, before a test moves it.
+    let clock = new Date();
     let app: Awaited<ReturnType<typeof extraApp>>;
     before(async () => {
       app = await extraApp({ now: () => clock });

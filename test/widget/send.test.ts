@@ -232,6 +232,19 @@ describe('widget send: POST /v2/widget/{vanity_id}/send', function () {
       await widget.update({ is_campaign: true });
       expectSame404(await send());
     });
+    // The widget, its eCard and the account are one statement: its comparisons are the models' (case-sensitive), and
+    // its refusals come in the order of the reads it replaced (the widget, the form token, then the eCard).
+    it('a widget\'s vanity id in another case', async () => {
+      const flipped = widget.vanity_id.replace(/[a-z]/i, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+      expectSame404(await postSend(stack.url, flipped, sendBody(stack, widget, ecard!)));
+    });
+    it('an eCard\'s vanity id in another case is no eCard of the widget (404)', async () => {
+      const flipped = ecard!.vanity_id.replace(/[a-z]/i, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+      expectRefusal(await send({ ecard: flipped }), 404, 'not_found');
+    });
+    it('an unknown eCard with a forged form token is form_expired: the token is checked before the eCard', async () => {
+      expectRefusal(await send({ ecard: 'no-such-card', form_token: 'forged.token' }), 400, 'form_expired');
+    });
   });
 
   describe('the account\'s own rules, through the widget', () => {
