@@ -8,6 +8,12 @@ export type BrandFont = (typeof BRAND_FONTS)[number];
 export const SOCIAL_NETWORKS = ['twitter', 'facebook', 'instagram', 'linkedin', 'youtube'] as const;
 export type BrandSocial = Record<(typeof SOCIAL_NETWORKS)[number], string | null>;
 
+/** The stored `social` column (JSON text) as the model reads it: every network, null where none is set. */
+export function brandSocialOf(raw: unknown): BrandSocial {
+  const parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw ?? {}) as Partial<BrandSocial>;
+  return Object.fromEntries(SOCIAL_NETWORKS.map((n) => [n, parsed[n] ?? null])) as BrandSocial;
+}
+
 export function defineBrand(sequelize: Sequelize) {
   class Brand extends Model<InferAttributes<Brand>, InferCreationAttributes<Brand>> {
     declare id: CreationOptional<number>;
@@ -47,9 +53,7 @@ export function defineBrand(sequelize: Sequelize) {
         type: DataTypes.TEXT,
         allowNull: false,
         get(this: Brand) {
-          const raw = this.getDataValue('social') as unknown;
-          const parsed = (typeof raw === 'string' ? JSON.parse(raw) : raw ?? {}) as Partial<BrandSocial>;
-          return Object.fromEntries(SOCIAL_NETWORKS.map((n) => [n, parsed[n] ?? null]));
+          return brandSocialOf(this.getDataValue('social'));
         },
         set(this: Brand, value: BrandSocial) {
           this.setDataValue('social', JSON.stringify(value) as unknown as BrandSocial);

@@ -4,6 +4,12 @@ import { idColumn, timestamps } from './columns.ts';
 
 const text = (length: number) => ({ type: DataTypes.STRING(length), allowNull: true });
 
+/** The stored `merge_tag_defaults` column (JSON text or null) as the model reads it: tag → text, empty when none. */
+export function mergeTagDefaultsOf(raw: unknown): Record<string, string> {
+  if (raw === null || raw === undefined) return {};
+  return (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, string>;
+}
+
 export function defineWidget(sequelize: Sequelize) {
   class Widget extends Model<InferAttributes<Widget>, InferCreationAttributes<Widget>> {
     declare id: CreationOptional<number>;
@@ -77,9 +83,7 @@ export function defineWidget(sequelize: Sequelize) {
         type: DataTypes.TEXT,
         allowNull: true,
         get(this: Widget) {
-          const raw = this.getDataValue('merge_tag_defaults') as unknown;
-          if (raw === null || raw === undefined) return {};
-          return (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, string>;
+          return mergeTagDefaultsOf(this.getDataValue('merge_tag_defaults'));
         },
         set(this: Widget, value: Record<string, string> | null) {
           this.setDataValue('merge_tag_defaults', (value === null ? null : JSON.stringify(value)) as unknown as Record<string, string>);

@@ -3,7 +3,7 @@
 // member's events once nothing still has to deliver them.
 import { literal, Op, type Transaction } from 'sequelize';
 import type { Models } from '../models/index.ts';
-import type { OutboxEvent } from '../models/OutboxEvent.ts';
+import { insertRows } from '../models/raw-rows.ts';
 import type { ServiceContext } from './context.ts';
 
 export interface NewEvent {
@@ -19,10 +19,14 @@ export interface NewEvent {
   redactAfterDelivery?: boolean;
 }
 
-/** Writes the event in the change's transaction; once committed, this process's drainer is nudged (other processes sweep). */
-export async function recordEvent(ctx: Pick<ServiceContext, 'models' | 'nudge'>, event: NewEvent, transaction: Transaction): Promise<OutboxEvent> {
-  const row = await ctx.models.OutboxEvent.create(
-    {
+/**
+ * Writes the event in the change's transaction (one written-out INSERT, no model instance: it is on every accept's
+ * path); once committed, this process's drainer is nudged (other processes sweep). Returns the event's row id.
+ */
+export async function recordEvent(ctx: Pick<ServiceContext, 'models' | 'nudge'>, event: NewEvent, transaction: Transaction): Promise<number> {
+  const id = await insertRows(
+    ctx.models.OutboxEvent,
+    [{
       event_id: event.eventId,
       account_id: event.accountId,
       event_type: event.eventType,
@@ -31,11 +35,11 @@ export async function recordEvent(ctx: Pick<ServiceContext, 'models' | 'nudge'>,
       payload: JSON.stringify(event.body),
       occurred_at: event.occurredAt,
       redact_after_delivery: event.redactAfterDelivery ?? false,
-    },
-    { transaction },
+    }],
+    transaction,
   );
   transaction.afterCommit(() => ctx.nudge());
-  return row;
+  return id;
 }
 
 /** A member event without personal data: the member is only its id. */

@@ -2,7 +2,7 @@
 // quota reservation, its gift's spend reservation and held codes, its idempotency row and its ecard_shared event in
 // one transaction. After the commit a share link is published (./share-link.ts); other sends' workflows are started
 // by the caller (./send-ecard.ts, the widget), at once or through the process's starter (./starter.ts).
-import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import { Op, UniqueConstraintError, type Attributes, type Transaction } from 'sequelize';
 import { z } from 'zod';
 import { writeTransaction } from '../../lib/db.ts';
 import {
@@ -14,7 +14,6 @@ import type { Account } from '../../models/Account.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
 import type { Send, SendMode, ShareType } from '../../models/Send.ts';
-import type { Widget } from '../../models/Widget.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
 import { dayOf } from '../rewards/periods.ts';
@@ -23,9 +22,10 @@ import { sanitizeHtmlField } from '../templates.ts';
 import { sharedEvent } from './shared-event.ts';
 import { publishShareLink } from './share-link.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
-import { sendingRefusal } from './rules.ts';
+import { blockedRecipient } from './rules.ts';
+import { readForAccept, type AcceptReads, type AcceptWidget } from './accept-read.ts';
+import { insertRows } from '../../models/raw-rows.ts';
 import { withPageIds } from './pages.ts';
-import { resolveBrand } from '../brands/brands.ts';
 import { newBounceToken } from './return-path.ts';
 import { widgetDesignsOf } from './widget-design.ts';
 import { brandDesignOf, designOf, saveSnapshot, type BrandOverride } from './snapshot.ts';
@@ -100,10 +100,11 @@ function checkAddresses(request: SendRequest, mode: SendMode): Array<{ name: str
 }
 
 /** The eCard (enabled, this account's) and its widget, which a given `widgetId` must name. */
-async function findSendable(models: Models, account: Account, request: SendRequest): Promise<{ ecard: Ecard; widget: Widget }> {
-  const ecard = await models.Ecard.findOne({ where: { id: request.ecardId, account_id: account.id } });
+function sendable(read: AcceptReads, request: SendRequest): { ecard: Attributes<Ecard>; widget: AcceptWidget } {
+  const { ecard, widget } = read;
   if (!ecard || ecard.disabled) throw notFound(`No enabled eCard with id ${request.ecardId}`);
-  const widget = await models.Widget.findByPk(ecard.widget_id, { rejectOnEmpty: true });
+  // An eCard's widget is a foreign key: never missing (as findByPk's rejectOnEmpty had it).
+  if (!widget) throw new Error(`eCard ${ecard.id} has no widget ${ecard.widget_id}`);
   if (request.widgetId !== undefined && String(request.widgetId) !== widget.vanity_id && String(request.widgetId) !== String(widget.id)) {
     throw notFound(`eCard ${ecard.id} is not in widget ${request.widgetId}`);
   }
@@ -111,17 +112,21 @@ async function findSendable(models: Models, account: Account, request: SendReque
 }
 
 /** The directory rule of the eCard's widget: the sender must be an active member. */
-async function checkDirectory(models: Models, account: Account, widget: Widget, senderEmail: string): Promise<void> {
+async function checkDirectory(models: Models, account: Account, widget: AcceptWidget, senderEmail: string): Promise<void> {
   if (!widget.dir_sender_must_be_in_directory) return;
   const member = await models.TeamMember.findOne({ where: { account_id: account.id, email: senderEmail.toLowerCase(), disabled: false } });
   if (!member) throw senderNotInDirectory(`${senderEmail} is not an active member of this account's directory, which this widget requires of senders`);
 }
 
-/** The key's row, if any: a send made with it in the last 24 hours (422 when the body differs), or an expired row. */
-async function keyUse(models: Models, accountId: number, request: SendRequest, now: Date): Promise<{ earlier: Send | null; expired: boolean }> {
-  if (!request.idempotencyKey) return { earlier: null, expired: false };
-  const row = await models.IdempotencyKey.findOne({ where: { account_id: accountId, idem_key: request.idempotencyKey } });
-  if (!row) return { earlier: null, expired: false };
+/** The key's row, if any (the retry after a concurrent request with the same key made its send first). */
+async function keyRowOf(models: Models, accountId: number, request: SendRequest): Promise<AcceptReads['key']> {
+  if (!request.idempotencyKey) return null;
+  return models.IdempotencyKey.findOne({ where: { account_id: accountId, idem_key: request.idempotencyKey } });
+}
+
+/** What the key's row says: a send made with it in the last 24 hours (422 when the body differs), or an expired row. */
+async function keyUse(models: Models, row: AcceptReads['key'], request: SendRequest, now: Date): Promise<{ earlier: Send | null; expired: boolean }> {
+  if (!request.idempotencyKey || !row) return { earlier: null, expired: false };
   if (now.getTime() - row.created_at.getTime() > IDEMPOTENCY_WINDOW_MS) return { earlier: null, expired: true };
   if (row.request_hash !== request.requestHash) {
     throw idempotencyMismatch('This Idempotency-Key was used in the last 24 hours with a different request body');
@@ -148,20 +153,23 @@ export interface Accepted {
 export async function acceptSend(ctx: ServiceContext, account: Account, request: SendRequest): Promise<Accepted> {
   const { models } = ctx;
   const now = ctx.now();
-  const key = await keyUse(models, account.id, request, now);
+  // The recipients' addresses as checkAddresses keeps them (a share link: its first), for the suppression check.
+  const emails = request.share ? request.recipientEmails.slice(0, 1) : request.recipientEmails;
+  const read = await readForAccept(models, account.id, request, emails);
+  const key = await keyUse(models, read.key, request, now);
   if (key.earlier) return { send: key.earlier, created: false };
   const { mode, sendAt } = modeOf(request, now, ctx.config.sendNowWindowSeconds * 1000);
   const statVanityId = randomId(24);
   const recipients = withPageIds(checkAddresses(request, mode), statVanityId);
-  const { ecard, widget } = await findSendable(models, account, request);
-  const refusal = await sendingRefusal(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : [])));
-  if (refusal && 'suspended' in refusal) throw sendingSuspended('Sending is suspended for this account');
-  if (refusal) throw sendBlocked(refusal.blocked);
+  const { ecard, widget } = sendable(read, request);
+  if (read.suspended) throw sendingSuspended('Sending is suspended for this account');
+  const blocked = read.suppressed ? await blockedRecipient(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : []))) : null;
+  if (blocked) throw sendBlocked(blocked);
   await checkDirectory(models, account, widget, request.senderEmail);
   // The brand as it is now (the eCard's, or the default), with this send's overrides: kept in the snapshot.
   // The brand's gaps are filled by the eCard's widget, whose merge-tag fallbacks go with the design too.
   const widgetDesign = (await widgetDesignsOf(models, [ecard], undefined, [widget])).get(ecard.id) ?? null;
-  const brand = brandDesignOf(await resolveBrand(models, account.id, ecard.ecardbrandid), request.overrideProps?.brand as BrandOverride | undefined, widgetDesign);
+  const brand = brandDesignOf(read.brand, request.overrideProps?.brand as BrandOverride | undefined, widgetDesign);
   const sandbox = account.mode === 'sandbox';
   if (mode !== 'share' && !sandbox && ctx.config.mail.transport === 'none') {
     throw providerFailed('No mail transport is configured (set SMTP_URL, or MAIL_TRANSPORT=sink)');
@@ -177,38 +185,48 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   let accepted: Accepted;
   try {
     accepted = await writeTransaction(models.sequelize, async (transaction): Promise<Accepted> => {
-      const send = await models.Send.create(
-        {
-          send_id: crypto.randomUUID(),
-          account_id: account.id,
-          ecard_id: ecard.id,
-          widget_id: ecard.widget_id,
-          mode,
-          status: mode === 'schedule' ? 'scheduled' : 'pending',
-          sandbox,
-          sender_name: request.senderName,
-          sender_email: request.senderEmail.toLowerCase(),
-          personal_message: request.personalMessage ? sanitizeHtmlField(request.personalMessage) : null,
-          locale: request.locale ?? 'en',
-          merge_tags: request.mergeTags ? JSON.stringify(request.mergeTags) : null,
-          override_props: request.overrideProps ? JSON.stringify(request.overrideProps) : null,
-          send_at: sendAt,
-          stat_vanity_id: statVanityId,
-          notify_on_open: request.notifyOnOpen === true,
-          origin: request.origin ?? 'single',
-          share_type: request.shareType ?? null,
-          opted_in: request.optedIn === true,
-          sender_member_id: request.senderMemberId ?? null,
-          quota_month: quotaCount ? month : null,
-          quota_count: quotaCount,
-          error: null,
-          ...(gift ? { gift_product_id: gift.gift.product_id, gift_amount_cents: gift.gift.amount_cents, gift_reserved_cents: giftCents, gift_spend_day: giftDay } : {}),
-        },
-        { transaction },
-      );
-      await models.SendRecipient.bulkCreate(
-        recipients.map((r, i) => ({ send_id: send.id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId, bounce_token: newBounceToken(ctx.config.bounces) })),
-        { transaction },
+      // Written out, with every value the model's create wrote (its defaults too), and no model instance built
+      // until the row is in (docs/performance.md, "Accepts, round two").
+      const at = new Date();
+      const values = {
+        send_id: crypto.randomUUID(),
+        account_id: account.id,
+        ecard_id: ecard.id,
+        widget_id: ecard.widget_id,
+        mode,
+        status: mode === 'schedule' ? ('scheduled' as const) : ('pending' as const),
+        sandbox,
+        sender_name: request.senderName,
+        sender_email: request.senderEmail.toLowerCase(),
+        personal_message: request.personalMessage ? sanitizeHtmlField(request.personalMessage) : null,
+        locale: request.locale ?? 'en',
+        merge_tags: request.mergeTags ? JSON.stringify(request.mergeTags) : null,
+        override_props: request.overrideProps ? JSON.stringify(request.overrideProps) : null,
+        send_at: sendAt,
+        stat_vanity_id: statVanityId,
+        notify_on_open: request.notifyOnOpen === true,
+        origin: request.origin ?? 'single',
+        share_type: request.shareType ?? null,
+        opted_in: request.optedIn === true,
+        sender_member_id: request.senderMemberId ?? null,
+        quota_month: quotaCount ? month : null,
+        quota_count: quotaCount,
+        error: null,
+        emails_sent: 0,
+        workflow_started: false,
+        gift_reserved_cents: giftCents,
+        ...(gift ? { gift_product_id: gift.gift.product_id, gift_amount_cents: gift.gift.amount_cents, gift_spend_day: giftDay } : {}),
+        created_at: at,
+        updated_at: at,
+      };
+      const id = await insertRows(models.Send, [values], transaction);
+      const send = models.Send.build({ ...values, id }, { isNewRecord: false, raw: true });
+      await insertRows(
+        models.SendRecipient,
+        recipients.map((r, i) => ({
+          send_id: id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId, bounce_token: newBounceToken(ctx.config.bounces), thanks_count: 0, status: 'pending' as const,
+        })),
+        transaction,
       );
       await saveSnapshot(models, send.id, design, transaction);
       await recordEvent(
@@ -225,10 +243,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
             transaction,
           });
         }
-        await models.IdempotencyKey.create(
-          { account_id: account.id, idem_key: request.idempotencyKey, request_hash: request.requestHash, send_id: send.id, created_at: now },
-          { transaction },
-        );
+        await insertRows(models.IdempotencyKey, [{ account_id: account.id, idem_key: request.idempotencyKey, request_hash: request.requestHash, send_id: id, created_at: now }], transaction);
       }
       if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, ctx.config.emailsPerMonth[account.plan], transaction))) {
         throw wouldExceedLimit(`The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
@@ -241,7 +256,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   } catch (err) {
     // A concurrent request with the same key made the send first: answer with it.
     if (err instanceof UniqueConstraintError && request.idempotencyKey) {
-      const first = await keyUse(models, account.id, request, now);
+      const first = await keyUse(models, await keyRowOf(models, account.id, request), request, now);
       if (first.earlier) return { send: first.earlier, created: false };
     }
     throw err;

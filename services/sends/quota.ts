@@ -1,24 +1,33 @@
 // The plan's emails per billing month (UTC calendar month): reserved atomically when a send is accepted,
 // released for what a cancel or a failure did not send.
-import { literal, Op, type Transaction } from 'sequelize';
+import { literal, Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
 
 export const billingMonth = (at: Date) => at.toISOString().slice(0, 7);
 
 /**
- * Adds `count` to the month's use if it stays within `limit` (one conditional update); false when it would not.
- * The row is made on first use by an upsert, not INSERT IGNORE: on MySQL IGNORE takes a shared lock on an existing
- * row, which two concurrent reservations (send accepts hold no account lock) would both try to upgrade for the
- * UPDATE, a deadlock; the upsert takes the exclusive lock at once, so they wait in turn. Callers run it after
- * their inserts (the statement order in docs/decisions.md, "Hot paths"): the row stays locked until commit.
+ * Adds `count` to the month's use if it stays within `limit`, in one statement; false when it would not (the month's
+ * row is then made with 0 if it was missing, as before). An upsert, not INSERT IGNORE then UPDATE: on MySQL IGNORE
+ * takes a shared lock on an existing row, which two concurrent reservations (send accepts hold no account lock) would
+ * both try to upgrade for the UPDATE, a deadlock; the upsert takes the exclusive lock at once, so they wait in turn.
+ * Callers run it after their inserts (the statement order in docs/decisions.md, "Hot paths"): the row stays locked
+ * until commit. (Two statements until "Accepts, round two" in docs/performance.md: an upsert of 0, then a
+ * conditional UPDATE.)
  */
 export async function reserveQuota(models: Models, accountId: number, month: string, count: number, limit: number, transaction: Transaction): Promise<boolean> {
-  await models.QuotaUsage.bulkCreate([{ account_id: accountId, month, used: 0 }], { updateOnDuplicate: ['account_id'], transaction });
-  const [changed] = await models.QuotaUsage.update(
-    { used: literal(`used + ${Number(count)}`) },
-    { where: { account_id: accountId, month, used: { [Op.lte]: limit - count } }, transaction },
-  );
-  return changed === 1;
+  const { sequelize } = models;
+  const insert = 'INSERT INTO quota_usage (account_id, month, used) VALUES (:accountId, :month, CASE WHEN :count <= :limit THEN :count ELSE 0 END)';
+  const update = sequelize.getDialect() === 'sqlite'
+    ? 'ON CONFLICT (account_id, month) DO UPDATE SET used = used + :count WHERE used + :count <= :limit'
+    : 'ON DUPLICATE KEY UPDATE used = CASE WHEN used + :count <= :limit THEN used + :count ELSE used END';
+  // Rows changed: SQLite 1 inserted or updated, 0 not; MySQL (Sequelize connects without FOUND_ROWS) 1 inserted,
+  // 2 updated, 0 left as it was. A row inserted for a count over the limit holds 0, the refused reservation's row.
+  const [, changed] = await sequelize.query(`${insert} ${update}`, {
+    type: QueryTypes.INSERT,
+    replacements: { accountId, month, count: Number(count), limit: Number(limit) },
+    transaction,
+  });
+  return Number(changed) > 0 && count <= limit;
 }
 
 export async function releaseQuota(models: Models, accountId: number, month: string, count: number, transaction?: Transaction): Promise<void> {

@@ -1,6 +1,6 @@
 // Who may send to whom: suppressed addresses and blocked domains per account, suspended accounts (anti-spam).
 import { createHash } from 'node:crypto';
-import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { invalidParameter } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
@@ -16,7 +16,7 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLo
 export const suppressionHash = (email: string) => `sha256:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
 
 /** The suppression values that would block these (lower-cased) addresses: each address, its hash and its domain. */
-const blockingValues = (lower: readonly string[]) => [...new Set([...lower, ...lower.map(suppressionHash), ...lower.map(domainOf)])];
+export const blockingValues = (lower: readonly string[]) => [...new Set([...lower, ...lower.map(suppressionHash), ...lower.map(domainOf)])];
 
 /** Of the account's suppressions found for these addresses, the first address blocked, with why; null when none is. */
 function firstBlocked(lower: readonly string[], rows: ReadonlyArray<{ kind: string; value: string }>): string | null {
@@ -33,22 +33,6 @@ export async function blockedRecipient(models: Models, accountId: number, emails
   const lower = emails.map((e) => e.toLowerCase());
   const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: blockingValues(lower) }, ...(transaction ? { transaction } : {}) });
   return firstBlocked(lower, rows);
-}
-
-/**
- * Whether the account may send to these addresses now, in one raw statement (the accept's hot path): `suspended`,
- * or why a recipient is blocked (as blockedRecipient says it), or null when nothing refuses the send.
- */
-export async function sendingRefusal(models: Models, accountId: number, emails: readonly string[]): Promise<{ suspended: true } | { blocked: string } | null> {
-  const lower = emails.map((e) => e.toLowerCase());
-  const suppressions = lower.length ? ' UNION ALL SELECT kind, value FROM suppressions WHERE account_id = :accountId AND value IN (:values)' : '';
-  const rows = await models.sequelize.query<{ kind: string; value: string | null }>(
-    `SELECT 'suspension' AS kind, NULL AS value FROM send_suspensions WHERE account_id = :accountId${suppressions}`,
-    { type: QueryTypes.SELECT, replacements: { accountId, values: blockingValues(lower) } },
-  );
-  if (rows.some((r) => r.kind === 'suspension')) return { suspended: true };
-  const blocked = firstBlocked(lower, rows.flatMap((r) => (r.value === null ? [] : [{ kind: r.kind, value: r.value }])));
-  return blocked ? { blocked } : null;
 }
 
 export async function isSuspended(models: Models, accountId: number, transaction?: Transaction): Promise<boolean> {

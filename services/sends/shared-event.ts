@@ -10,7 +10,7 @@ const widgetFields = (send: Send) => (send.origin === 'widget' ? { opted_in: sen
  * One element per recipient; `vanity_id` is that recipient's own page id. `type` is the widget's share mode for a
  * widget send; an API send's is `email` or `ecard_copy_link` by its mode.
  */
-export function sharedEvent(send: Send, ecard: Ecard, recipients: Array<{ name: string; email: string | null; pageId: string }>) {
+export function sharedEvent(send: Send, ecard: Pick<Ecard, 'id' | 'widget_id'>, recipients: Array<{ name: string; email: string | null; pageId: string }>) {
   return recipients.map((r, i) => ({
     event_type: 'ecard_shared',
     type: send.origin === 'widget' && send.share_type ? send.share_type : send.mode === 'share' ? 'ecard_copy_link' : 'email',

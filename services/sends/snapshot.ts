@@ -4,10 +4,11 @@
 // Each distinct design is stored once (send_designs, keyed by the SHA-256 of its JSON text) and a send refers to it
 // (send_design_refs); sends from before may still hold their own copy in send_snapshots, which reads the same.
 import { createHash } from 'node:crypto';
-import type { Transaction } from 'sequelize';
+import type { Attributes, Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
+import { insertRows } from '../../models/raw-rows.ts';
 import type { Widget } from '../../models/Widget.ts';
 import type { BrandView } from '../brands/view.ts';
 
@@ -44,7 +45,10 @@ export interface WidgetDesign {
   merge_tag_defaults: Record<string, string>;
 }
 
-export function widgetDesignOf(widget: Widget): WidgetDesign {
+/** The widget's columns a design takes. */
+export type WidgetDesignSource = Pick<Widget, 'logo' | 'website' | 'address' | 'stwitter' | 'sfacebook' | 'sinstagram' | 'slinkedin' | 'syoutube' | 'merge_tag_defaults'>;
+
+export function widgetDesignOf(widget: WidgetDesignSource): WidgetDesign {
   return {
     logo: widget.logo,
     website: widget.website,
@@ -74,7 +78,7 @@ function filledByWidget(brand: BrandDesign, widget: WidgetDesign | null | undefi
  * The brand a snapshot keeps: the resolved brand (null when the account has none), its gaps filled by the eCard's
  * widget, with the send's overrides over both; `social`, when overridden, is replaced whole, as a save replaces it.
  */
-export function brandDesignOf(brand: BrandView | null, override?: BrandOverride, widget?: WidgetDesign | null): BrandDesign | null {
+export function brandDesignOf(brand: Omit<BrandView, 'is_default' | 'created_at' | 'updated_at'> | null, override?: BrandOverride, widget?: WidgetDesign | null): BrandDesign | null {
   if (!brand && !override && !hasDetails(widget)) return null;
   const base: BrandDesign = filledByWidget(
     brand
@@ -122,7 +126,7 @@ export const EcardDesign = z.object({
 export type EcardDesign = z.infer<typeof EcardDesign>;
 
 /** The eCard's design, with the brand it is shown in where there is one and its widget's merge-tag fallbacks. */
-export function designOf(ecard: Ecard, brand: BrandDesign | null = null, widget: WidgetDesign | null = null): EcardDesign {
+export function designOf(ecard: Attributes<Ecard>, brand: BrandDesign | null = null, widget: WidgetDesign | null = null): EcardDesign {
   const fallbacks = widget?.merge_tag_defaults ?? {};
   return {
     ecard_id: ecard.id,
@@ -154,27 +158,56 @@ export function designOf(ecard: Ecard, brand: BrandDesign | null = null, widget:
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
+// Design ids by SHA-256, per database, as seen committed: a stored design is never changed nor deleted (its key is
+// its content), so an id once committed stays right, and a design seen before costs an accept no read. Bounded; the
+// oldest go first.
+const knownDesigns = new WeakMap<Models['SendDesign'], Map<string, number>>();
+const KNOWN_DESIGNS = 1000;
+
+function knownOf(models: Models): Map<string, number> {
+  let known = knownDesigns.get(models.SendDesign);
+  if (!known) knownDesigns.set(models.SendDesign, (known = new Map<string, number>()));
+  return known;
+}
+
+function remember(known: Map<string, number>, rows: ReadonlyArray<{ sha256: string; id: number }>): void {
+  for (const r of rows) known.set(r.sha256, r.id);
+  for (const oldest of known.keys()) {
+    if (known.size <= KNOWN_DESIGNS) break;
+    known.delete(oldest);
+  }
+}
+
 /**
- * The ids of these designs (SHA-256 → JSON text), stored where missing. Most are stored already: a plain read finds
- * them and takes no lock, so accepts never wait on one another here (the INSERT IGNORE and locking read did, on
- * MySQL, even with nothing to insert). Only the missing ones are inserted, then read with a lock, which sees a row
- * another transaction committed after this one's snapshot (its insert was ignored here).
+ * The ids of these designs (SHA-256 → JSON text), stored where missing. Most are known or stored already: a plain
+ * read finds them and takes no lock, so accepts never wait on one another here (the INSERT IGNORE and locking read
+ * did, on MySQL, even with nothing to insert). Only the missing ones are inserted, then read with a lock, which sees
+ * a row another transaction committed after this one's snapshot (its insert was ignored here); they are known to
+ * the process once this transaction commits.
  */
 async function designIds(models: Models, distinct: Map<string, string>, transaction: Transaction): Promise<Map<string, number>> {
-  const hashes = [...distinct.keys()];
-  const found = await models.SendDesign.findAll({ attributes: ['id', 'sha256'], where: { sha256: hashes }, transaction });
-  const ids = new Map(found.map((r) => [r.sha256, r.id]));
-  const missing = hashes.filter((hash) => !ids.has(hash));
+  const known = knownOf(models);
+  const ids = new Map<string, number>();
+  for (const hash of distinct.keys()) if (known.has(hash)) ids.set(hash, known.get(hash)!);
+  const unknown = [...distinct.keys()].filter((hash) => !ids.has(hash));
+  if (unknown.length === 0) return ids;
+  const found = await models.SendDesign.findAll({ attributes: ['id', 'sha256'], where: { sha256: unknown }, transaction });
+  remember(known, found);
+  for (const r of found) ids.set(r.sha256, r.id);
+  const missing = unknown.filter((hash) => !ids.has(hash));
   if (missing.length === 0) return ids;
   await models.SendDesign.bulkCreate(missing.map((hash) => ({ sha256: hash, design: distinct.get(hash)! })), { ignoreDuplicates: true, transaction });
   const made = await models.SendDesign.findAll({ attributes: ['id', 'sha256'], where: { sha256: missing }, lock: transaction.LOCK.SHARE, transaction });
   for (const r of made) ids.set(r.sha256, r.id);
+  const rows = made.map((r) => ({ sha256: r.sha256, id: r.id }));
+  transaction.afterCommit(() => remember(known, rows));
   return ids;
 }
 
 /**
  * The sends' snapshots, in their own transaction (so there is no accepted send without one): the distinct designs
- * are written where missing and read back with one statement each, whatever the number of sends (bulk prepare).
+ * are written where missing and read back with one statement each, whatever the number of sends (bulk prepare);
+ * the references in one written-out INSERT.
  */
 export async function saveSnapshots(models: Models, snapshots: ReadonlyArray<{ sendPk: number; design: EcardDesign }>, transaction: Transaction): Promise<void> {
   if (snapshots.length === 0) return;
@@ -182,7 +215,7 @@ export async function saveSnapshots(models: Models, snapshots: ReadonlyArray<{ s
   const hashes = texts.map(sha256);
   const distinct = new Map(hashes.map((hash, i) => [hash, texts[i]!]));
   const ids = await designIds(models, distinct, transaction);
-  await models.SendDesignRef.bulkCreate(snapshots.map((s, i) => ({ send_id: s.sendPk, design_id: ids.get(hashes[i]!)! })), { transaction });
+  await insertRows(models.SendDesignRef, snapshots.map((s, i) => ({ send_id: s.sendPk, design_id: ids.get(hashes[i]!)! })), transaction);
 }
 
 export async function saveSnapshot(models: Models, sendPk: number, design: EcardDesign, transaction: Transaction): Promise<void> {

@@ -159,10 +159,10 @@ export async function sendTest(ctx: ServiceContext, accountId: number, endpointI
   const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
   const delivery = await accountTransaction(ctx.models, accountId, async (transaction) => {
     // Already drained: a test goes to this endpoint only.
-    const event = await recordEvent(ctx, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
-    await event.update({ drained_at: now }, { transaction });
+    const eventPk = await recordEvent(ctx, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
+    await ctx.models.OutboxEvent.update({ drained_at: now }, { where: { id: eventPk }, transaction });
     const created = await ctx.models.WebhookDelivery.create(
-      { account_id: accountId, endpoint_id: endpoint.id, outbox_id: event.id, event_id: eventId, event_type: eventType, trigger: 'test', status: 'Pending', error: null, finished_at: null, workflow_id: 'pending' },
+      { account_id: accountId, endpoint_id: endpoint.id, outbox_id: eventPk, event_id: eventId, event_type: eventType, trigger: 'test', status: 'Pending', error: null, finished_at: null, workflow_id: 'pending' },
       { transaction },
     );
     return created.update({ workflow_id: testWorkflowId(accountId, created.id), workflow_started: true }, { transaction });
