@@ -5,7 +5,7 @@
 // model's create would write them (the accept's inserts; docs/performance.md, "Accepts, round two").
 import { QueryTypes, type Attributes, type Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 
-type Kind = 'boolean' | 'date' | 'as-is';
+type Kind = 'boolean' | 'date' | 'as-is' | 'getter';
 
 // Types whose value both drivers already give as the model does (DECIMAL: MySQL's text, as the model keeps it).
 const AS_IS = new Set(['INTEGER', 'BIGINT', 'STRING', 'CHAR', 'TEXT', 'DECIMAL', 'FLOAT', 'DOUBLE']);
@@ -13,37 +13,69 @@ const AS_IS = new Set(['INTEGER', 'BIGINT', 'STRING', 'CHAR', 'TEXT', 'DECIMAL',
 // A date as SQLite stores it (`2026-11-27 10:00:00.000 +00:00`), or a Date from MySQL's driver (UTC).
 export const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value).includes('+') ? String(value) : `${String(value)}+00:00`));
 
-export interface RawReader<M extends Model> {
-  /** The model's columns for a SELECT list, qualified by `alias` (and named `<prefix><column>` with a prefix). */
+export interface RawReader<M extends Model, K extends keyof Attributes<M> = keyof Attributes<M>> {
+  /** The columns for a SELECT list, qualified by the alias (and named `<prefix><column>` with a prefix). */
   columns: string;
   /** One row as the model's attributes. */
-  decode(row: Record<string, unknown>): Attributes<M>;
+  decode(row: Record<string, unknown>): Pick<Attributes<M>, K>;
+  /** The row's, or null when its id column is null (a LEFT JOIN that found nothing). */
+  decodeJoined(row: Record<string, unknown>): Pick<Attributes<M>, K> | null;
   /** The rows of `sql` (replacements by name), decoded. */
-  select(sql: string, replacements: Record<string, unknown>): Promise<Array<Attributes<M>>>;
+  select(sql: string, replacements: Record<string, unknown>): Promise<Array<Pick<Attributes<M>, K>>>;
 }
 
+interface ReaderOptions<K> {
+  /** Names the columns apart from another table's in a join (`e.id AS e_id`). */
+  prefix?: string;
+  /** Only these attributes (all of the model's when absent). */
+  only?: readonly K[];
+}
+
+// One reader per model and shape, made once: a hot read asks for its reader on every request.
+const made = new WeakMap<ModelStatic<Model>, Map<string, RawReader<Model>>>();
+
 /**
- * The reader of `model`'s rows; a model with a column of another type (JSON, ENUM…) is refused when it is made. A
- * `prefix` names its columns apart from another table's in a join (`e.id AS e_id`).
+ * The reader of `model`'s rows under `alias`. A column with a getter in the model (JSON kept as text, a BIGINT read
+ * as a number) is decoded by that getter, so a value reads as the model's instance would give it; a column of
+ * another type the drivers give differently (JSON, ENUM…) is refused when the reader is made.
  */
-export function rawReader<M extends Model>(model: ModelStatic<M>, alias: string, prefix = ''): RawReader<M> {
-  const fields = Object.entries(model.getAttributes()).map(([name, attribute]) => {
-    const key = (attribute.type as { key?: string }).key ?? '';
-    const kind: Kind = key === 'BOOLEAN' ? 'boolean' : key === 'DATE' ? 'date' : 'as-is';
-    if (kind === 'as-is' && !AS_IS.has(key)) throw new Error(`rawReader(${model.name}): ${name} is ${key}, which is not decoded here`);
-    return { name, field: attribute.field ?? name, kind };
+export function rawReader<M extends Model, K extends keyof Attributes<M> = keyof Attributes<M>>(model: ModelStatic<M>, alias: string, options: ReaderOptions<K> = {}): RawReader<M, K> {
+  const key = `${alias}|${options.prefix ?? ''}|${options.only?.join(',') ?? '*'}`;
+  const readers = made.get(model) ?? made.set(model, new Map()).get(model)!;
+  const known = readers.get(key);
+  if (known) return known;
+  const reader = makeReader(model, alias, options);
+  readers.set(key, reader);
+  return reader;
+}
+
+function makeReader<M extends Model, K extends keyof Attributes<M>>(model: ModelStatic<M>, alias: string, { prefix = '', only }: ReaderOptions<K>): RawReader<M, K> {
+  const attributes = model.getAttributes();
+  const names = only ? only.map(String) : Object.keys(attributes);
+  const fields = names.map((name) => {
+    const attribute = attributes[name as keyof typeof attributes];
+    if (!attribute) throw new Error(`rawReader(${model.name}): no attribute ${name}`);
+    const type = (attribute.type as { key?: string }).key ?? '';
+    // The model's getter, called on a stand-in for the instance: the models' getters read only their own stored value.
+    const getter = attribute.get ? (stored: unknown) => attribute.get!.call({ getDataValue: () => stored } as unknown as Model) : null;
+    const kind: Kind = getter ? 'getter' : type === 'BOOLEAN' ? 'boolean' : type === 'DATE' ? 'date' : 'as-is';
+    if (kind === 'as-is' && !AS_IS.has(type)) throw new Error(`rawReader(${model.name}): ${name} is ${type}, which is not decoded here`);
+    return { name, field: attribute.field ?? name, kind, getter };
   });
+  const idField = `${prefix}${attributes['id' as keyof typeof attributes]?.field ?? 'id'}`;
   const decode = (row: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
-    for (const { name, field, kind } of fields) {
+    for (const { name, field, kind, getter } of fields) {
       const value = row[prefix + field];
-      out[name] = value === null || value === undefined ? null : kind === 'boolean' ? Boolean(value) : kind === 'date' ? toDate(value) : value;
+      if (kind === 'getter') out[name] = getter!(value ?? null);
+      else out[name] = value === null || value === undefined ? null : kind === 'boolean' ? Boolean(value) : kind === 'date' ? toDate(value) : value;
     }
-    return out as Attributes<M>;
+    return out as Pick<Attributes<M>, K>;
   };
   return {
     columns: fields.map((f) => (prefix ? `${alias}.${f.field} AS ${prefix}${f.field}` : `${alias}.${f.field}`)).join(', '),
     decode,
+    decodeJoined: (row) => (row[idField] === null || row[idField] === undefined ? null : decode(row)),
     async select(sql, replacements) {
       const rows = await model.sequelize!.query<Record<string, unknown>>(sql, { type: QueryTypes.SELECT, replacements });
       return rows.map(decode);

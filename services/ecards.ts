@@ -3,7 +3,7 @@ import { Op, type Attributes, type Transaction, type WhereOptions } from 'sequel
 import { invalidParameter, missingField, notFound as notFoundError, requireFields, severalWidgets } from '../lib/errors.ts';
 import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
-import { rawReader, type RawReader } from '../models/raw-rows.ts';
+import { rawReader } from '../models/raw-rows.ts';
 import type { Widget } from '../models/Widget.ts';
 import { assertBrandOf } from './brands/brands.ts';
 import type { ServiceContext } from './context.ts';
@@ -62,15 +62,12 @@ const notFound = (ids: Array<number | string>) => notFoundError(`No eCard with i
 /** An eCard's columns as read, without a model instance (what `findOne` answers). */
 export type EcardRow = Attributes<Ecard>;
 
-const readers = new WeakMap<Models['Ecard'], RawReader<Ecard>>();
-const readerOf = (models: Models) => readers.get(models.Ecard) ?? readers.set(models.Ecard, rawReader(models.Ecard, 'e')).get(models.Ecard)!;
-
 /**
  * The eCard as `GET /ecard/findOne` shows it: one written-out SELECT, no model instance (the key API's most frequent
  * read; docs/performance.md, "Reads (issue 35 item 4)"). Writers use findEcard.
  */
 export async function readEcard(models: Models, accountId: number, id: number): Promise<EcardRow> {
-  const reader = readerOf(models);
+  const reader = rawReader(models.Ecard, 'e');
   const [ecard] = await reader.select(`SELECT ${reader.columns} FROM ecards e WHERE e.id = :id AND e.account_id = :accountId`, { id, accountId });
   if (!ecard) throw notFound([id]);
   return ecard;

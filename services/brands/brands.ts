@@ -130,6 +130,14 @@ export async function deleteBrand(ctx: ServiceContext, accountId: number, id: nu
   return [id];
 }
 
+/**
+ * resolveBrand's rule as the joins of a written-out read (the accept's, in one statement): `b` is the brand the card
+ * names (the SQL expression `brandId`), `d` the account's default (`accountId`, a SQL expression too); the card
+ * shows b, else d. Both are the account's own, as resolveBrand reads them.
+ */
+export const brandJoinsSql = (brandId: string, accountId: string) => `LEFT JOIN brands b ON b.id = ${brandId} AND b.account_id = ${accountId}
+LEFT JOIN brands d ON d.default_for = ${accountId} AND d.account_id = ${accountId}`;
+
 /** The brand a card of the account shows: the one it names, else the default (null only for an account without brands). */
 export async function resolveBrand(models: Models, accountId: number, brandId: number | null, transaction?: Transaction): Promise<BrandView | null> {
   const where = brandId === null ? { account_id: accountId, default_for: accountId } : { account_id: accountId, [Op.or]: [{ id: brandId }, { default_for: accountId }] };

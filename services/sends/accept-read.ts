@@ -3,19 +3,20 @@
 // suspended and whether any recipient is on its suppression list. Five statements through Sequelize's models before
 // (docs/performance.md, "Accepts, round two"). A refusal reads its details after: which address is blocked.
 import { QueryTypes, type Attributes } from 'sequelize';
-import { brandSocialOf, type BrandSocial } from '../../models/Brand.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
-import { rawReader, toDate, type RawReader } from '../../models/raw-rows.ts';
-import { mergeTagDefaultsOf, type Widget } from '../../models/Widget.ts';
+import { rawReader, toDate } from '../../models/raw-rows.ts';
+import type { Widget } from '../../models/Widget.ts';
+import { brandJoinsSql } from '../brands/brands.ts';
 import type { BrandView } from '../brands/view.ts';
 import { blockingValues } from './rules.ts';
 
+/** The eCard's widget's columns an accept reads. */
+export const ACCEPT_WIDGET_COLUMNS = ['id', 'vanity_id', 'dir_sender_must_be_in_directory', 'is_campaign', 'logo', 'website', 'address', 'stwitter', 'sfacebook', 'sinstagram', 'slinkedin', 'syoutube', 'merge_tag_defaults'] as const;
+const BRAND_COLUMNS = ['id', 'name', 'logo_url', 'website', 'address', 'primary_color', 'accent_color', 'background_color', 'text_color', 'font', 'footer_text', 'social'] as const;
+
 /** The eCard's widget, as far as an accept reads it. */
-export type AcceptWidget = Pick<
-  Widget,
-  'id' | 'vanity_id' | 'dir_sender_must_be_in_directory' | 'is_campaign' | 'logo' | 'website' | 'address' | 'stwitter' | 'sfacebook' | 'sinstagram' | 'slinkedin' | 'syoutube' | 'merge_tag_defaults'
->;
+export type AcceptWidget = Pick<Widget, (typeof ACCEPT_WIDGET_COLUMNS)[number]>;
 
 /** A brand as far as a snapshot takes it. */
 export type AcceptBrand = Omit<BrandView, 'is_default' | 'created_at' | 'updated_at'>;
@@ -32,68 +33,34 @@ export interface AcceptReads {
   suppressed: boolean;
 }
 
-const WIDGET_COLUMNS = ['id', 'vanity_id', 'dir_sender_must_be_in_directory', 'is_campaign', 'logo', 'website', 'address', 'stwitter', 'sfacebook', 'sinstagram', 'slinkedin', 'syoutube', 'merge_tag_defaults'] as const;
-const BRAND_COLUMNS = ['id', 'name', 'logo_url', 'website', 'address', 'primary_color', 'accent_color', 'background_color', 'text_color', 'font', 'footer_text', 'social'] as const;
-const aliased = (alias: string, columns: readonly string[]) => columns.map((c) => `${alias}.${c} AS ${alias}_${c}`).join(', ');
-
 type Row = Record<string, unknown>;
 
-function brandOf(row: Row, alias: 'b' | 'd'): AcceptBrand | null {
-  const at = (column: (typeof BRAND_COLUMNS)[number]) => row[`${alias}_${column}`];
-  if (at('id') === null || at('id') === undefined) return null;
-  const text = (column: (typeof BRAND_COLUMNS)[number]) => (at(column) as string | null) ?? null;
-  return {
-    id: Number(at('id')),
-    name: at('name') as string,
-    logo_url: text('logo_url'),
-    website: text('website'),
-    address: text('address'),
-    primary_color: text('primary_color'),
-    accent_color: text('accent_color'),
-    background_color: text('background_color'),
-    text_color: text('text_color'),
-    font: at('font') as AcceptBrand['font'],
-    footer_text: text('footer_text'),
-    social: brandSocialOf(at('social')) satisfies BrandSocial,
-  };
-}
+const readersOf = (models: Models) => ({
+  ecard: rawReader(models.Ecard, 'e', { prefix: 'e_' }),
+  widget: rawReader(models.Widget, 'w', { prefix: 'w_', only: ACCEPT_WIDGET_COLUMNS }),
+  named: rawReader(models.Brand, 'b', { prefix: 'b_', only: BRAND_COLUMNS }),
+  fallback: rawReader(models.Brand, 'd', { prefix: 'd_', only: BRAND_COLUMNS }),
+});
 
-function widgetOf(row: Row): AcceptWidget | null {
-  if (row.w_id === null || row.w_id === undefined) return null;
-  const text = (column: string) => (row[`w_${column}`] as string | null) ?? null;
-  return {
-    id: Number(row.w_id),
-    vanity_id: row.w_vanity_id as string,
-    dir_sender_must_be_in_directory: Boolean(row.w_dir_sender_must_be_in_directory),
-    is_campaign: Boolean(row.w_is_campaign),
-    logo: text('logo'),
-    website: text('website'),
-    address: text('address'),
-    stwitter: text('stwitter'),
-    sfacebook: text('sfacebook'),
-    sinstagram: text('sinstagram'),
-    slinkedin: text('slinkedin'),
-    syoutube: text('syoutube'),
-    merge_tag_defaults: mergeTagDefaultsOf(row.w_merge_tag_defaults),
-  };
+/** The eCard and its widget as the caller read them already (a widget send): the accept reads neither again. */
+export interface KnownRows {
+  ecard: Attributes<Ecard>;
+  widget: AcceptWidget;
 }
 
 // The tables' and columns' names as the models define them; one row whatever matches (the base row, every join on
-// a unique key: the key's primary key, the eCard's and brand's ids, the one default brand of an account).
-const sqlOf = (ecards: RawReader<Ecard>, withEmails: boolean) => `SELECT ${ecards.columns}, ${aliased('w', WIDGET_COLUMNS)},
-  ${aliased('b', BRAND_COLUMNS)}, ${aliased('d', BRAND_COLUMNS)},
+// a unique key: the key's primary key, the eCard's and brand's ids, the one default brand of an account). With the
+// eCard known, its brand id is a replacement and neither the eCard nor its widget is joined.
+const sqlOf = (readers: ReturnType<typeof readersOf>, withEmails: boolean, known: boolean) => `SELECT ${known ? '' : `${readers.ecard.columns}, ${readers.widget.columns},`}
+  ${readers.named.columns}, ${readers.fallback.columns},
   k.request_hash AS k_request_hash, k.send_id AS k_send_id, k.created_at AS k_created_at,
   EXISTS (SELECT 1 FROM send_suspensions x WHERE x.account_id = :accountId) AS suspended,
   ${withEmails ? 'EXISTS (SELECT 1 FROM suppressions p WHERE p.account_id = :accountId AND p.value IN (:values))' : '0'} AS suppressed
 FROM (SELECT 1 AS one) base
 LEFT JOIN idempotency_keys k ON k.account_id = :accountId AND k.idem_key = :key
-LEFT JOIN ecards e ON e.id = :ecardId AND e.account_id = :accountId
-LEFT JOIN widgets w ON w.id = e.widget_id
-LEFT JOIN brands b ON b.id = e.ecardbrandid AND b.account_id = :accountId
-LEFT JOIN brands d ON d.default_for = :accountId AND d.account_id = :accountId`;
-
-const readers = new WeakMap<Models['Ecard'], RawReader<Ecard>>();
-const ecardReader = (models: Models) => readers.get(models.Ecard) ?? readers.set(models.Ecard, rawReader(models.Ecard, 'e', 'e_')).get(models.Ecard)!;
+${known ? '' : `LEFT JOIN ecards e ON e.id = :ecardId AND e.account_id = :accountId
+LEFT JOIN widgets w ON w.id = e.widget_id`}
+${brandJoinsSql(known ? ':brandId' : 'e.ecardbrandid', ':accountId')}`;
 
 /** Everything an accept checks before its transaction; `emails` are the recipients' (any case). */
 export async function readForAccept(
@@ -101,23 +68,21 @@ export async function readForAccept(
   accountId: number,
   request: { ecardId: number; idempotencyKey: string | undefined },
   emails: readonly string[],
+  known?: KnownRows,
 ): Promise<AcceptReads> {
-  const ecards = ecardReader(models);
+  const readers = readersOf(models);
   const values = blockingValues(emails.map((e) => e.toLowerCase()));
-  const [row] = await models.sequelize.query<Row>(sqlOf(ecards, values.length > 0), {
+  const [row] = await models.sequelize.query<Row>(sqlOf(readers, values.length > 0, known !== undefined), {
     type: QueryTypes.SELECT,
-    replacements: { accountId, key: request.idempotencyKey ?? null, ecardId: request.ecardId, values },
+    replacements: { accountId, key: request.idempotencyKey ?? null, ecardId: request.ecardId, brandId: known?.ecard.ecardbrandid ?? null, values },
   });
-  return decode(row!, ecards);
-}
-
-function decode(row: Row, ecards: RawReader<Ecard>): AcceptReads {
   return {
-    key: row.k_send_id === null || row.k_send_id === undefined ? null : { request_hash: row.k_request_hash as string, send_id: Number(row.k_send_id), created_at: toDate(row.k_created_at) },
-    ecard: row.e_id === null || row.e_id === undefined ? null : ecards.decode(row),
-    widget: widgetOf(row),
-    brand: brandOf(row, 'b') ?? brandOf(row, 'd'),
-    suspended: Boolean(Number(row.suspended)),
-    suppressed: Boolean(Number(row.suppressed)),
+    key: row!.k_send_id === null || row!.k_send_id === undefined ? null : { request_hash: row!.k_request_hash as string, send_id: Number(row!.k_send_id), created_at: toDate(row!.k_created_at) },
+    ecard: known ? known.ecard : readers.ecard.decodeJoined(row!),
+    widget: known ? known.widget : readers.widget.decodeJoined(row!),
+    // brandJoinsSql's rule: the brand the eCard names, else the account's default.
+    brand: readers.named.decodeJoined(row!) ?? readers.fallback.decodeJoined(row!),
+    suspended: Boolean(Number(row!.suspended)),
+    suppressed: Boolean(Number(row!.suppressed)),
   };
 }

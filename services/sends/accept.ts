@@ -23,7 +23,7 @@ import { sharedEvent } from './shared-event.ts';
 import { publishShareLink } from './share-link.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient } from './rules.ts';
-import { readForAccept, type AcceptReads, type AcceptWidget } from './accept-read.ts';
+import { readForAccept, type AcceptReads, type AcceptWidget, type KnownRows } from './accept-read.ts';
 import { insertRows } from '../../models/raw-rows.ts';
 import { withPageIds } from './pages.ts';
 import { newBounceToken } from './return-path.ts';
@@ -62,6 +62,8 @@ export interface SendRequest {
   optedIn?: boolean | undefined;
   /** A widget send: the directory member the sender proved to be (a widget session). */
   senderMemberId?: number | null | undefined;
+  /** A widget send: the eCard and its widget, read already (the accept does not read them again). */
+  known?: KnownRows | undefined;
   /**
    * The caller's own reservations, taken last in the send's transaction (after the quota and the gift), so a send
    * refused or rolled back gives them back: a public widget's per-IP window and daily cap.
@@ -155,7 +157,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   const now = ctx.now();
   // The recipients' addresses as checkAddresses keeps them (a share link: its first), for the suppression check.
   const emails = request.share ? request.recipientEmails.slice(0, 1) : request.recipientEmails;
-  const read = await readForAccept(models, account.id, request, emails);
+  const read = await readForAccept(models, account.id, request, emails, request.known);
   const key = await keyUse(models, read.key, request, now);
   if (key.earlier) return { send: key.earlier, created: false };
   const { mode, sendAt } = modeOf(request, now, ctx.config.sendNowWindowSeconds * 1000);

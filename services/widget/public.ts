@@ -12,9 +12,12 @@ export const WIDGET_NOT_FOUND = 'No public widget here';
 /** The public widget with this vanity id (compared case-sensitively), else 404 alike for every reason. */
 export async function findPublicWidget(models: Models, vanityId: string): Promise<Widget> {
   const widget = typeof vanityId === 'string' && vanityId.length <= 32 ? await models.Widget.findOne({ where: { vanity_id: vanityId } }) : null;
-  if (!widget || !widget.public_share_enabled || widget.is_campaign) throw notFound(WIDGET_NOT_FOUND);
+  if (!widget || !isPublicWidget(widget)) throw notFound(WIDGET_NOT_FOUND);
   return widget;
 }
+
+/** Whether strangers may reach a widget: its owner turned it on, and it is not a campaign's. */
+export const isPublicWidget = (widget: Pick<Widget, 'public_share_enabled' | 'is_campaign'>): boolean => widget.public_share_enabled && !widget.is_campaign;
 
 /** The gallery's rule (also `get-ecards`'): not disabled, and published (`publish_on` ≤ now < `expire_on`, each open when null). */
 export function visibleEcardsWhere(now: Date): WhereOptions<Ecard> {

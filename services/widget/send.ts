@@ -129,6 +129,7 @@ export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, i
       shareType: input.share_mode,
       optedIn: input.optedIn === true,
       senderMemberId: memberId,
+      known: { ecard, widget },
       async reserve(transaction) {
         if (!(await takeFromIpWindow(ctx, widget, clientIp, weight, display.limitEmailsPerSession, transaction))) {
           limitHit = 'ip_limit';

@@ -1,0 +1,57 @@
+// The written-out reads give a row's values as the model's instance does: getters (JSON kept as text, a BIGINT
+// read as a number), booleans and dates included, on both databases.
+import { expect } from 'chai';
+import { QueryTypes } from 'sequelize';
+import { rawReader } from '../../models/raw-rows.ts';
+import { newAccount, type TestAccount } from '../helpers/api.ts';
+import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { testStack, type TestStack } from '../helpers/stack.ts';
+
+describe('rawReader: a row as the model reads it', function () {
+  let stack: TestStack;
+  let account: TestAccount;
+  before(async () => {
+    stack = await testStack();
+    account = await newAccount(stack.models, 'pro');
+  });
+
+  it('a widget (JSON columns through their getters, booleans) and its eCard (dates) equal their instances', async () => {
+    const { models } = stack;
+    const widget = await insertWidget(models, account.accountId, { dir_sender_must_be_in_directory: true });
+    await widget.update({ wconfig: { locale: 'fr', nested: { a: [1, 2] } }, merge_tag_defaults: { first_name: 'ami' } });
+    const ecard = await insertEcard(models, account.accountId, widget.id);
+    await ecard.update({ publish_on: new Date('2026-11-27T10:00:00.123Z') });
+    const widgets = rawReader(models.Widget, 'w', { prefix: 'w_' });
+    const ecards = rawReader(models.Ecard, 'e');
+    const [row] = await models.sequelize.query<Record<string, unknown>>(`SELECT ${widgets.columns}, ${ecards.columns} FROM widgets w JOIN ecards e ON e.widget_id = w.id WHERE w.id = :id`, {
+      type: QueryTypes.SELECT,
+      replacements: { id: widget.id },
+    });
+    const plainWidget = (await models.Widget.findByPk(widget.id))!.get({ plain: true });
+    const plainEcard = (await models.Ecard.findByPk(ecard.id))!.get({ plain: true });
+    expect(widgets.decode(row!)).to.deep.equal(plainWidget);
+    expect(widgets.decode(row!)).to.deep.include({ wconfig: { locale: 'fr', nested: { a: [1, 2] } }, merge_tag_defaults: { first_name: 'ami' }, dir_sender_must_be_in_directory: true });
+    expect(ecards.decode(row!)).to.deep.equal(plainEcard);
+    expect(ecards.decode(row!).publish_on).to.deep.equal(new Date('2026-11-27T10:00:00.123Z'));
+  });
+
+  it('a brand (social through its getter) by some of its columns; a LEFT JOIN that finds nothing is null', async () => {
+    const { models } = stack;
+    const brand = await models.Brand.create({ account_id: account.accountId, default_for: null, name: 'Raw', logo_url: null, website: null, address: null, primary_color: '#112233', accent_color: null, background_color: null, text_color: null, footer_text: null, social: { twitter: 'https://x.example/raw', facebook: null, instagram: null, linkedin: null, youtube: null } });
+    const brands = rawReader(models.Brand, 'b', { prefix: 'b_', only: ['id', 'name', 'primary_color', 'social'] });
+    const select = (id: number) =>
+      models.sequelize.query<Record<string, unknown>>(`SELECT ${brands.columns} FROM (SELECT 1 AS one) base LEFT JOIN brands b ON b.id = :id`, { type: QueryTypes.SELECT, replacements: { id } });
+    const [found] = await select(brand.id);
+    expect(brands.decodeJoined(found!)).to.deep.equal({ id: brand.id, name: 'Raw', primary_color: '#112233', social: brand.social });
+    expect(brand.social).to.deep.include({ twitter: 'https://x.example/raw', youtube: null });
+    const [missing] = await select(brand.id + 100_000);
+    expect(brands.decodeJoined(missing!)).to.equal(null);
+  });
+
+  it('one reader per model and shape; an attribute the model lacks is refused', () => {
+    const { models } = stack;
+    expect(rawReader(models.Ecard, 'e')).to.equal(rawReader(models.Ecard, 'e'));
+    expect(rawReader(models.Ecard, 'e')).to.not.equal(rawReader(models.Ecard, 'e', { prefix: 'e_' }));
+    expect(() => rawReader(models.Brand, 'b', { only: ['nope' as never] })).to.throw('no attribute nope');
+  });
+});
