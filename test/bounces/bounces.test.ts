@@ -77,6 +77,21 @@ describe('bounces: the listener records DSNs and complaints sent to VERP address
     expect(res.body).to.deep.include({ success: false, reason: 'blocked' });
     expect((res.body.messages as string[]).join(' ')).to.include(`${to} is on this account's suppression list`);
   };
+  // The one ecard_bounced request at the receiver: delivered, signed with the account's secret, naming the send and
+  // its recipient as the API reads it, with the bounce.
+  const expectBounceEvent = async (path: string, endpointId: number, sendId: string, to: string, recipient: Json, bounce: Json) => {
+    const [delivery] = await webhookApi(stack, account).settled(endpointId);
+    expect(delivery!.status).to.equal('Delivered');
+    const [request] = receiver.at(path);
+    const secret = (await accountSecret(stack.services, account.accountId)).secret;
+    expect(verifySignature(request!.headers['x-svc-signature'] as string, request!.body, [secret])).to.equal(true);
+    const body = JSON.parse(request!.body) as { event_type: string; send: Json; recipients: Json[] };
+    expect(body.event_type).to.equal('ecard_bounced');
+    expect(body.send).to.include({ sendId, origin: 'single' });
+    expect(body.recipients).to.deep.equal([
+      { sendId, name: 'Ann', email: to, status: 'sent', sent_at: recipient.sent_at, opened_at: null, bounced_at: recipient.bounced_at, failure: null, bounce },
+    ]);
+  };
   const outcomeRows = () => stack.models.OutboxEvent.count({ where: { account_id: account.accountId, event_type: 'ecard_bounced' } });
 
   it('each email leaves with its own VERP envelope sender (128 random bits); the From header stays MAIL_FROM', async () => {
@@ -109,27 +124,7 @@ describe('bounces: the listener records DSNs and complaints sent to VERP address
     expect(listed!.reason).to.equal('hard bounce 5.1.1: smtp; 550 5.1.1 <address>: Recipient address rejected: User unknown in virtual mailbox table');
     expectBlocked(await sendAgain(to), to);
 
-    const [delivery] = await webhookApi(stack, account).settled(endpointId);
-    expect(delivery!.status).to.equal('Delivered');
-    const [request] = receiver.at(path);
-    const secret = (await accountSecret(stack.services, account.accountId)).secret;
-    expect(verifySignature(request!.headers['x-svc-signature'] as string, request!.body, [secret])).to.equal(true);
-    const body = JSON.parse(request!.body) as { event_type: string; send: Json; recipients: Json[] };
-    expect(body.event_type).to.equal('ecard_bounced');
-    expect(body.send).to.include({ sendId, origin: 'single' });
-    expect(body.recipients).to.deep.equal([
-      {
-        sendId,
-        name: 'Ann',
-        email: to,
-        status: 'sent',
-        sent_at: recipient.sent_at,
-        opened_at: null,
-        bounced_at: recipient.bounced_at,
-        failure: null,
-        bounce: { kind: 'hard', status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 <address>: Recipient address rejected: User unknown in virtual mailbox table' },
-      },
-    ]);
+    await expectBounceEvent(path, endpointId, sendId, to, recipient, { kind: 'hard', status: '5.1.1', diagnostic: 'smtp; 550 5.1.1 <address>: Recipient address rejected: User unknown in virtual mailbox table' });
 
     // The same DSN again: taken, and nothing changes or is emitted a second time.
     expect(await deliverToListener(port, verp, report)).to.deep.equal({ accepted: true });
@@ -191,29 +186,9 @@ describe('bounces: the listener records DSNs and complaints sent to VERP address
     expect((await suppressions()).find((s) => s.value === to)).to.deep.include({ kind: 'email', reason: 'complaint: abuse' });
     expectBlocked(await sendAgain(to), to);
 
-    const [delivery] = await webhookApi(stack, account).settled(endpointId);
-    expect(delivery!.status).to.equal('Delivered');
+    await expectBounceEvent(path, endpointId, sendId, to, recipient, { kind: 'complaint', status: null, diagnostic: 'abuse' });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.at(path)).to.have.length(1);
-    const [request] = receiver.at(path);
-    const secret = (await accountSecret(stack.services, account.accountId)).secret;
-    expect(verifySignature(request!.headers['x-svc-signature'] as string, request!.body, [secret])).to.equal(true);
-    const body = JSON.parse(request!.body) as { event_type: string; send: Json; recipients: Json[] };
-    expect(body.event_type).to.equal('ecard_bounced');
-    expect(body.send).to.include({ sendId, origin: 'single' });
-    expect(body.recipients).to.deep.equal([
-      {
-        sendId,
-        name: 'Ann',
-        email: to,
-        status: 'sent',
-        sent_at: recipient.sent_at,
-        opened_at: null,
-        bounced_at: recipient.bounced_at,
-        failure: null,
-        bounce: { kind: 'complaint', status: null, diagnostic: 'abuse' },
-      },
-    ]);
   });
 
   it('a bounce on an account with no ecard_bounced subscriber is recorded and writes no outcome event and no webhook delivery', async () => {

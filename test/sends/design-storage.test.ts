@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Op } from 'sequelize';
-import { loadSnapshot } from '../../services/sends/snapshot.ts';
+import { loadSnapshot, saveSnapshot, type EcardDesign } from '../../services/sends/snapshot.ts';
 import { call, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -55,5 +55,35 @@ describe('send designs are stored once per distinct content', function () {
     await stack.models.SendSnapshot.create({ send_id: pk!, design: design.design });
     expect(await loadSnapshot(stack.models, pk!)).to.deep.include({ ecard_id: ecard.id, name: 'Old form' });
     expect(await stack.models.SendDesignRef.count({ where: { send_id: { [Op.eq]: pk! } } })).to.equal(0);
+  });
+
+  it('a design stored by a transaction that rolled back is not remembered: saving it again stores it', async () => {
+    const widget = await insertWidget(stack.models, account.accountId);
+    const ecard = await insertEcard(stack.models, account.accountId, widget.id, { name: 'Rollback' });
+    expect((await shareLink(ecard.id)).body).to.include({ success: true });
+    const [pk] = await sendsOf();
+    const base = (await loadSnapshot(stack.models, pk!))!;
+    const unique = `${Date.now()}-${Math.random()}`;
+    const design = (header: string): EcardDesign => ({ ...base, header: `${header} ${unique}` });
+    const { sequelize } = stack.models;
+    // Each save replaces the send's reference, as a send has one.
+    const replace = (d: EcardDesign) =>
+      sequelize.transaction(async (transaction) => {
+        await stack.models.SendDesignRef.destroy({ where: { send_id: pk! }, transaction });
+        await saveSnapshot(stack.models, pk!, d, transaction);
+      });
+    await sequelize
+      .transaction(async (transaction) => {
+        await stack.models.SendDesignRef.destroy({ where: { send_id: pk! }, transaction });
+        await saveSnapshot(stack.models, pk!, design('Rolled back'), transaction);
+        throw new Error('roll back');
+      })
+      .catch((err: Error) => expect(err.message).to.equal('roll back'));
+    // Another design committed after it (SQLite may hand it the rolled-back row's id), then the rolled-back one again.
+    await replace(design('Other'));
+    await replace(design('Rolled back'));
+    expect(await loadSnapshot(stack.models, pk!)).to.deep.include({ header: `Rolled back ${unique}` });
+    const ref = (await stack.models.SendDesignRef.findByPk(pk))!;
+    expect(await stack.models.SendDesign.count({ where: { id: ref.design_id } })).to.equal(1);
   });
 });
