@@ -14,7 +14,9 @@ const HALF = Number(process.env.SCALE_HALF ?? 50_000);
 const HISTORY_LIMIT = 10_240;
 
 describe('scale: a 100,000-recipient sandbox campaign', function () {
-  this.timeout(300_000);
+  // A bound on a stall, not on speed: the campaign must keep sending (no 90 s without a new email sent), however
+  // slow the machine. The whole test once fitted in 280 s; a slow day's CI machine sent 88,000 in that time.
+  this.timeout(900_000);
 
   it('is accepted, reaches the sink one email per recipient, uses no quota, and keeps every history small', async () => {
     const started = Date.now();
@@ -36,16 +38,22 @@ describe('scale: a 100,000-recipient sandbox campaign', function () {
     const lap = (what: string) => console.log(`    ${what} at ${((Date.now() - started) / 1000).toFixed(1)} s`);
     lap('recipients saved');
     expect((await post('/campaign/send', { campaignid: id })).status).to.equal('sending');
+    let sent = 0;
+    let grewAt = Date.now();
     const progress = setInterval(() => {
-      void stack.models.CampaignRecipient.count({ where: { campaign_id: id, status: 'sent' } }).then((n) => lap(`${n} sent`));
+      void stack.models.CampaignRecipient.count({ where: { campaign_id: id, status: 'sent' } }).then((n) => {
+        if (n > sent) [sent, grewAt] = [n, Date.now()];
+        lap(`${n} sent`);
+      });
     }, 10_000);
+    const stalled = () => Date.now() - grewAt > 90_000;
     const done = await eventually(
       async () => expectSuccess(await call(stack.url, 'GET', `/v2/api/campaign/findOne/id/${id}`, { key: owner.sandboxKey })) as Json,
-      (c) => c.status !== 'sending',
-      280_000 - (Date.now() - started),
+      (c) => c.status !== 'sending' || stalled(),
+      880_000 - (Date.now() - started),
       1000,
     ).finally(() => clearInterval(progress));
-    expect(done.status).to.equal('sent');
+    expect(done.status, stalled() ? `no email sent in 90 s (${sent} sent)` : undefined).to.equal('sent');
     expect(done.counts).to.deep.include({ recipients: 2 * HALF, sent: 2 * HALF, pending: 0, failed: 0, unknown: 0 });
     expect(await stack.models.MailSinkMessage.count({ where: { account_id: accountId } })).to.equal(2 * HALF);
     expect(await stack.models.QuotaUsage.count({ where: { account_id: accountId } })).to.equal(0);
