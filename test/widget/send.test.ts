@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { SHARE_TYPES } from '../../models/Send.ts';
 import { billingMonth } from '../../services/sends/quota.ts';
+import { loadSnapshot } from '../../services/sends/snapshot.ts';
 import { issueWidgetSession } from '../../services/widget/tokens.ts';
 import { newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -39,6 +40,25 @@ describe('widget send: POST /v2/widget/{vanity_id}/send', function () {
   });
   const send = (extra: Record<string, unknown> = {}) => postSend(stack.url, widget.vanity_id, sendBody(stack, widget, ecard!, extra));
   const sendsOf = () => stack.models.Send.findAll({ where: { account_id: account.accountId } });
+
+  it("keeps the eCard's own brand in the send's design, else the account's default (the accept reads the brand by the eCard the widget read)", async () => {
+    const brand = (name: string, defaultFor: number | null) =>
+      stack.models.Brand.create({ account_id: account.accountId, default_for: defaultFor, name, logo_url: null, website: null, address: null, primary_color: null, accent_color: null, background_color: null, text_color: null, footer_text: null, social: { twitter: null, facebook: null, instagram: null, linkedin: null, youtube: null } });
+    // An account has its default brand from its creation.
+    const fallback = (await stack.models.Brand.findOne({ where: { default_for: account.accountId } })) ?? (await brand('Default', account.accountId));
+    const own = await brand('Own', null);
+    const brandOfLastSend = async () => {
+      const [last] = await stack.models.Send.findAll({ where: { account_id: account.accountId }, order: [['id', 'DESC']], limit: 1 });
+      return (await loadSnapshot(stack.models, last!.id))!.brand;
+    };
+    await stack.models.Ecard.update({ ecardbrandid: own.id }, { where: { id: ecard!.id } });
+    expect((await send()).status).to.equal(200);
+    expect(await brandOfLastSend()).to.include({ id: own.id, name: 'Own' });
+    await stack.models.Ecard.update({ ecardbrandid: null }, { where: { id: ecard!.id } });
+    expect((await send()).status).to.equal(200);
+    expect(await brandOfLastSend()).to.include({ id: fallback.id, name: fallback.name });
+    expect(fallback.id).to.not.equal(own.id);
+  });
 
   describe('an email send to two recipients', () => {
     let res: ApiResponse;
