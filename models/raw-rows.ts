@@ -5,8 +5,6 @@
 // model's create would write them (the accept's inserts; docs/performance.md, "Accepts, round two").
 import { QueryTypes, type Attributes, type Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 
-type Kind = 'boolean' | 'date' | 'as-is' | 'getter';
-
 // Types whose value both drivers already give as the model does (DECIMAL: MySQL's text, as the model keeps it).
 const AS_IS = new Set(['INTEGER', 'BIGINT', 'STRING', 'CHAR', 'TEXT', 'DECIMAL', 'FLOAT', 'DOUBLE']);
 
@@ -55,21 +53,12 @@ function makeReader<M extends Model, K extends keyof Attributes<M>>(model: Model
   const fields = names.map((name) => {
     const attribute = attributes[name as keyof typeof attributes];
     if (!attribute) throw new Error(`rawReader(${model.name}): no attribute ${name}`);
-    const type = (attribute.type as { key?: string }).key ?? '';
-    // The model's getter, called on a stand-in for the instance: the models' getters read only their own stored value.
-    const getter = attribute.get ? (stored: unknown) => attribute.get!.call({ getDataValue: () => stored } as unknown as Model) : null;
-    const kind: Kind = getter ? 'getter' : type === 'BOOLEAN' ? 'boolean' : type === 'DATE' ? 'date' : 'as-is';
-    if (kind === 'as-is' && !AS_IS.has(type)) throw new Error(`rawReader(${model.name}): ${name} is ${type}, which is not decoded here`);
-    return { name, field: attribute.field ?? name, kind, getter };
+    return { name, field: attribute.field ?? name, read: readerOfColumn(model.name, name, attribute) };
   });
   const idField = `${prefix}${attributes['id' as keyof typeof attributes]?.field ?? 'id'}`;
   const decode = (row: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
-    for (const { name, field, kind, getter } of fields) {
-      const value = row[prefix + field];
-      if (kind === 'getter') out[name] = getter!(value ?? null);
-      else out[name] = value === null || value === undefined ? null : kind === 'boolean' ? Boolean(value) : kind === 'date' ? toDate(value) : value;
-    }
+    for (const { name, field, read } of fields) out[name] = read(row[prefix + field] ?? null);
     return out as Pick<Attributes<M>, K>;
   };
   return {
@@ -81,6 +70,17 @@ function makeReader<M extends Model, K extends keyof Attributes<M>>(model: Model
       return rows.map(decode);
     },
   };
+}
+
+/** How one column's stored value (null when NULL) becomes the attribute's value. */
+function readerOfColumn(model: string, name: string, attribute: { type: unknown; get?: (this: never) => unknown }): (value: unknown) => unknown {
+  // The model's getter, called on a stand-in for the instance: the models' getters read only their own stored value.
+  if (attribute.get) return (value) => attribute.get!.call({ getDataValue: () => value } as never);
+  const type = (attribute.type as { key?: string }).key ?? '';
+  if (type === 'BOOLEAN') return (value) => (value === null ? null : Boolean(value));
+  if (type === 'DATE') return (value) => (value === null ? null : toDate(value));
+  if (!AS_IS.has(type)) throw new Error(`rawReader(${model}): ${name} is ${type}, which is not decoded here`);
+  return (value) => value;
 }
 
 /**
