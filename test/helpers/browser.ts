@@ -37,10 +37,18 @@ export async function newPage(options: { bypassCSP?: boolean } = {}): Promise<{ 
   return { context, page: await context.newPage() };
 }
 
+/**
+ * Waits for the page's finite animations to end: axe-core measures colour contrast on what is painted, and an element
+ * still fading in (the card page's card after its envelope opens) is not what a reader reads.
+ */
+export const animationsDone = (page: Page) =>
+  page.evaluate<void>('Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))).then(() => undefined)');
+
 let shots = 0;
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(artifacts, { recursive: true });
+  await animationsDone(page);
   await page.screenshot({ path: join(artifacts, `${String(++shots).padStart(3, '0')}-${name.replace(/[^a-z0-9-]+/gi, '-')}.png`), fullPage: true });
 }
 
@@ -48,8 +56,9 @@ interface AxeResults {
   violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown }> }>;
 }
 
-/** axe-core on the page as it is: no serious or critical violation (each named with its elements). */
+/** axe-core on the page as it is, once its animations have ended: no serious or critical violation (each named with its elements). */
 export async function expectAccessible(page: Page): Promise<void> {
+  await animationsDone(page);
   await page.addScriptTag({ content: axe.source });
   const results = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run());
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
