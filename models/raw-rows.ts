@@ -4,6 +4,7 @@
 // fixed here: booleans come as 0/1, and SQLite gives dates as text. And rows written by a written-out INSERT, as the
 // model's create would write them (the accept's inserts; docs/performance.md, "Accepts, round two").
 import { QueryTypes, type Attributes, type Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
+import { transactionStatement } from '../lib/transaction-statement.ts';
 
 // Types whose value both drivers already give as the model does (DECIMAL: MySQL's text, as the model keeps it).
 const AS_IS = new Set(['INTEGER', 'BIGINT', 'STRING', 'CHAR', 'TEXT', 'DECIMAL', 'FLOAT', 'DOUBLE']);
@@ -95,7 +96,8 @@ export function sqlDate(sequelize: Sequelize, date: Date): string {
 /**
  * Rows of `model` in one written-out multi-row INSERT (columns by their attribute names, all rows the same columns),
  * with no model instance, no validation and no hooks: the caller gives every value the model's create would write,
- * its defaults included. Returns the auto-increment id of a one-row insert (of a multi-row one, a driver's choice).
+ * its defaults included, sent on the transaction's connection by the driver (lib/transaction-statement.ts). Returns
+ * the auto-increment id of a one-row insert (of a multi-row one, a driver's choice).
  */
 export async function insertRows<M extends Model>(model: ModelStatic<M>, rows: ReadonlyArray<Partial<Attributes<M>>>, transaction: Transaction): Promise<number> {
   const sequelize = model.sequelize!;
@@ -105,6 +107,6 @@ export async function insertRows<M extends Model>(model: ModelStatic<M>, rows: R
   const value = (v: unknown) => sequelize.escape((v instanceof Date ? sqlDate(sequelize, v) : v) as string);
   const columns = names.map((name) => attributes[name as keyof typeof attributes].field ?? name).join(', ');
   const values = rows.map((row) => `(${names.map((name) => value(row[name as keyof typeof row] ?? null)).join(', ')})`).join(', ');
-  const [id] = await sequelize.query(`INSERT INTO ${model.getTableName() as string} (${columns}) VALUES ${values}`, { type: QueryTypes.INSERT, transaction });
-  return Number(id);
+  const { insertId } = await transactionStatement(transaction, `INSERT INTO ${model.getTableName() as string} (${columns}) VALUES ${values}`, [], model);
+  return Number(insertId);
 }

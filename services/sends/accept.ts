@@ -65,8 +65,9 @@ export interface SendRequest {
   /** A widget send: the eCard and its widget, read already (the accept does not read them again). */
   known?: KnownRows | undefined;
   /**
-   * The caller's own reservations, taken last in the send's transaction (after the quota and the gift), so a send
-   * refused or rolled back gives them back: a public widget's per-IP window and daily cap.
+   * The caller's own reservations, taken in the send's transaction just before the quota (so a send refused or
+   * rolled back gives them back): a public widget's per-IP window and daily cap. Before the quota, because the
+   * month's quota row is the one every accept of the account waits for, held from its statement to the commit.
    */
   reserve?: ((transaction: Transaction) => Promise<void>) | undefined;
 }
@@ -148,9 +149,9 @@ export interface Accepted {
  * order every writer of an account's rows follows (docs/decisions.md, "Hot paths"): first the account row (here
  * the shared lock each insert's foreign key takes), then the transaction's own new rows, then the idempotency row
  * by its primary key (a second request with the key waits on it, then fails as a duplicate and answers with the
- * first send), and last the counters, the month's quota before the gift spend, each one conditional UPDATE, held
- * only until the commit that follows, and at the very last the gift's manual codes (SKIP LOCKED: that step never
- * waits, so a transaction holding code rows waits for nothing else).
+ * first send), and last the counters (a widget's limits, then the month's quota, then the gift spend), each one
+ * conditional statement, held only until the commit that follows, and at the very last the gift's manual codes
+ * (SKIP LOCKED: that step never waits, so a transaction holding code rows waits for nothing else).
  */
 export async function acceptSend(ctx: ServiceContext, account: Account, request: SendRequest): Promise<Accepted> {
   const { models } = ctx;
@@ -247,12 +248,12 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         }
         await insertRows(models.IdempotencyKey, [{ account_id: account.id, idem_key: request.idempotencyKey, request_hash: request.requestHash, send_id: id, created_at: now }], transaction);
       }
+      if (request.reserve) await request.reserve(transaction);
       if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, ctx.config.emailsPerMonth[account.plan], transaction))) {
         throw wouldExceedLimit(`The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
       }
       if (gift) await reserveGiftSpend(ctx, account.id, gift, giftCents, transaction, giftDay);
       if (gift) await holdGiftCodes(ctx, account.id, gift, send.id, recipients.length, transaction);
-      if (request.reserve) await request.reserve(transaction);
       return { send, created: true };
     });
   } catch (err) {

@@ -1,6 +1,7 @@
 // The plan's emails per billing month (UTC calendar month): reserved atomically when a send is accepted,
 // released for what a cancel or a failure did not send.
-import { literal, Op, QueryTypes, type Transaction } from 'sequelize';
+import { literal, Op, type Transaction } from 'sequelize';
+import { transactionStatement } from '../../lib/transaction-statement.ts';
 import type { Models } from '../../models/index.ts';
 
 export const billingMonth = (at: Date) => at.toISOString().slice(0, 7);
@@ -15,19 +16,17 @@ export const billingMonth = (at: Date) => at.toISOString().slice(0, 7);
  * conditional UPDATE.)
  */
 export async function reserveQuota(models: Models, accountId: number, month: string, count: number, limit: number, transaction: Transaction): Promise<boolean> {
-  const { sequelize } = models;
-  const insert = 'INSERT INTO quota_usage (account_id, month, used) VALUES (:accountId, :month, CASE WHEN :count <= :limit THEN :count ELSE 0 END)';
-  const update = sequelize.getDialect() === 'sqlite'
-    ? 'ON CONFLICT (account_id, month) DO UPDATE SET used = used + :count WHERE used + :count <= :limit'
-    : 'ON DUPLICATE KEY UPDATE used = CASE WHEN used + :count <= :limit THEN used + :count ELSE used END';
+  const n = Number(count);
+  const max = Number(limit);
+  const insert = 'INSERT INTO quota_usage (account_id, month, used) VALUES (?, ?, CASE WHEN ? <= ? THEN ? ELSE 0 END)';
+  const [update, params] = models.sequelize.getDialect() === 'sqlite'
+    ? ['ON CONFLICT (account_id, month) DO UPDATE SET used = used + ? WHERE used + ? <= ?', [n, n, max]]
+    : ['ON DUPLICATE KEY UPDATE used = CASE WHEN used + ? <= ? THEN used + ? ELSE used END', [n, max, n]];
   // Rows changed: SQLite 1 inserted or updated, 0 not; MySQL (Sequelize connects without FOUND_ROWS) 1 inserted,
   // 2 updated, 0 left as it was. A row inserted for a count over the limit holds 0, the refused reservation's row.
-  const [, changed] = await sequelize.query(`${insert} ${update}`, {
-    type: QueryTypes.INSERT,
-    replacements: { accountId, month, count: Number(count), limit: Number(limit) },
-    transaction,
-  });
-  return Number(changed) > 0 && count <= limit;
+  // On the driver (every accept's statement: lib/transaction-statement.ts).
+  const { affectedRows } = await transactionStatement(transaction, `${insert} ${update}`, [accountId, month, n, max, n, ...params]);
+  return affectedRows > 0 && count <= limit;
 }
 
 export async function releaseQuota(models: Models, accountId: number, month: string, count: number, transaction?: Transaction): Promise<void> {
