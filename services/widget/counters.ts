@@ -1,7 +1,8 @@
 // A widget's daily counters (UTC days, no IPs) and its abuse log (no personal data): what the owner reads in
-// `GET /widget/stats` and `GET /widget/abuse`. Counting never fails a visitor's request: a lost increment is
-// logged, not thrown.
-import { UniqueConstraintError, type Transaction } from 'sequelize';
+// `GET /widget/stats` and `GET /widget/abuse`. Counting a view or a form never fails a visitor's request (a lost
+// increment is logged, not thrown); a send is counted in its own transaction, with its other rows.
+import type { Transaction } from 'sequelize';
+import { transactionStatement } from '../../lib/transaction-statement.ts';
 import type { Models } from '../../models/index.ts';
 import type { Widget } from '../../models/Widget.ts';
 import type { WidgetAbuseKind } from '../../models/WidgetActivity.ts';
@@ -14,19 +15,18 @@ export type CounterKind = 'view' | 'form_open' | 'silent' | `send:${string}`;
 
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
-/** Adds `by` to the widget's counter of `kind` for the day of `at` (one conditional UPDATE, else the day's first row). */
+/**
+ * Adds `by` to the widget's counter of `kind` for the day of `at`: one upsert (the day's first row made by the same
+ * statement, which locks the row at once). In a transaction (a widget send's, which counts its sends with its other
+ * rows) on the transaction's connection; otherwise a statement of its own.
+ */
 export async function addToCounter(models: Models, widget: Pick<Widget, 'id' | 'account_id'>, kind: CounterKind, at: Date, by = 1, transaction?: Transaction): Promise<void> {
-  const where = { widget_id: widget.id, day: utcDay(at), kind };
-  const options = transaction ? { transaction } : {};
-  const bump = () => models.WidgetCounter.update({ count: models.sequelize.literal(`count + ${Math.trunc(by)}`) }, { where, ...options });
-  const [updated] = await bump();
-  if (updated > 0) return;
-  try {
-    await models.WidgetCounter.create({ ...where, account_id: widget.account_id, count: by }, options);
-  } catch (err) {
-    if (!(err instanceof UniqueConstraintError)) throw err;
-    await bump();
-  }
+  const n = Math.trunc(by);
+  const [add, extra] = models.sequelize.getDialect() === 'sqlite' ? ['ON CONFLICT (widget_id, day, kind) DO UPDATE SET count = count + excluded.count', []] : ['ON DUPLICATE KEY UPDATE count = count + ?', [n]];
+  const sql = `INSERT INTO widget_counters (widget_id, day, kind, account_id, count) VALUES (?, ?, ?, ?, ?) ${add}`;
+  const params = [widget.id, utcDay(at), kind, widget.account_id, n, ...extra];
+  if (transaction) await transactionStatement(transaction, sql, params);
+  else await models.sequelize.query(sql, { replacements: params });
 }
 
 /** Counts without failing the request that counted. */

@@ -13,7 +13,7 @@ import type { EcardRow } from '../ecards.ts';
 import type { ServiceContext } from '../context.ts';
 import { acceptSend } from '../sends/accept.ts';
 import { pageUrl } from '../sends/pages.ts';
-import { count, recordAbuse } from './counters.ts';
+import { addToCounter, count, recordAbuse } from './counters.ts';
 import { displayOf } from './display.ts';
 import { IP_WINDOW_MS, queueCapNotice, takeFromDailyCap, takeFromIpWindow } from './limits.ts';
 import { isVisible } from './public.ts';
@@ -148,6 +148,8 @@ export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, i
           crossed = true;
           await queueCapNotice(ctx, widget, display.dailySendCap, transaction);
         }
+        // The day's sends, counted with the send (a statement in its transaction, not a commit of its own after it).
+        await addToCounter(ctx.models, widget, `send:${input.share_mode}`, now, input.share_mode === 'email' ? recipients.length : 1, transaction);
       },
     });
   } catch (err) {
@@ -156,7 +158,6 @@ export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, i
   }
   const { send, created } = accepted;
   if (created) {
-    await count(ctx, widget, `send:${input.share_mode}`, input.share_mode === 'email' ? recipients.length : 1);
     // The widget never waits for the dispatch, so its sends (email now too) start through the process's starter
     // after the answer; a share link is live already (the accept published it).
     if (send.mode !== 'share') ctx.sendStarter.add(send);
