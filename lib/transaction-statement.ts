@@ -1,7 +1,8 @@
 // One statement of a transaction sent on its own connection through the driver, skipping Sequelize's query layer
 // (options, its Query object, a captured stack, result shaping): about 70 µs of CPU a statement on MariaDB, a
-// sixth of a scheduled accept's API time (docs/performance.md, "Accepts, round three"). Used for the accept's
-// written-out statements; everything else keeps `sequelize.query`.
+// sixth of a scheduled accept's API time (docs/performance.md, "Accepts, round three"). Used for the written-out
+// statements of the hot writes (a send's accept, a widget send's limits and counters: "Accepts and widget sends,
+// round four"); everything else keeps `sequelize.query`.
 import type { Model, ModelStatic, Sequelize, Transaction } from 'sequelize';
 
 /** What a write answered: the auto-increment id of its (first, MySQL; last, SQLite) new row, and the rows it changed. */
@@ -38,11 +39,12 @@ export function transactionStatement(transaction: Transaction, sql: string, para
   });
 }
 
-/** The rows of a SQLite statement with RETURNING, on the transaction's connection (errors as transactionStatement's). */
-export function sqliteReturning(transaction: Transaction, sql: string, params: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+/** The rows a statement answers (a SELECT; on SQLite also a write's RETURNING), on the transaction's connection. */
+export function transactionRows(transaction: Transaction, sql: string, params: unknown[] = []): Promise<Array<Record<string, unknown>>> {
   return onConnection(transaction, sql, undefined, {
     sqlite: (db) => new Promise((ok, fail) => db.all(sql, params, (err, rows) => (err ? fail(err) : ok(rows)))),
-    mysql: () => Promise.reject(new Error('RETURNING on an upsert is SQLite\'s')),
+    mysql: (connection) => new Promise((ok, fail) =>
+      connection.query<Array<Record<string, unknown>>>(sql, params, (err, rows) => (err ? fail(err) : ok(rows)))),
   });
 }
 

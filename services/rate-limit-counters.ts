@@ -3,6 +3,7 @@
 // taking counts back out of them.
 import type { Sequelize } from 'sequelize';
 import type { RateLimit } from '../lib/config.ts';
+import { mysqlCountAfter, mysqlCountingUpsert } from '../lib/counting-upsert.ts';
 import { writeStatement } from '../lib/db.ts';
 
 export const MINUTE = 60;
@@ -58,21 +59,14 @@ function sqliteAdd(sequelize: Sequelize): AddToWindows {
   };
 }
 
-// MySQL: one statement per window, both at once on two connections. LAST_INSERT_ID(expr) hands the new count
-// back in the statement's own OK packet; affectedRows says what happened (1 inserted, 2 updated, 0 full).
-const MYSQL_ADD = `INSERT INTO rate_limit_counters (api_key_id, window_seconds, window_start, count) VALUES (?, ?, ?, ?)
-  ON DUPLICATE KEY UPDATE count = IF(count + ? <= ?, LAST_INSERT_ID(count + ?), count)`;
-
+// MySQL: one counting upsert per window (lib/counting-upsert.ts), both at once on two connections.
 function mysqlAdd(sequelize: Sequelize): AddToWindows {
   const pool = sequelize.connectionManager as unknown as Pool<MysqlConnection>;
   const add = async (apiKeyId: number, seconds: number, start: number, n: number, limit: number) => {
+    const { sql, params } = mysqlCountingUpsert({ table: 'rate_limit_counters', key: { api_key_id: apiKeyId, window_seconds: seconds, window_start: start }, column: 'count', n, limit });
     const connection = await pool.getConnection({ type: 'write' });
     try {
-      const { insertId, affectedRows } = await new Promise<MysqlResult>((ok, fail) =>
-        connection.query(MYSQL_ADD, [apiKeyId, seconds, start, n, n, limit, n], (err, result) => (err ? fail(err) : ok(result))),
-      );
-      if (affectedRows === 1) return n;
-      return affectedRows === 2 ? insertId : null;
+      return mysqlCountAfter(n, await new Promise<MysqlResult>((ok, fail) => connection.query(sql, params, (err, result) => (err ? fail(err) : ok(result)))));
     } finally {
       await pool.releaseConnection(connection);
     }

@@ -249,7 +249,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         await insertRows(models.IdempotencyKey, [{ account_id: account.id, idem_key: request.idempotencyKey, request_hash: request.requestHash, send_id: id, created_at: now }], transaction);
       }
       if (request.reserve) await request.reserve(transaction);
-      if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, ctx.config.emailsPerMonth[account.plan], transaction))) {
+      if (quotaCount && !(await reserveQuota(account.id, month, quotaCount, ctx.config.emailsPerMonth[account.plan], transaction))) {
         throw wouldExceedLimit(`The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
       }
       if (gift) await reserveGiftSpend(ctx, account.id, gift, giftCents, transaction, giftDay);

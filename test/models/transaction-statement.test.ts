@@ -43,4 +43,33 @@ describe('a statement on the transaction\'s connection', function () {
     expect(bad).to.be.instanceOf(DatabaseError);
     expect((bad as DatabaseError).sql).to.include('no_such_table');
   });
+
+  // The server has rolled the victim back already; Sequelize's own query marks its transaction finished so nothing
+  // commits it as if its writes had stood. Ours must too: the victim's COMMIT must fail, not silently succeed.
+  it('a MySQL deadlock ends the victim\'s transaction: its commit fails and none of its writes stand', async function () {
+    const { models } = stack;
+    if (models.sequelize.getDialect() !== 'mysql') this.skip();
+    const { accountId } = await newAccount(models);
+    await models.QuotaUsage.bulkCreate([{ account_id: accountId, month: '2031-05', used: 0 }, { account_id: accountId, month: '2031-06', used: 0 }]);
+    const bump = 'UPDATE quota_usage SET used = used + 1 WHERE account_id = ? AND month = ?';
+    const [one, two] = [await models.sequelize.transaction(), await models.sequelize.transaction()];
+    await transactionStatement(one, bump, [accountId, '2031-05']);
+    await transactionStatement(two, bump, [accountId, '2031-06']);
+    const oneWaits = transactionStatement(one, bump, [accountId, '2031-06']);
+    await new Promise((r) => setTimeout(r, 300));
+    const outcomes = await Promise.allSettled([oneWaits, transactionStatement(two, bump, [accountId, '2031-05'])]);
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as DatabaseError] : []));
+    expect(refused).to.have.length(1);
+    expect(refused[0]).to.be.instanceOf(DatabaseError);
+    expect((refused[0]!.parent as { errno?: number }).errno).to.equal(1213);
+    const [victim, survivor] = outcomes[0].status === 'rejected' ? [one, two] : [two, one];
+    expect((victim as unknown as { finished?: string }).finished).to.equal('rollback');
+    const commit = await victim.commit().then(() => 'committed', (e: Error) => e.message);
+    expect(commit).to.match(/finished with state: rollback/);
+    await survivor.commit();
+    const rows = await models.QuotaUsage.findAll({ where: { account_id: accountId }, order: [['month', 'ASC']], raw: true });
+    expect(rows.map((r) => r.used)).to.deep.equal([1, 1]);
+    // Its connection went back to the pool: the pool still serves writes.
+    await writeTransaction(models.sequelize, (t) => transactionStatement(t, bump, [accountId, '2031-05']));
+  });
 });
