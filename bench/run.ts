@@ -27,6 +27,7 @@ import { embeddedReadPair } from './embedded-read.ts';
 import { widgetSendsPair } from './widget-send.ts';
 import { cardPagePair } from './card-page.ts';
 import { measureGeneratorCeiling } from './ceiling.ts';
+import { SETTLE, settle, settledLine, type Settled } from './settle.ts';
 
 // P11 runs right after P3, before any campaign or automation exists: the all-in-one's own worker and background
 // passes then find nothing of the other pairs to act on.
@@ -80,6 +81,11 @@ mkdirSync(outDir, { recursive: true });
 let failed = 0;
 try {
   for (const pair of selected) {
+    // Each pair starts on a fresh API process (bench/stack.ts, freshApi) and a quiet machine, not on the tail of the
+    // pair before it (bench/settle.ts); a quick run (CI's, beside the fuzzer) only looks, for two seconds at most.
+    if (pair !== selected[0]) await ctx.freshApi();
+    const settled: Settled = await settle(quick ? { ...SETTLE, capMs: 2000 } : SETTLE);
+    console.log(`bench: ${settledLine(settled)}`);
     const pairStarted = performance.now();
     console.log(`bench: ${pair.name} (at ${elapsed()})`);
     try {
@@ -90,7 +96,7 @@ try {
         const file = {
           name: result.name, compares: result.compares, target: result.target,
           ratio: { median, min, max }, ratios: result.ratios, unit: result.unit, measured: result.measured, baseline: result.baseline, notes: result.notes,
-          run: { quick, rounds: settings.rounds, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, concurrency: settings.concurrency, pairSeconds: seconds },
+          run: { quick, rounds: settings.rounds, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, concurrency: settings.concurrency, pairSeconds: seconds, settledBefore: settled },
           machine: { ...machine, loadAverageAtEnd: loadavg().map((l) => Number(l.toFixed(2))) },
         };
         writeFileSync(join(outDir, `${result.name}.json`), `${JSON.stringify(file, null, 2)}\n`);

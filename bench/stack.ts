@@ -39,6 +39,12 @@ export interface BenchContext {
   client: Client;
   /** bin/api.ts; PUBLIC_BASE_URL is its own URL (the console's same-origin check). */
   api: NodeProcess;
+  /**
+   * Replaces `api` with a new process on the same port, so a pair measures the API with only its own history, as
+   * its baselines' processes are: after P12's widget sends the API spent three times the share of its busy time in
+   * GC on P6's requests as a fresh one did, its live heap unchanged (docs/performance.md, "Round five").
+   */
+  freshApi(): Promise<void>;
   /** The SMTP server the worker's pool of SMTP_POOL_SIZE sends to. */
   smtp: CountingSmtp;
   smtpPoolSize: number;
@@ -158,9 +164,16 @@ export async function startBenchStack(settings: BenchSettings, progress: (line: 
     progress('API process');
     // Log level info to a file, as production runs it; BENCH_CPU_PROF=<dir> profiles it (written when it stops).
     const profileDir = process.env.BENCH_CPU_PROF;
-    const api = await startApiProcess(env, { logFile: logFile('api.log'), port: apiPort, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [] });
-    stops.push(() => api.stop());
-    return { settings, dataDir, databaseUrl, env, config, models, services, client, api, smtp, smtpPoolSize: SMTP_POOL_SIZE, logFile, close };
+    const startApi = () => startApiProcess(env, { logFile: logFile('api.log'), port: apiPort, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [] });
+    const context: BenchContext = {
+      settings, dataDir, databaseUrl, env, config, models, services, client, api: await startApi(), smtp, smtpPoolSize: SMTP_POOL_SIZE, logFile, close,
+      freshApi: async () => {
+        await context.api.stop();
+        context.api = await startApi();
+      },
+    };
+    stops.push(() => context.api.stop());
+    return context;
   } catch (err) {
     await close();
     throw err;

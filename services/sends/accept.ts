@@ -66,8 +66,9 @@ export interface SendRequest {
   known?: KnownRows | undefined;
   /**
    * The caller's own reservations, taken in the send's transaction just before the quota (so a send refused or
-   * rolled back gives them back): a public widget's per-IP window, daily cap and day's send counter. Before the quota, because the
-   * month's quota row is the one every accept of the account waits for, held from its statement to the commit.
+   * rolled back gives them back): a public widget's per-IP window, daily cap and day's send counter. Before the
+   * quota, because the month's quota row is the one every accept of the account waits for, held from its statement
+   * to the commit.
    */
   reserve?: ((transaction: Transaction) => Promise<void>) | undefined;
 }
