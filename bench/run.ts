@@ -2,9 +2,9 @@
 // each a ratio to a baseline measured in the same run, rounds alternated; results in bench/results/<name>.json
 // (full run) or bench/results/quick/ (--quick) and a table at the end. Nothing is asserted.
 // Settings (optional): DATABASE_URL (a database named cardsvc_bench…, dropped and recreated; default
-// mysql://root@127.0.0.1:3306/cardsvc_bench_run), TEMPORAL_CLI_PATH, BENCH_CPU_PROF=<dir> (a CPU profile of the API
-// process over the run; with one pair named, e.g. `npm run bench -- p2-accepts`, a profile of that pair),
-// BENCH_WORKER_CPU_PROF=<dir> (the same of the worker process).
+// mysql://root@127.0.0.1:3306/cardsvc_bench_run), TEMPORAL_CLI_PATH, BENCH_CPU_PROF=<dir> (a CPU profile of each
+// API process: each pair has one of its own, e.g. `npm run bench -- p2-accepts` profiles that pair),
+// BENCH_WORKER_CPU_PROF=<dir> (one of the worker process over the run).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
