@@ -109,6 +109,14 @@ async function waitUntilReady(address: string, namespace: string, child: ChildPr
   }
 }
 
+/**
+ * A restart on the file of a server that ended moments ago usually is ready in 2 s, but the file still lists the
+ * old server's cluster members for 20 s (Temporal's heartbeat cutoff): when the first ringpop join only reaches
+ * those dead addresses, it retries 10 s later, and the frontend answers after 30-40 s (a CI run saw it, once).
+ * Waiting 90 s covers that path with room on a loaded machine.
+ */
+const READY_TIMEOUT_MS = 90_000;
+
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   if (options.pidFile) await stopStaleServer(options.pidFile);
   const child = spawn(options.cliPath, devServerArgs(options), {
@@ -133,7 +141,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (options.pidFile) await rm(options.pidFile, { force: true });
   };
   try {
-    await waitUntilReady(address, options.namespace, child, options.readyTimeoutMs ?? 30_000);
+    await waitUntilReady(address, options.namespace, child, options.readyTimeoutMs ?? READY_TIMEOUT_MS);
   } catch (err) {
     await stop();
     const detail = stderrTail.trim().split('\n').slice(-3).join(' | ');

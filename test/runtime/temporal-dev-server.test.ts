@@ -17,7 +17,8 @@ const alive = (pid: number) => {
 };
 
 describe('the embedded Temporal dev server', function () {
-  this.timeout(60_000);
+  // Two starts, each allowed the server's 90 s ready wait (a restart on a fresh file can meet ringpop's retry).
+  this.timeout(200_000);
 
   it('persists to its file, keeps its pid in the data folder, and a later start stops one left by a crash', async () => {
     const config = loadConfig(baseEnv());
