@@ -4,7 +4,7 @@
 // add comes back in the statement's own answer, never by a read after it. The month's quota, a widget's IP window,
 // daily cap and counters, and the rate limiter's windows on MySQL all count this way.
 import type { Transaction } from 'sequelize';
-import { transactionRows, transactionStatement, type WriteResult } from './transaction-statement.ts';
+import { dialectOf, transactionRows, transactionStatement, type WriteResult } from './transaction-statement.ts';
 
 /** One counter: its table, the values of its unique key (column → value), the column counted, what to add. */
 export interface Counter {
@@ -20,6 +20,13 @@ export interface Counter {
 
 type Statement = { sql: string; params: unknown[] };
 
+/** `INSERT INTO table (key…, also…, column) VALUES (?…)` and its values: both dialects' statements start so. */
+function insertHead({ table, key, alsoInserted = {}, column, n }: Counter): Statement {
+  const values = { ...key, ...alsoInserted, [column]: n };
+  const columns = Object.keys(values);
+  return { sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, params: Object.values(values) };
+}
+
 /** The dialect's statement, for a counter counted outside a transaction (its answer then unread). */
 export const countingUpsert = (dialect: string, counter: Counter): Statement =>
   dialect === 'sqlite' ? sqliteCountingUpsert(counter) : mysqlCountingUpsert(counter);
@@ -28,27 +35,32 @@ export const countingUpsert = (dialect: string, counter: Counter): Statement =>
  * MySQL's statement: `LAST_INSERT_ID(expr)` hands an update's new count back as the answer's insert id, and the rows
  * changed say what happened (Sequelize connects without FOUND_ROWS): 1 inserted, 2 updated, 0 left as it was.
  */
-export function mysqlCountingUpsert({ table, key, alsoInserted = {}, column, n, limit }: Counter): Statement {
-  const columns = Object.keys({ ...key, ...alsoInserted });
+export function mysqlCountingUpsert(counter: Counter): Statement {
+  const { column, n, limit } = counter;
+  const head = insertHead(counter);
   const add = limit === undefined ? `LAST_INSERT_ID(${column} + ?)` : `IF(${column} + ? <= ?, LAST_INSERT_ID(${column} + ?), ${column})`;
   return {
-    sql: `INSERT INTO ${table} (${[...columns, column].join(', ')}) VALUES (${columns.map(() => '?').join(', ')}, ?) ON DUPLICATE KEY UPDATE ${column} = ${add}`,
-    params: [...Object.values({ ...key, ...alsoInserted }), n, ...(limit === undefined ? [n] : [n, limit, n])],
+    sql: `${head.sql} ON DUPLICATE KEY UPDATE ${column} = ${add}`,
+    params: [...head.params, ...(limit === undefined ? [n] : [n, limit, n])],
   };
 }
 
-/** The count after MySQL's counting upsert of `n`, from its answer; null when the limit refused it. */
+/**
+ * The count after MySQL's counting upsert of `n`, from its answer; null when the limit refused it. Adding 0 changes
+ * no row either (0 rows changed, as a refusal), so for n = 0 the answer carries no count: the caller must not ask.
+ */
 export const mysqlCountAfter = (n: number, { insertId, affectedRows }: WriteResult): number | null =>
   affectedRows === 1 ? n : affectedRows === 2 ? insertId : null;
 
 /** SQLite's statement: the update applies only within the limit, and RETURNING gives the count when it did. */
-function sqliteCountingUpsert({ table, key, alsoInserted = {}, column, n, limit }: Counter): Statement {
-  const columns = Object.keys({ ...key, ...alsoInserted });
+function sqliteCountingUpsert(counter: Counter): Statement {
+  const { key, column, limit } = counter;
+  const head = insertHead(counter);
   const within = limit === undefined ? '' : ` WHERE ${column} + excluded.${column} <= ?`;
   return {
-    sql: `INSERT INTO ${table} (${[...columns, column].join(', ')}) VALUES (${columns.map(() => '?').join(', ')}, ?)
+    sql: `${head.sql}
       ON CONFLICT (${Object.keys(key).join(', ')}) DO UPDATE SET ${column} = ${column} + excluded.${column}${within} RETURNING ${column}`,
-    params: [...Object.values({ ...key, ...alsoInserted }), n, ...(limit === undefined ? [] : [limit])],
+    params: [...head.params, ...(limit === undefined ? [] : [limit])],
   };
 }
 
@@ -58,8 +70,7 @@ function sqliteCountingUpsert({ table, key, alsoInserted = {}, column, n, limit 
  */
 export async function addWithinLimit(transaction: Transaction, counter: Counter): Promise<number | null> {
   if (counter.limit !== undefined && counter.n > counter.limit) return null;
-  const dialect = (transaction as unknown as { sequelize: { getDialect(): string } }).sequelize.getDialect();
-  if (dialect === 'sqlite') {
+  if (dialectOf(transaction) === 'sqlite') {
     const { sql, params } = sqliteCountingUpsert(counter);
     const rows = await transactionRows(transaction, sql, params);
     return rows.length > 0 ? Number(rows[0]![counter.column]) : null;

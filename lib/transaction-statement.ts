@@ -48,16 +48,22 @@ export function transactionRows(transaction: Transaction, sql: string, params: u
   });
 }
 
+/** The Sequelize instance a transaction belongs to (Sequelize keeps it on the transaction, untyped). */
+const sequelizeOf = (transaction: Transaction): Sequelize => (transaction as unknown as { sequelize: Sequelize }).sequelize;
+
+/** 'sqlite' or 'mysql': which database the transaction runs on. */
+export const dialectOf = (transaction: Transaction): string => sequelizeOf(transaction).getDialect();
+
 async function onConnection<T>(
   transaction: Transaction,
   sql: string,
   model: ModelStatic<Model> | undefined,
   run: { sqlite(db: SqliteConnection): Promise<T>; mysql(connection: MysqlConnection): Promise<T> },
 ): Promise<T> {
-  const sequelize = (transaction as unknown as { sequelize: Sequelize }).sequelize;
+  const sequelize = sequelizeOf(transaction);
   const connection = (transaction as unknown as { connection: unknown }).connection;
   try {
-    return await (sequelize.getDialect() === 'sqlite' ? run.sqlite(connection as SqliteConnection) : run.mysql(connection as MysqlConnection));
+    return await (dialectOf(transaction) === 'sqlite' ? run.sqlite(connection as SqliteConnection) : run.mysql(connection as MysqlConnection));
   } catch (err) {
     const error = err as MysqlError;
     if (error.errno === ER_DEADLOCK) {

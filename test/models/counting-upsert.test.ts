@@ -33,7 +33,9 @@ describe('a counting upsert', function () {
     expect(await used()).to.equal(17);
   });
 
-  it('the count is what the row holds even when two transactions add to a new row at once', async () => {
+  // On MariaDB the eight wait on the row's lock, the case that deadlocked before; SQLite's write queue serialises
+  // them, so there it checks only the counts.
+  it('the count is what the row holds even when eight transactions add to a new row at once', async () => {
     const { models } = stack;
     const { accountId } = await newAccount(models);
     const adds = await Promise.all(Array.from({ length: 8 }, () =>
