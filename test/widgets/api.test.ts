@@ -111,6 +111,26 @@ describe('widgets', function () {
       expectFailure(await api('GET', '/widget/findOne/id/abc'), 400, 'invalid_parameter');
     });
 
+    // The search reads plain rows, findOne an instance: every field (booleans, wconfig, dates, prices) must agree.
+    it('search answers each widget exactly as findOne does', async () => {
+      const acct = await newAccount(stack.models);
+      const saveAs = async (widget: Record<string, unknown>) =>
+        expectSuccess(await call(stack.url, 'POST', '/v2/api/widget/save', { key: acct.liveKey, body: { widget } })) as WidgetBody;
+      const plain = await saveAs({ name: 'Plain', wconfig: {} });
+      const full = await saveAs({
+        name: 'Full', wconfig: { theme: 'dark', thumbColumns: 4 }, public_share_enabled: true, email_verification_required: true,
+        logo: 'https://example.com/logo.png', merge_tag_defaults: { company: 'Acme' }, style_fontsize: 14, stylebg: '#ffffff',
+        sender_email_domains_whitelist: 'example.com', dir_session_timeout_minutes: 45,
+      });
+      const priced = await insertEcard(stack.models, acct.accountId, full.id);
+      await stack.models.Ecard.update({ price: '3.50' }, { where: { id: priced.id } });
+      const listed = expectSuccess(await call(stack.url, 'GET', '/v2/api/widget/search?sortBy=id&sortOrder=asc', { key: acct.liveKey })) as WidgetBody[];
+      const one = async (id: number) => expectSuccess(await call(stack.url, 'GET', `/v2/api/widget/findOne/id/${id}`, { key: acct.liveKey }));
+      expect(listed).to.deep.equal([await one(plain.id), await one(full.id)]);
+      expect(listed[1]).to.deep.include({ public_share_enabled: true, email_verification_required: true, wconfig: { theme: 'dark', thumbColumns: 4 }, ecardPrices: { [priced.id]: 3.5 } });
+      expect(listed[0]).to.deep.include({ public_share_enabled: false, ecardPrices: {} });
+    });
+
     it('pages, filters by keyword (case-insensitive, % literal), sorts, and hides campaign widgets', async () => {
       const acct = await newAccount(stack.models);
       for (const name of ['Alpha', 'beta', 'Gamma', '100% Fun', 'Delta']) {
