@@ -274,7 +274,8 @@ describe('widget send: POST /v2/widget/{vanity_id}/send', function () {
       expectRefusal(await send(), 403, 'wouldexceedlimit');
       expect(await sendsOf()).to.have.length(0);
       expect(await stack.models.WidgetSendWindow.count({ where: { widget_id: widget.id } })).to.equal(0);
-      // The day's send counter is counted in the send's transaction: a refused send counts nothing.
+      // The day's send counter is counted in the send's transaction, after the limits and before the quota: the
+      // quota's refusal rolls it back (a count taken before the accept, outside its transaction, would stand here).
       expect(await stack.models.WidgetCounter.count({ where: { widget_id: widget.id, kind: 'send:email' } })).to.equal(0);
     });
 
