@@ -115,7 +115,13 @@ export async function startBenchStack(settings: BenchSettings, progress: (line: 
     const smtp = await countingSmtp();
     stops.push(() => smtp.close());
     const apiPort = await freePort();
-    const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(process.env.TEMPORAL_CLI_PATH ? { TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH } : {}) };
+    // A workflow bundle made once for this code (CI's WORKFLOW_BUNDLE_PATH) spares the worker its own bundling.
+    const base = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...(process.env.TEMPORAL_CLI_PATH ? { TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH } : {}),
+      ...(process.env.WORKFLOW_BUNDLE_PATH ? { WORKFLOW_BUNDLE_PATH: process.env.WORKFLOW_BUNDLE_PATH } : {}),
+    };
     const search = loadConfig({ ...base, DATA_DIR: dataDir }).temporal;
     // File-backed (WAL, as devServerArgs sets it), as a single-machine deployment runs it.
     const temporal: DevServer = await startEmbeddedTemporal({
