@@ -213,7 +213,7 @@ describe('the card page in Chromium: the envelope, the card, and what a recipien
       await page.keyboard.press('Space');
       await page.locator('html.is-open').waitFor({ state: 'attached' });
       expect(await focused(page)).to.equal('card');
-      await eventually(async () => openedAt(recipient), (at) => at !== null, 5_000);
+      await eventually(async () => openedAt(recipient), (at) => at !== null);
       expect(await fitsWidth(page)).to.equal(true);
       expect(violations).to.deep.equal([]);
       await screenshot(page, 'card-open-phone');

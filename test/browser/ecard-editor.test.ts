@@ -7,7 +7,7 @@ import { call, expectSuccess, newAccount, newKey } from '../helpers/api.ts';
 import { expectAccessibleElsewhere, screenshot, signedInPage, fitsWidth } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { mysqlUrl } from '../helpers/env.ts';
-import { eventually } from '../helpers/eventually.ts';
+import { eventually, EVENTUALLY_MS } from '../helpers/eventually.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 /** True when the page fits the window's width (nothing scrolls sideways). */
@@ -79,7 +79,7 @@ describe('console in a browser: the eCard editor', function () {
     await page.keyboard.type(', happy birthday!');
     // Trix writes its HTML into the field as it renders: a moment after the last key.
     const body = '<div>Dear {{sender_name}}, happy birthday!</div>';
-    expect(await eventually(() => page.locator('#details').inputValue(), (value) => value === body, 5000, 50)).to.equal(body);
+    expect(await eventually(() => page.locator('#details').inputValue(), (value) => value === body, EVENTUALLY_MS, 50)).to.equal(body);
 
     await dropCover(page);
     await page.locator('#cover-canvas').waitFor();

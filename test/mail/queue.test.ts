@@ -35,7 +35,7 @@ describe('the mail queue (service emails): the sandbox\'s go to the sink, and bo
     const [mail] = await eventually(async () => bySubject(row.subject), (m) => m.length === 1, 10_000);
     expect(mail!.to).to.deep.equal([owner]);
     expect(mail!.text).to.include('Live words');
-    await eventually(async () => row.reload(), (r) => r.text_body === '', 5_000);
+    await eventually(async () => row.reload(), (r) => r.text_body === '');
     expect(row.sent_at).to.be.instanceOf(Date);
   });
 
@@ -49,14 +49,14 @@ describe('the mail queue (service emails): the sandbox\'s go to the sink, and bo
     expect(sunk[0]!.recipient).to.equal(owner);
     expect(sunk[0]!.text_body).to.include('Sandbox words');
     expect(bySubject(row.subject)).to.deep.equal([]);
-    await eventually(async () => row.reload(), (r) => r.text_body === '', 5_000);
+    await eventually(async () => row.reload(), (r) => r.text_body === '');
   });
 
   it('a temporary SMTP refusal (4xx) is sent again at a later pass, once, then cleared', async () => {
     smtp.failNext(1, 451, 'Try again later');
     const row = await notice(account.accountId, 'Retried words');
     await eventually(async () => bySubject(row.subject), (m) => m.length === 1, 10_000);
-    await eventually(async () => row.reload(), (r) => r.text_body === '', 5_000);
+    await eventually(async () => row.reload(), (r) => r.text_body === '');
     expect(bySubject(row.subject)).to.have.length(1);
   });
 

@@ -199,7 +199,7 @@ describe('recipients\' own pages: private cards, and opened only when a person o
       await page.keyboard.press('Enter');
       await posted;
       await page.getByRole('heading', { name: 'Happy day' }).waitFor({ state: 'visible' });
-      await eventually(async () => (await row.reload()).opened_at, (at) => at !== null, 5_000);
+      await eventually(async () => (await row.reload()).opened_at, (at) => at !== null);
       await screenshot(page, 'card-page-open');
       await expectAccessible(page);
     });
@@ -215,7 +215,7 @@ describe('recipients\' own pages: private cards, and opened only when a person o
       expect((await row.reload()).opened_at).to.equal(null);
       await posted;
       expect(Date.now() - started).to.be.at.least(2000);
-      await eventually(async () => (await row.reload()).opened_at, (at) => at !== null, 5_000);
+      await eventually(async () => (await row.reload()).opened_at, (at) => at !== null);
     });
   });
 });
