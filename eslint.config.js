@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`, `${name}/*`, `node:${name}/*`]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'bin/cardsvc.js', 'eslint.config.js', '.dependency-cruiser.cjs'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'bin/cardsvc.js', 'eslint.config.js', '.dependency-cruiser.cjs', '.mocharc.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,4 +1,4 @@
-// Runs last (.mocharc.json names it after the suite's `*.test.ts` glob, mocha's global sort off): replays
+// Runs last (.mocharc.cjs names it after the suite's `*.test.ts` glob, mocha's global sort off): replays
 // committed histories and every workflow run during this suite, so a change that would break running
 // workflows fails the build.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker, type ReplayResult } from '@temporalio/worker';
 import { expect } from 'chai';
-import { bundledWorkflows } from '../../lib/worker.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 import { packageRoot } from '../../lib/paths.ts';
 import { testClient } from '../helpers/temporal.ts';
+import { workflowBundleFile } from '../helpers/workflow-bundle.ts';
 
 const fixturesDir = join(packageRoot, 'test', 'fixtures', 'histories');
 
@@ -29,14 +29,14 @@ async function* recordedHistories() {
 
 async function replayAll(histories: AsyncIterable<{ workflowId: string; history: unknown }> | Iterable<{ workflowId: string; history: unknown }>) {
   const results: ReplayResult[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: await bundledWorkflows() }, histories as never)) results.push(result);
+  for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: await workflowBundleFile() } }, histories as never)) results.push(result);
   return results;
 }
 
 describe('workflow replay (determinism)', function () {
   this.timeout(120_000);
-  // The workflows do not depend on the database: CI replays once, in the SQLite pass (which also runs the browser
-  // tests, so it records the most histories).
+  // The workflows do not depend on the database: CI replays in its SQLite passes only (the one touching the
+  // database and the one without it, each the histories its own process recorded).
   before(function () {
     if (mysqlUrl) this.skip();
   });
