@@ -19,10 +19,11 @@ await runMain('npm start', async () => {
   const say = (line: string) => console.error(line);
   if (config.mail.sinkByDefault) say('Warning: no SMTP_URL, so emails are not sent: they are kept in the mail_sink table (MAIL_TRANSPORT=sink).');
   await mkdir(config.dataDir, { recursive: true });
-  // The all-in-one makes the key that encrypts gift codes when none is given, once: later starts read the file.
+  // The all-in-one makes the data key (gift codes, webhook signing secrets) when none is given, once: later starts
+  // read the file. The warning names the variable by its current name (REWARDS_ENCRYPTION_KEY is its older one).
   const { keys: rewardsKeys, generated } = ensureRewardsKeys(config);
   if (generated) {
-    say(`Warning: no REWARDS_ENCRYPTION_KEY, so a new key that encrypts gift codes was written to ${generated}: back it up (codes cannot be read without it), and in production set REWARDS_ENCRYPTION_KEY instead.`);
+    say(`Warning: no DATA_ENCRYPTION_KEY, so a new key that encrypts data at rest (gift codes, webhook signing secrets) was written to ${generated}: back it up (that data cannot be read without it), and in production set DATA_ENCRYPTION_KEY instead.`);
   }
 
   const models = await openDatabase(config, 'migrate');
