@@ -12,6 +12,9 @@ import { openDatabase, startApi, startWorker, type RunningApi, type RunningWorke
 import { createServices, type Services } from '../app/services.ts';
 import type { DevServer } from '../lib/temporal-dev-server.ts';
 
+/** The account create command the banner and the README name (it asks for the owner's password twice). */
+const FIRST_ACCOUNT_COMMAND = 'npx cardsvc account create --name "Your company" --owner-email you@example.com --password-stdin';
+
 await runMain('npm start', async () => {
   // The all-in-one runs without an SMTP server: live emails go to the mail_sink table unless told otherwise.
   const config = loadConfig(undefined, { mailSinkByDefault: true });
@@ -78,6 +81,9 @@ await runMain('npm start', async () => {
 
   const base = config.publicBaseUrl;
   say(`Card service ready.`);
+  // The way in for a person: the console, and the one step before it (an account whose owner has a password).
+  say(`  Console:     ${base}/v2/console`);
+  say(`               (first make your account, in another terminal: ${FIRST_ACCOUNT_COMMAND})`);
   say(`  API:         ${base}/v2/api`);
   say(`  OpenAPI:     ${base}/v2/api/openapi.json`);
   say(`  Readiness:   ${base}/readyz`);
