@@ -1,7 +1,7 @@
 // `npm start` (bin/start.ts) as a service manager runs it: a process on free ports with the embedded dev server and
 // the bounce listener. Its ready banner names the way in (the console, and the account command before it), and
-// SIGTERM stops everything it started: the process exits, the dev server (a process group of its own) is gone, no
-// process of its group remains and every port is free again.
+// SIGTERM, after start-up or during it, stops everything it started: the process exits, the dev server (a process
+// group of its own) is gone, no process of its group remains and every port is free again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -161,5 +161,16 @@ describe('npm start (bin/start.ts) as a process', function () {
     const devServerPid = Number(readFileSync(join(run.dataDir, 'temporal.pid'), 'utf8'));
     expect(alive(devServerPid)).to.equal(true);
     await expectStoppedBySigterm(run, devServerPid);
+  });
+
+  it('SIGTERM during start-up (the dev server started, not yet ready) still stops everything, the dev server included', async () => {
+    const run = await startAllInOne();
+    running.push(run);
+    await run.shows('Starting the embedded Temporal dev server');
+    const pidFile = join(run.dataDir, 'temporal.pid');
+    await eventually(async () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').length > 0, (found) => found, 30_000);
+    const devServerPid = Number(readFileSync(pidFile, 'utf8'));
+    await expectStoppedBySigterm(run, devServerPid);
+    expect(run.output()).to.not.include('Card service ready.');
   });
 });
