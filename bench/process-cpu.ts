@@ -3,11 +3,12 @@
 // the dev server and the worker; their bare side is the dev server and the harness). Run it beside a bench:
 //   node --import tsx bench/process-cpu.ts sample <file.jsonl>            (until stopped; one line a second)
 //   node --import tsx bench/process-cpu.ts summary <file.jsonl> --from 04:07:25 --to 04:10:25 --when 'api>40'
-// `summary` averages the seconds in the window that meet `--when` (`<role>` `>` or `<` `<percent>`, joined by `,`),
-// as shares of one core per role.
+// `summary` averages the seconds in the window (UTC clock times; a window may cross midnight) that meet `--when`
+// (`<role>` `>` or `<` `<percent>`, joined by `,`), as shares of one core per role.
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { inClockWindow } from './clock-window.ts';
 
 const ROLES: Array<[string, RegExp]> = [
   ['api', /bin\/api\.ts/],
@@ -64,7 +65,6 @@ async function sample(file: string): Promise<never> {
 
 function summary(file: string, args: string[]): void {
   const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-  const clock = (t: number) => new Date(t).toISOString().slice(11, 19);
   const [from, to] = [option('--from') ?? '00:00:00', option('--to') ?? '23:59:59'];
   const conditions = (option('--when') ?? '').split(',').filter(Boolean).map((c) => {
     const [, role, op, value] = /^(\w+)([<>])(\d+)$/.exec(c) ?? [];
@@ -72,7 +72,7 @@ function summary(file: string, args: string[]): void {
     return (s: Sample) => (op === '>' ? (s[role] ?? 0) > Number(value) : (s[role] ?? 0) < Number(value));
   });
   const seconds = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Sample)
-    .filter((s) => clock(s.t) >= from && clock(s.t) <= to && conditions.every((meets) => meets(s)));
+    .filter((s) => inClockWindow(s.t, from, to) && conditions.every((meets) => meets(s)));
   const roles = ROLES.map(([role]) => role);
   const average = (role: string) => Math.round(seconds.reduce((sum, s) => sum + (s[role] ?? 0), 0) / Math.max(1, seconds.length));
   const shares = roles.map((role) => `${role} ${average(role)} %`).join(', ');

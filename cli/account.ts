@@ -1,6 +1,7 @@
 // `cardsvc account create`: a live account, its sandbox, its owner and a full-access key for each.
 import { parseArgs } from 'node:util';
 import { createAccount } from '../services/accounts.ts';
+import { assertPasswordLength } from '../services/console/sessions.ts';
 import type { CommandContext } from './context.ts';
 import { UsageError } from './output.ts';
 
@@ -20,7 +21,9 @@ export async function accountCreate(args: string[], ctx: CommandContext): Promis
   if (!values.name) throw new UsageError('--name is required');
   if (!values['owner-email']) throw new UsageError('--owner-email is required');
   if (values.password !== undefined && values['password-stdin']) throw new UsageError('use --password or --password-stdin, not both');
-  const password = values['password-stdin'] ? await ctx.readStdin() : values.password;
+  const password = values['password-stdin'] ? await ctx.readPassword() : values.password;
+  // Checked before anything is written: a password given (even an empty stdin) is the console's, never none.
+  if (password !== undefined) assertPasswordLength(password);
   const { models } = await ctx.services();
   const created = await createAccount(models, {
     name: values.name,

@@ -24,8 +24,11 @@ export const processIo: CliIo = {
 export interface CommandContext {
   config: Config;
   out: Output;
-  /** Everything on stdin, one trailing newline dropped (a password piped with echo). */
-  readStdin(): Promise<string>;
+  /**
+   * `--password-stdin`'s password: typed twice at a prompt without echo when stdin is a terminal (cli/password-prompt.ts),
+   * else everything on stdin, one trailing newline dropped (a password piped with echo).
+   */
+  readPassword(): Promise<string>;
   /** The one services object (app/services.ts), without Temporal: built on first use. */
   services(): Promise<Services>;
 }

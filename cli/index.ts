@@ -14,6 +14,8 @@ import { ownerCommands } from './owner.ts';
 import { rewardsCommands } from './rewards.ts';
 import { processIo, readAll, type CliIo, type CommandContext } from './context.ts';
 import { createOutput, failure, UsageError } from './output.ts';
+import { isTerminal, promptNewPassword } from './password-prompt.ts';
+import { MIN_PASSWORD_LENGTH } from '../services/console/sessions.ts';
 
 type Command = (args: string[], ctx: CommandContext) => Promise<void>;
 
@@ -71,7 +73,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     await command(rest, {
       config,
       out,
-      readStdin: () => readAll(io.stdin),
+      readPassword: () => (isTerminal(io.stdin) ? promptNewPassword(io.stdin, (text) => io.stderr(text), MIN_PASSWORD_LENGTH) : readAll(io.stdin)),
       services: async () => (services ??= createServices({ config, logger: createLogger(config, logs), models: await openDatabase(config, 'migrate') })),
     });
     return 0;

@@ -14,7 +14,7 @@ async function setOwnerPassword(args: string[], ctx: CommandContext): Promise<vo
   });
   if (!values.email) throw new UsageError('--email is required');
   if (!values['password-stdin']) throw new UsageError('--password-stdin is required (the password is read from stdin, never from the command line)');
-  const password = await ctx.readStdin();
+  const password = await ctx.readPassword();
   const { models } = await ctx.services();
   const email = values.email.trim().toLowerCase();
   const owner = await models.Owner.findOne({ where: { email } });

@@ -75,6 +75,8 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // How often the worker looks for undelivered events besides being nudged after each commit.
   OUTBOX_SWEEP_MS: z.coerce.number({ error: 'expected milliseconds' }).int().positive().default(2000),
+  // How long a process reuses an account's outcome subscriptions (docs/decisions.md, "Outcome subscriptions, cached").
+  OUTCOME_SUBSCRIPTIONS_CACHE_MS: z.coerce.number({ error: 'expected milliseconds' }).int().min(0).max(60_000).default(5000),
   // How often the worker's reconciler makes the automations' Temporal Schedules match the database (and at its start).
   // Tests only: the service clock runs ahead by an offset kept in the database (service_clock), which tests move
   // forward before signalling `wake`, so waits of hours pass in seconds of real Temporal timers.
@@ -196,6 +198,11 @@ export interface Config {
     timeoutMs: number;
     allowPrivateTargets: boolean;
     outboxSweepMs: number;
+    /**
+     * How long a process reuses an account's outcome subscriptions read before a transition (services/sends/
+     * outcome-events.ts): a subscription change takes effect within it; 0 reads them every time.
+     */
+    outcomeSubscriptionsCacheMs: number;
   };
   /** Tests only: the clock's offset is read from the database (services/clock.ts). */
   testClock: boolean;
@@ -355,6 +362,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       allowPrivateTargets: isTrue(e.WEBHOOK_ALLOW_PRIVATE_TARGETS),
       outboxSweepMs: e.OUTBOX_SWEEP_MS,
+      outcomeSubscriptionsCacheMs: e.OUTCOME_SUBSCRIPTIONS_CACHE_MS,
     },
     testClock: isTrue(e.TEST_CLOCK),
     automations: { reconcileSeconds: e.AUTOMATION_RECONCILE_SECONDS },

@@ -16,7 +16,6 @@ export interface DevServerOptions {
   /** Where the server's pid is kept, so a server left by a crash is stopped at the next start. */
   pidFile: string | undefined;
   env: Readonly<Record<string, string | undefined>>;
-  readyTimeoutMs?: number;
 }
 
 export interface DevServer {
@@ -141,7 +140,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (options.pidFile) await rm(options.pidFile, { force: true });
   };
   try {
-    await waitUntilReady(address, options.namespace, child, options.readyTimeoutMs ?? READY_TIMEOUT_MS);
+    await waitUntilReady(address, options.namespace, child, READY_TIMEOUT_MS);
   } catch (err) {
     await stop();
     const detail = stderrTail.trim().split('\n').slice(-3).join(' | ');

@@ -36,7 +36,8 @@ const made = new WeakMap<ModelStatic<Model>, Map<string, RawReader<Model>>>();
 /**
  * The reader of `model`'s rows under `alias`. A column with a getter in the model (JSON kept as text, a BIGINT read
  * as a number) is decoded by that getter, so a value reads as the model's instance would give it; a column of
- * another type the drivers give differently (JSON, ENUM…) is refused when the reader is made.
+ * another type the drivers give differently (JSON, ENUM…) is refused when the reader is made, and so is a model with
+ * a column named apart from its attribute (`field:`), which a row keyed by attribute name would misread.
  */
 export function rawReader<M extends Model, K extends keyof Attributes<M> = keyof Attributes<M>>(model: ModelStatic<M>, alias: string, options: ReaderOptions<K> = {}): RawReader<M, K> {
   const key = `${alias}|${options.prefix ?? ''}|${options.only?.join(',') ?? '*'}`;
@@ -51,19 +52,23 @@ export function rawReader<M extends Model, K extends keyof Attributes<M> = keyof
 function makeReader<M extends Model, K extends keyof Attributes<M>>(model: ModelStatic<M>, alias: string, { prefix = '', only }: ReaderOptions<K>): RawReader<M, K> {
   const attributes = model.getAttributes();
   const names = only ? only.map(String) : Object.keys(attributes);
+  // A row is read by column name: a written-out SELECT names its columns so, Sequelize's `raw: true` by attribute
+  // name. Only a model whose columns are named as its attributes reads the same both ways.
+  const renamed = Object.entries(attributes).find(([name, attribute]) => (attribute.field ?? name) !== name);
+  if (renamed) throw new Error(`rawReader(${model.name}): attribute ${renamed[0]} is column ${renamed[1].field}; a row is read by column name, so the two must agree`);
   const fields = names.map((name) => {
     const attribute = attributes[name as keyof typeof attributes];
     if (!attribute) throw new Error(`rawReader(${model.name}): no attribute ${name}`);
-    return { name, field: attribute.field ?? name, read: readerOfColumn(model.name, name, attribute) };
+    return { name, read: readerOfColumn(model.name, name, attribute) };
   });
-  const idField = `${prefix}${attributes['id' as keyof typeof attributes]?.field ?? 'id'}`;
+  const idField = `${prefix}id`;
   const decode = (row: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
-    for (const { name, field, read } of fields) out[name] = read(row[prefix + field] ?? null);
+    for (const { name, read } of fields) out[name] = read(row[prefix + name] ?? null);
     return out as Pick<Attributes<M>, K>;
   };
   return {
-    columns: fields.map((f) => (prefix ? `${alias}.${f.field} AS ${prefix}${f.field}` : `${alias}.${f.field}`)).join(', '),
+    columns: fields.map((f) => (prefix ? `${alias}.${f.name} AS ${prefix}${f.name}` : `${alias}.${f.name}`)).join(', '),
     decode,
     decodeJoined: (row) => (row[idField] === null || row[idField] === undefined ? null : decode(row)),
     async select(sql, replacements) {

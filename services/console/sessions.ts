@@ -114,9 +114,16 @@ export function requireStepUp(ctx: Pick<ServiceContext, 'now'>, session: Console
   }
 }
 
+/** Refuses (422 password_too_short) a password shorter than the console's minimum: the console's forms and `cardsvc`. */
+export function assertPasswordLength(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw passwordTooShort(`A password needs at least ${MIN_PASSWORD_LENGTH} characters${password === '' ? ' (none was given)' : ''}`);
+  }
+}
+
 /** Sets a new password (the current one checked when given); every session of the owner ends. */
 export async function setPassword(models: Models, owner: Owner, password: string, log2N: number): Promise<void> {
-  if (password.length < MIN_PASSWORD_LENGTH) throw passwordTooShort(`A password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+  assertPasswordLength(password);
   const hash = await hashPassword(password, log2N);
   await models.sequelize.transaction(async (transaction) => {
     await owner.update({ password_hash: hash }, { transaction });

@@ -67,7 +67,7 @@ async function decrypt(ctx: Pick<ServiceContext, 'models' | 'rewardsKeys'>, orde
 }
 
 /** The POST of the claim page: the code (decrypted before anything is marked, so a failure leaves it unclaimed). */
-export async function revealClaim(ctx: Pick<ServiceContext, 'models' | 'rewardsKeys' | 'now' | 'nudge'>, token: string): Promise<RevealResult> {
+export async function revealClaim(ctx: Pick<ServiceContext, 'models' | 'rewardsKeys' | 'now' | 'nudge' | 'config'>, token: string): Promise<RevealResult> {
   const order = await findClaim(ctx, token);
   if (!order) return { status: 'unknown' };
   if (claimState(ctx, order) === 'expired') return { status: 'expired', order };

@@ -62,24 +62,54 @@ export function sendOf(send: Send, several: boolean): OutcomeSend {
   };
 }
 
-/** The types among `types` that an active endpoint of the account takes (a transition marks or records those). */
-export async function subscribedTypes<T extends OutcomeEventType | SummaryEventType>(
-  ctx: Pick<ServiceContext, 'models'>,
-  accountId: number,
-  types: readonly T[],
-  transaction?: Transaction,
-): Promise<Set<T>> {
+/** The outcome types an active endpoint of the account takes, read now. */
+async function readSubscribedTypes(ctx: Pick<ServiceContext, 'models'>, accountId: number, types: readonly string[], transaction?: Transaction): Promise<Set<string>> {
   const rows = await ctx.models.WebhookEndpoint.findAll({
     where: { account_id: accountId, kind: 'member_change', event_type: [...types], removed_at: { [Op.is]: null } },
     attributes: ['event_type'],
     ...(transaction ? { transaction } : {}),
   });
-  return new Set(rows.map((r) => r.event_type as T));
+  return new Set(rows.map((r) => r.event_type!));
+}
+
+// The pre-check before a transition (whether to mark, whether to lock the account) reads every outcome type of the
+// account at once and keeps it for config.webhooks.outcomeSubscriptionsCacheMs, per process and database: a bulk
+// batch's micro-batches, a send's end and the opens then read the endpoints once in that time instead of once each.
+// A stale answer costs nothing wrong: a "yes" that is no longer true meets the check in the transaction that writes
+// the events (recordOutcomeEvents), and a "no" that became a "yes" holds only until the entry ends, so a new
+// subscription takes the transitions after that (docs/decisions.md, "Outcome subscriptions, cached").
+const subscriptionsRead = new WeakMap<object, Map<number, { until: number; types: Set<string> }>>();
+
+async function cachedSubscribedTypes(ctx: Pick<ServiceContext, 'models' | 'config' | 'now'>, accountId: number): Promise<Set<string>> {
+  const ttl = ctx.config.webhooks.outcomeSubscriptionsCacheMs;
+  if (ttl === 0) return readSubscribedTypes(ctx, accountId, ALL_OUTCOME_EVENT_TYPES);
+  const now = ctx.now().getTime();
+  const accounts = subscriptionsRead.get(ctx.models) ?? subscriptionsRead.set(ctx.models, new Map()).get(ctx.models)!;
+  const entry = accounts.get(accountId);
+  // An entry from the future (a test clock moved back) is not trusted either.
+  if (entry && now < entry.until && entry.until - now <= ttl) return entry.types;
+  const types = await readSubscribedTypes(ctx, accountId, ALL_OUTCOME_EVENT_TYPES);
+  accounts.set(accountId, { until: now + ttl, types });
+  return types;
+}
+
+/**
+ * The types among `types` that an active endpoint of the account takes (a transition marks or records those): in a
+ * transaction, read there (the check that decides what is written); else the process's recent read of them.
+ */
+export async function subscribedTypes<T extends OutcomeEventType | SummaryEventType>(
+  ctx: Pick<ServiceContext, 'models' | 'config' | 'now'>,
+  accountId: number,
+  types: readonly T[],
+  transaction?: Transaction,
+): Promise<Set<T>> {
+  const taken = transaction ? await readSubscribedTypes(ctx, accountId, types, transaction) : await cachedSubscribedTypes(ctx, accountId);
+  return new Set(types.filter((type) => taken.has(type)));
 }
 
 /** Whether an active subscription of the account takes this type (none: nothing is written). */
 export async function hasSubscriber(ctx: Pick<ServiceContext, 'models'>, accountId: number, type: OutcomeEventType | SummaryEventType, transaction: Transaction): Promise<boolean> {
-  return (await subscribedTypes(ctx, accountId, [type], transaction)).size > 0;
+  return (await readSubscribedTypes(ctx, accountId, [type], transaction)).size > 0;
 }
 
 /**
@@ -108,7 +138,7 @@ export async function recordSummaryEvent<B extends { event_id: string; event_typ
  * account's row. `emits` tells the work which it got; a subscription made meanwhile takes the next transitions.
  */
 export async function outcomeTransaction<T>(
-  ctx: Pick<ServiceContext, 'models'>,
+  ctx: Pick<ServiceContext, 'models' | 'config' | 'now'>,
   accountId: number,
   types: ReadonlyArray<OutcomeEventType | SummaryEventType>,
   work: (transaction: Transaction, emits: boolean) => Promise<T>,

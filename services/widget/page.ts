@@ -9,6 +9,7 @@ import { packageRoot } from '../../lib/paths.ts';
 import { format } from '../i18n/locale.ts';
 import type { Gallery, GalleryEcard } from './gallery.ts';
 import { styleText, widgetLook } from './look.ts';
+import { MIN_FILL_MS } from './send.ts';
 
 const dir = join(packageRoot, 'templates', 'widget');
 const hbs = Handlebars.create();
@@ -133,6 +134,8 @@ function scriptData(input: PageInput, extra: Record<string, unknown>) {
     // For /embed/bridge.js: the hosts it may tell what happens here (frame-ancestors already keeps others out).
     allowedOrigins: widget.display.allowedOrigins,
     form_token: input.gallery.form_token,
+    // The script holds a send until its token is this old (the "too fast" rule), so a quick person's send goes.
+    minFillMs: MIN_FILL_MS,
     ...extra,
   });
 }

@@ -8,6 +8,8 @@
   var T = D.texts;
   var API = '/v2/widget/' + encodeURIComponent(D.vanity_id);
   var token = D.form_token;
+  // When this page got the current token: no sooner than the server issued it (see holdUntilMinimumFill).
+  var tokenAt = Date.now();
   var session = null;
   var sessionEmail = null;
   var framed = (function () { try { return window.top !== window; } catch { return true; } })();
@@ -194,6 +196,23 @@
     return body;
   }
 
+  // A new form token (a form opened, a send answered): its age counts from now.
+  function setToken(next) {
+    token = next;
+    tokenAt = Date.now();
+  }
+
+  // The "too fast" rule (services/widget/send.ts, MIN_FILL_MS): a send sooner than that after its form token was
+  // issued is a bot's, answered "Sent" and dropped. A person can be that quick (a short form, autofill), so the send
+  // waits until the token is old enough (the button already says "Sending…"): only a client without JavaScript that
+  // fast meets the rule. The age counts from when the page got the token, never sooner than the server issued it,
+  // plus a margin for the two clocks' ticks.
+  function holdUntilMinimumFill(send) {
+    var wait = tokenAt + D.minFillMs + 250 - Date.now();
+    if (wait > 0) setTimeout(send, wait);
+    else send();
+  }
+
   function enhanceForm(form, ecard, onSent) {
     applyCard(form, ecard);
     localDates(form);
@@ -217,7 +236,7 @@
       var body = payloadOf(form, mode);
       main.disabled = true;
       main.textContent = T.widgetSending;
-      request('POST', API + '/send', body).then(function (r) {
+      holdUntilMinimumFill(function () { request('POST', API + '/send', body).then(function (r) {
         main.disabled = false;
         main.textContent = main.getAttribute('data-label');
         if (!r.ok || !r.body.success) {
@@ -226,7 +245,7 @@
           if (code === 'form_expired') refreshToken(ecard);
           return;
         }
-        if (r.body.form_token) token = r.body.form_token;
+        if (r.body.form_token) setToken(r.body.form_token);
         emit('share-success', {
           vanity_id: D.vanity_id,
           share_mode: mode,
@@ -243,13 +262,13 @@
         main.disabled = false;
         main.textContent = main.getAttribute('data-label');
         showError(form, T.widgetError);
-      });
+      }); });
     });
   }
 
   function refreshToken(ecard) {
     return request('GET', API + '?ecard=' + encodeURIComponent(ecard.vanity_id)).then(function (r) {
-      if (r.ok && r.body.data) token = r.body.data.form_token;
+      if (r.ok && r.body.data) setToken(r.body.data.form_token);
       return r;
     });
   }
@@ -318,7 +337,7 @@
       event.preventDefault();
       request('GET', API + '?ecard=' + encodeURIComponent(link.getAttribute('data-ecard'))).then(function (r) {
         if (!r.ok || !r.body.data || !r.body.data.chosen) { window.location.href = link.href; return; }
-        token = r.body.data.form_token;
+        setToken(r.body.data.form_token);
         openForm(r.body.data.chosen);
       }, function () { window.location.href = link.href; });
     });

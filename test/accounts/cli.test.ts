@@ -56,6 +56,25 @@ describe('cardsvc account create', function () {
     expect((await models.Owner.findOne({ where: { account_id: accountId } }))!.password_hash).to.be.null;
   });
 
+  for (const [what, args, stdin, message] of [
+    ['an empty stdin with --password-stdin', ['--password-stdin'], '', 'A password needs at least 10 characters (none was given)'],
+    ['a newline alone with --password-stdin', ['--password-stdin'], '\n', 'A password needs at least 10 characters (none was given)'],
+    ['a password shorter than the console allows on stdin', ['--password-stdin'], 'nine char\n', 'A password needs at least 10 characters'],
+    ['a short --password', ['--password', 'short'], undefined, 'A password needs at least 10 characters'],
+  ] as const) {
+    it(`refuses ${what}: exit 1, one line, no account or owner made`, async () => {
+      const models = await testModels();
+      const email = uniqueEmail('refused');
+      const accountsBefore = await models.Account.count();
+      const result = await cardsvc(['account', 'create', '--name', 'Refused', '--owner-email', email, ...args, '--json'], env(), stdin);
+      expect(result.code).to.equal(1);
+      expect(result.stderr.trim().split('\n')).to.deep.equal([`cardsvc: ${message}`]);
+      expect(JSON.parse(result.stdout)).to.deep.include({ ok: false, code: 'password_too_short' });
+      expect(await models.Owner.findOne({ where: { email: email.toLowerCase() } })).to.equal(null);
+      expect(await models.Account.count()).to.equal(accountsBefore);
+    });
+  }
+
   it('refuses an owner email already taken: exit 1, one line, nothing written', async () => {
     const models = await testModels();
     const email = uniqueEmail('taken');

@@ -23,6 +23,16 @@ describe('console: sessions', function () {
     expectFailure(await client.call('GET', '/me'), 401, 'session_required');
   });
 
+  it('GET / (the server’s root) leads to the console: 303 to /v2/console, then the sign-in page for a person signed out', async () => {
+    const root = await fetch(`${stack.url}/`, { redirect: 'manual' });
+    expect(root.status).to.equal(303);
+    expect(root.headers.get('location')).to.equal('/v2/console');
+    const followed = await fetch(`${stack.url}/`);
+    expect(followed.status).to.equal(200);
+    expect(new URL(followed.url).pathname).to.match(/^\/v2\/console\/sign-in/);
+    expect(await followed.text()).to.match(/<form[^>]*method="post"/i);
+  });
+
   it('refuses a POST without the CSRF token or from another origin; a Bearer key is not a session', async () => {
     const account = await newAccount(stack.models);
     const email = await setOwnerPassword(stack.models, account.accountId, 'correct horse battery');

@@ -56,3 +56,52 @@ export function cardsvcProcess(args: string[], env: Record<string, string | unde
 export function entryPoint(name: string, env: Record<string, string | undefined>, timeoutMs?: number): Promise<CommandResult> {
   return runCommand(['--import', 'tsx', join(packageRoot, 'bin', `${name}.ts`)], env, timeoutMs === undefined ? {} : { timeoutMs });
 }
+
+/** A `cardsvc` process on a terminal (a pseudo-terminal made by util-linux's `script`): what it shows, typing into it. */
+export interface TerminalRun {
+  /** Everything the terminal showed so far (stdout and stderr, as a person sees them). */
+  screen(): string;
+  /** Resolves once the screen shows `text` (after `from` characters of it). */
+  shows(text: string, from?: number): Promise<void>;
+  type(text: string): void;
+  /** The exit code once the command ends. */
+  exit: Promise<number | null>;
+}
+
+export function cardsvcOnTerminal(args: string[], env: Record<string, string | undefined>, timeoutMs = 30_000): TerminalRun {
+  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, join(packageRoot, 'bin', 'cardsvc.js'), ...args].map(quote).join(' ');
+  // -e: script exits with the command's code; the typescript file is thrown away.
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: packageRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (d: Buffer) => {
+    screen += d.toString();
+    for (const check of waiters) check();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => {
+    clearTimeout(timer);
+    for (const check of waiters) check();
+    resolve(code);
+  }));
+  return {
+    screen: () => screen,
+    shows: (text, from = 0) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (screen.indexOf(text, from) >= 0) {
+            waiters.delete(check);
+            resolve();
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            waiters.delete(check);
+            reject(new Error(`the command ended without showing ${JSON.stringify(text)}; it showed:\n${screen}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+    type: (text) => void child.stdin.write(text),
+    exit,
+  };
+}

@@ -79,6 +79,9 @@ export async function testEnv(overrides: Record<string, string> = {}): Promise<R
     WEBHOOK_RETRY_DELAYS: '1,2',
     WEBHOOK_TIMEOUT_MS: '1500',
     OUTBOX_SWEEP_MS: '200',
+    // Outcome subscriptions read at every transition: a test subscribes and expects the next transition's event (the
+    // process's short cache of them has its own test, test/webhooks/outcome-subscriptions-cache.test.ts).
+    OUTCOME_SUBSCRIPTIONS_CACHE_MS: '0',
     // Emails go to the suite's in-process SMTP server; email-now calls wait for the dispatch.
     SMTP_URL: (await testSmtpServer()).url,
     SEND_WAIT_SECONDS: '10',

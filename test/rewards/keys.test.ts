@@ -54,16 +54,18 @@ describe('rewards encryption key', function () {
       expect(result.stderr).to.not.include('not-a-key');
     });
 
-    it('npm start generates DATA_DIR/secrets/rewards.key (0600) with a warning once, then reuses it', async () => {
+    it('npm start generates DATA_DIR/secrets/rewards.key (0600) with a warning naming DATA_ENCRYPTION_KEY once, then reuses it', async () => {
       const dataDir = tempDir();
       const file = rewardsKeyFile(dataDir);
       // An unreachable database stops it right after the key step: no Temporal server is started.
       const env = baseEnv({ DATA_DIR: dataDir, DATABASE_URL: 'mysql://root@127.0.0.1:1/cards' });
       const first = await entryPoint('start', env);
       expect(first.code).to.equal(1);
-      const warnings = first.stderr.split('\n').filter((l) => l.includes('REWARDS_ENCRYPTION_KEY'));
+      const warnings = first.stderr.split('\n').filter((l) => l.includes('ENCRYPTION_KEY'));
       expect(warnings).to.have.length(1);
-      expect(warnings[0]).to.include(file).and.match(/^Warning: .*back it up.*set REWARDS_ENCRYPTION_KEY/);
+      // The variable by its current name, never the older REWARDS_ENCRYPTION_KEY.
+      expect(warnings[0]).to.include(file).and.match(/^Warning: no DATA_ENCRYPTION_KEY, .*back it up.*set DATA_ENCRYPTION_KEY instead/);
+      expect(warnings[0]).to.not.include('REWARDS_ENCRYPTION_KEY');
       expect(statSync(file).mode & 0o777).to.equal(0o600);
       const key = readFileSync(file, 'utf8');
       expect(Buffer.from(key.trim(), 'base64')).to.have.length(32);
@@ -71,7 +73,7 @@ describe('rewards encryption key', function () {
 
       const second = await entryPoint('start', env);
       expect(second.code).to.equal(1);
-      expect(second.stderr).to.not.include('REWARDS_ENCRYPTION_KEY');
+      expect(second.stderr).to.not.include('ENCRYPTION_KEY');
       expect(readFileSync(file, 'utf8')).to.equal(key);
     });
   });

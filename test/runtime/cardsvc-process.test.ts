@@ -2,7 +2,8 @@
 // test's process (test/helpers/cli.ts), so what only a process has is checked here: exit codes, stdin piped in,
 // one JSON object on stdout, messages and logs on stderr, and the process ending by itself once its work is done.
 import { expect } from 'chai';
-import { cardsvcProcess } from '../helpers/cli.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
+import { cardsvcOnTerminal, cardsvcProcess } from '../helpers/cli.ts';
 import { suiteDatabaseUrl } from '../helpers/database.ts';
 import { baseEnv, mysqlUrl, tempDir } from '../helpers/env.ts';
 import { testModels } from '../helpers/stack.ts';
@@ -24,6 +25,51 @@ describe('cardsvc as a process', function () {
     expect(result.stderr).to.match(/^Created account \d+ \(sandbox \d+\); the keys are shown only now\.\n$/);
     const models = await testModels();
     expect((await models.Owner.findOne({ where: { account_id: created.accountId } }))?.email).to.equal(email);
+  });
+
+  describe('account create --password-stdin on a terminal', () => {
+    const create = (email: string) => cardsvcOnTerminal(['account', 'create', '--name', 'Typed', '--owner-email', email, '--password-stdin'], env());
+    const ownerOf = async (email: string) => (await testModels()).Owner.findOne({ where: { email } });
+
+    it('asks for the password twice without showing it, and the owner signs in with it', async () => {
+      const email = `terminal-${Date.now()}@example.com`;
+      const run = create(email);
+      await run.shows('Password (at least 10 characters, not shown): ');
+      run.type('correct horse battery\r');
+      await run.shows('The same password again: ');
+      run.type('correct horse battery\r');
+      expect(await run.exit, run.screen()).to.equal(0);
+      expect(run.screen()).to.match(/Created account \d+ \(sandbox \d+\)/);
+      expect(run.screen()).to.not.include('correct horse');
+      expect(await verifyPassword('correct horse battery', (await ownerOf(email))!.password_hash)).to.equal(true);
+    });
+
+    for (const [what, first, second, message] of [
+      ['two different passwords', 'correct horse battery', 'correct horse battery!', 'the two passwords differ'],
+      ['a short password (typed twice)', 'short', 'short', 'A password needs at least 10 characters'],
+      ['an empty password (Enter twice)', '', '', 'A password needs at least 10 characters (none was given)'],
+    ] as const) {
+      it(`refuses ${what} with a message and exit 1, and makes no account`, async () => {
+        const email = `terminal-refused-${Date.now()}@example.com`;
+        const run = create(email);
+        await run.shows('Password (at least 10 characters, not shown): ');
+        run.type(`${first}\r`);
+        await run.shows('The same password again: ');
+        run.type(`${second}\r`);
+        expect(await run.exit, run.screen()).to.equal(1);
+        expect(run.screen()).to.include(`cardsvc: ${message}`);
+        expect(await ownerOf(email)).to.equal(null);
+      });
+    }
+  });
+
+  it('account create --password-stdin with nothing piped in: refused, exit 1, no account', async () => {
+    const email = `process-empty-${Date.now()}@example.com`;
+    const result = await cardsvcProcess(['account', 'create', '--name', 'Empty', '--owner-email', email, '--password-stdin', '--json'], env(), '');
+    expect(result.code).to.equal(1);
+    expect(result.stderr.trim()).to.equal('cardsvc: A password needs at least 10 characters (none was given)');
+    expect(JSON.parse(result.stdout)).to.deep.include({ ok: false, code: 'password_too_short' });
+    expect(await (await testModels()).Owner.findOne({ where: { email } })).to.equal(null);
   });
 
   it('a command that fails: exit 1, one line on stderr and { ok: false } on stdout', async () => {
