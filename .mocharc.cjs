@@ -8,6 +8,7 @@ const WITHOUT_DATABASE = [
   'test/unit/**/*.test.ts',
   'test/runtime/cardsvc-process.test.ts',
   'test/runtime/entry-points.test.ts',
+  'test/runtime/npm-start.test.ts',
   'test/runtime/temporal-dev-server.test.ts',
   'test/bounces/entry-point.test.ts',
 ];
