@@ -15,7 +15,7 @@ for (const file of readdirSync(folder).filter((f) => f.endsWith('.hbs') && f !==
   handlebars.registerPartial(file.slice(0, -'.hbs'.length), readFileSync(join(folder, file), 'utf8'));
 }
 // preventIndent: an indented partial would otherwise indent every line of its output, values included (an email's
-// HTML in srcdoc, its text in <pre>).
+// text in <pre>).
 // Times as owners read them, one format on every page: `{{when createdat}}` → 2026-11-25 18:40:05 UTC.
 handlebars.registerHelper('when', (iso: unknown) => (typeof iso === 'string' && iso !== '' ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : ''));
 // `{{#if (eq tab "ecards")}}`: which tab, option or state a view marks.
@@ -72,7 +72,7 @@ export const NAV: NavItem[] = [
     label: 'Settings',
     children: [
       { href: '/v2/console/local-time', label: 'Time and quiet hours' },
-      { href: '/v2/console/outbox', label: 'Sandbox outbox' },
+      { href: '/v2/console/outbox', label: 'Outbox' },
       { href: '/v2/console/password', label: 'Password' },
     ],
   },
