@@ -1,6 +1,5 @@
 // How a kept email's head is shown (the console API's outbox and the outbox pages), and where mail goes.
 import type { Config } from '../../../lib/config.ts';
-import type { AccountMode } from '../../../models/Account.ts';
 import type { MailSinkMessage } from '../../../services/mail/outbox.ts';
 
 export const outboxHead = (m: MailSinkMessage) => ({
@@ -17,7 +16,7 @@ export const outboxHead = (m: MailSinkMessage) => ({
  * Where the account's emails go, in words (the outbox page's first sentence). Names the SMTP server by its host only:
  * SMTP_URL may carry a user and password.
  */
-export function mailDestination(mode: AccountMode, mail: Config['mail']): string {
+export function mailDestination(mode: 'live' | 'sandbox', mail: Config['mail']): string {
   if (mode === 'sandbox') return 'Sandbox emails never leave: they are kept here, in the mail sink, and reach no one.';
   if (mail.transport === 'sink') {
     const why = mail.sinkByDefault ? 'no SMTP server is configured (SMTP_URL is not set)' : 'MAIL_TRANSPORT is set to sink';
