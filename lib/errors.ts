@@ -1,5 +1,6 @@
 // Typed errors with an HTTP status and a stable snake_case code, rendered by one middleware (API) or one line (CLI),
 // and the catalogue every layer throws from: one named factory per code, so a code has one status everywhere.
+import type { z } from 'zod';
 export interface ApiErrorOptions {
   /** Extra top-level fields of the failure body (`requires_otp`, `impact`, ...). */
   extra?: Record<string, unknown>;
@@ -7,6 +8,35 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
   /** Every message, when there are several (the first is the error's message). */
   messages?: string[];
+  /** The refused input fields, one per message (a schema's refusal), for a form that shows each at its field. */
+  issues?: FieldIssue[];
+}
+
+/**
+ * One refused input field as a form shows it beside the field: its path in the input, what is wrong (`missing`, a
+ * text `too_long` or `too_short` with its `limit`, a number `too_big` or `too_small`, a `url`, or `invalid` with the
+ * schema's own message). Never part of a response body.
+ */
+export interface FieldIssue {
+  path: string[];
+  kind: 'missing' | 'too_long' | 'too_short' | 'too_big' | 'too_small' | 'url' | 'invalid';
+  limit?: number;
+  message: string;
+}
+
+/** A zod issue as a FieldIssue (`missing`: the value is absent or empty, as the caller judged); `under` prefixes its path. */
+export function fieldIssueOf(issue: z.core.$ZodIssue, missing: boolean, under: string[] = []): FieldIssue {
+  const path = [...under, ...issue.path.map(String)];
+  if (missing) return { path, kind: 'missing', message: issue.message };
+  const limited = issue as { origin?: string; maximum?: unknown; minimum?: unknown; format?: string };
+  if (issue.code === 'too_big' && typeof limited.maximum === 'number') {
+    return { path, kind: limited.origin === 'string' ? 'too_long' : 'too_big', limit: limited.maximum, message: issue.message };
+  }
+  if (issue.code === 'too_small' && typeof limited.minimum === 'number') {
+    return { path, kind: limited.origin === 'string' ? 'too_short' : 'too_small', limit: limited.minimum, message: issue.message };
+  }
+  if (issue.code === 'invalid_format' && limited.format === 'url') return { path, kind: 'url', message: issue.message };
+  return { path, kind: 'invalid', message: issue.message };
 }
 
 export class ApiError extends Error {
@@ -14,6 +44,7 @@ export class ApiError extends Error {
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
   readonly messages: string[];
+  readonly issues: FieldIssue[];
 
   constructor(
     readonly status: number,
@@ -25,6 +56,7 @@ export class ApiError extends Error {
     this.extra = options.extra ?? {};
     this.headers = options.headers ?? {};
     this.messages = options.messages ?? [message];
+    this.issues = options.issues ?? [];
   }
 }
 

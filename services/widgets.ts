@@ -123,7 +123,7 @@ export function checkedFields(ctx: ServiceContext, input: WidgetInput): WidgetIn
   const checked = { ...input };
   if (input.wconfig !== undefined) {
     const display = checkWconfig(input.wconfig);
-    if (!display.ok) throw invalidParameter(`widget.${display.message}`);
+    if (!display.ok) throw invalidParameter(`widget.${display.message}`, { issues: [display.issue] });
     const origins = input.wconfig.allowedOrigins as string[] | undefined;
     const http = origins?.find((origin) => origin.startsWith('http://'));
     if (http && !ctx.config.widgetAllowHttpOrigins) throw invalidParameter(`widget.wconfig.allowedOrigins: ${http} is not an https origin`);

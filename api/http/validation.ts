@@ -2,7 +2,7 @@
 // empty is 422. Either way the message names the field. Before any schema, a NUL character anywhere in the
 // input is refused (400 invalid_characters): no database stores it faithfully (SQLite cuts a statement there).
 import type { z } from 'zod';
-import { type ApiError, invalidCharacters, invalidParameter, missingField } from '../../lib/errors.ts';
+import { type ApiError, fieldIssueOf, invalidCharacters, invalidParameter, missingField } from '../../lib/errors.ts';
 
 export type InputPlace = 'body' | 'query' | 'path';
 
@@ -18,14 +18,13 @@ export function inputError(issues: readonly z.core.$ZodIssue[], place: InputPlac
   const described = issues.map((issue) => {
     const field = issue.path.length ? issue.path.map(String).join('.') : place;
     const missing = isMissing(issue);
-    return { missing, message: missing ? `${field} is required` : `${field}: ${issue.message}` };
+    return { missing, message: missing ? `${field} is required` : `${field}: ${issue.message}`, issue: fieldIssueOf(issue, missing) };
   });
   const malformed = described.filter((d) => !d.missing);
   const shown = malformed.length ? malformed : described;
   const messages = shown.map((d) => d.message);
-  return malformed.length
-    ? invalidParameter(messages[0]!, { messages })
-    : missingField(messages[0]!, { messages });
+  const options = { messages, issues: shown.map((d) => d.issue) };
+  return malformed.length ? invalidParameter(messages[0]!, options) : missingField(messages[0]!, options);
 }
 
 const NUL = '\u0000';

@@ -1,9 +1,17 @@
-// The sandbox outbox: the emails an account's sandbox "sent", as the mail transport stored them in mail_sink
-// (sandbox emails never reach SMTP). Read by the console; always scoped by the account.
+// The outbox: the emails an account "sent" as the mail transport stored them in mail_sink (a sandbox's always; a
+// live account's when the transport is the sink, as under `npm start` without SMTP_URL). Read by the console;
+// always scoped by the account.
+import type { Config } from '../../lib/config.ts';
+import type { AccountMode } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { MailSinkMessage } from '../../models/MailSinkMessage.ts';
 
 export type { MailSinkMessage };
+
+/** Whether the account's emails are kept in mail_sink (so its outbox has them): a sandbox's, or all with the sink. */
+export function keepsItsEmails(mode: AccountMode, transport: Config['mail']['transport']): boolean {
+  return mode === 'sandbox' || transport === 'sink';
+}
 
 export async function listOutbox(models: Models, accountId: number, page: { page: number; perPage: number }) {
   return models.MailSinkMessage.findAndCountAll({

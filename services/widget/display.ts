@@ -3,6 +3,7 @@
 // check (400 naming the key); `displayOf` is what the gallery, the form and the widget API read.
 import { z } from 'zod';
 import { parseColor } from '../../lib/colors.ts';
+import { fieldIssueOf, type FieldIssue } from '../../lib/errors.ts';
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const colour = z.string().max(64).refine((value) => parseColor(value) !== null, 'not a CSS colour');
@@ -75,12 +76,12 @@ export const DISPLAY_DEFAULTS: WidgetDisplay = {
 };
 
 /** The save's check: the display keys within their bounds (the first problem, naming its key), others untouched. */
-export function checkWconfig(wconfig: Record<string, unknown>): { ok: true } | { ok: false; message: string } {
+export function checkWconfig(wconfig: Record<string, unknown>): { ok: true } | { ok: false; message: string; issue: FieldIssue } {
   const known = Object.fromEntries(Object.entries(wconfig).filter(([key]) => key in WCONFIG_DISPLAY.shape));
   const result = WCONFIG_DISPLAY.safeParse(known);
   if (result.success) return { ok: true };
   const issue = result.error.issues[0]!;
-  return { ok: false, message: `wconfig.${issue.path.join('.')}: ${issue.message}` };
+  return { ok: false, message: `wconfig.${issue.path.join('.')}: ${issue.message}`, issue: fieldIssueOf(issue, false, ['wconfig']) };
 }
 
 /**

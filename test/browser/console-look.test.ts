@@ -65,7 +65,7 @@ describe('console look in a browser: shell, navigation, dark mode, brand accent'
       expect(await fitsWidth(page), `${label} at 375 px`).to.equal(true);
       await screenshot(page, `look-${label}-375`);
     }
-    expect(answered).to.include.members(['Home', 'Rewards', 'API keys', 'Confirmation tokens', 'Webhooks', 'Custom fields', 'Members', 'Departments', 'Sandbox outbox', 'Password']);
+    expect(answered).to.include.members(['Home', 'Rewards', 'API keys', 'Confirmation tokens', 'Webhooks', 'Custom fields', 'Members', 'Departments', 'Outbox', 'Password']);
   });
 
   it('at 375 px the navigation hides behind a Menu that opens by keyboard, without JavaScript', async () => {

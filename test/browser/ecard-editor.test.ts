@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { call, expectSuccess, newAccount, newKey } from '../helpers/api.ts';
-import { expectAccessibleElsewhere, screenshot, signedInPage, fitsWidth } from '../helpers/browser.ts';
+import { atPhoneWidth, expectAccessible, expectAccessibleElsewhere, screenshot, signedInPage, fitsWidth } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 import { eventually, EVENTUALLY_MS } from '../helpers/eventually.ts';
@@ -222,5 +222,64 @@ describe('console in a browser: the eCard editor', function () {
     );
     expect(text).to.include('Preview test for');
 
+  });
+
+  it('refuses an oversized cover before any upload, in MB; a refused save shows the message at its field and keeps values and cover', async () => {
+    const account = await newAccount(stack.models);
+    const widget = await insertWidget(stack.models, account.accountId, { name: 'Birthdays' });
+    const { page } = await signedInPage(stack, account.accountId);
+    // Saves only: the live previews post the form's text (never its file) as it changes.
+    const saves: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/v2/console/ecards')) saves.push(request.url());
+    });
+    await page.goto(`${stack.url}/v2/console/ecards/new?widgetid=${widget.id}`);
+    await page.locator('trix-toolbar').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Typed name');
+    await page.getByLabel('Header').fill('Typed header');
+
+    // 5 MB and one byte: refused in the page, the file input emptied, nothing sent.
+    await page.locator('#ecardimg').setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
+    const tooBig = page.locator('#ecardimg-error');
+    expect(await tooBig.innerText()).to.equal('Cover image is larger than 5 MB (big.png is 5.0 MB): choose a smaller one.');
+    expect(await page.locator('#ecardimg').getAttribute('aria-invalid')).to.equal('true');
+    expect(await page.locator('#ecardimg').getAttribute('aria-describedby')).to.equal('cover-status ecardimg-error');
+    expect(await page.locator('#ecardimg').evaluate((input) => (input as unknown as { files: { length: number } }).files.length)).to.equal(0);
+    expect(saves).to.deep.equal([]);
+    await screenshot(page, 'ecard-editor-cover-too-big');
+    await expectAccessible(page);
+
+    // A good cover clears the message; an expiry before the publishing is refused by the server, at its field.
+    await dropCover(page);
+    await page.locator('#cover-canvas').waitFor();
+    expect(await tooBig.count()).to.equal(0);
+    await page.getByLabel('Publish on (UTC)').fill('2030-01-02T09:00');
+    await page.getByLabel('Expire on (UTC)').fill('2030-01-01T09:00');
+    await page.getByRole('button', { name: 'Create the eCard' }).click();
+    const expiry = page.locator('#expireOn-error');
+    await expiry.waitFor();
+    expect(await expiry.innerText()).to.equal('Expire on: must be later than “Publish on” (2030-01-02T09:00:00.000Z)');
+    const expireOn = page.getByLabel('Expire on (UTC)');
+    expect(await expireOn.getAttribute('aria-invalid')).to.equal('true');
+    expect(await expireOn.getAttribute('aria-describedby')).to.equal('expireOn-error');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).to.equal('Typed name');
+    expect(await page.getByLabel('Header').inputValue()).to.equal('Typed header');
+    expect(await page.getByLabel('Publish on (UTC)').inputValue()).to.equal('2030-01-02T09:00');
+    expect(await expireOn.inputValue()).to.equal('2030-01-01T09:00');
+    // The chosen cover is kept: shown, and in the form for the next save.
+    expect(await page.locator('#cover-status').innerText()).to.include('Your chosen cover is kept');
+    await page.waitForFunction("document.getElementById('cover-current')?.naturalWidth === 120");
+    const kept = await page.locator('#self_hosted_url').inputValue();
+    expect(kept).to.match(/\/media\/.+\.png$/);
+    await screenshot(page, 'ecard-editor-refused-field');
+    await expectAccessible(page);
+    await atPhoneWidth(page, 'ecard-editor-refused-field');
+
+    await expireOn.fill('2030-02-01T09:00');
+    await Promise.all([page.waitForURL(/\/v2\/console\/ecards\/\d+\?done=saved$/), page.getByRole('button', { name: 'Create the eCard' }).click()]);
+    const id = Number(/\/ecards\/(\d+)/.exec(page.url())?.[1]);
+    const saved = await stack.models.Ecard.findByPk(id, { rejectOnEmpty: true });
+    expect([saved.name, saved.self_hosted_url]).to.deep.equal(['Typed name', kept]);
+    expect(saved.thumb_file).to.be.a('string');
   });
 });

@@ -110,6 +110,27 @@ describe('console widget pages in a browser: create, customize with a live previ
     await checkTab(page, 'customize');
   });
 
+  it('Customize: a refused save shows the message at its field in words and keeps what was typed', async () => {
+    await page.goto(`${stack.url}/v2/console/widgets/${widgetId}/customize`);
+    await page.getByLabel('Page background', { exact: true }).fill('not-a-colour');
+    await page.getByLabel('Text', { exact: true }).fill('#abcdef');
+    await page.getByLabel('Layout').selectOption('inline');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const message = page.locator('#stylebg-error');
+    await message.waitFor();
+    expect(await message.innerText()).to.match(/^Page background: expected a CSS colour/);
+    const field = page.getByLabel('Page background', { exact: true });
+    expect(await field.getAttribute('aria-invalid')).to.equal('true');
+    expect(await field.getAttribute('aria-describedby')).to.equal('colour_hint stylebg-error');
+    expect(await field.inputValue()).to.equal('not-a-colour');
+    expect(await page.getByLabel('Text', { exact: true }).inputValue()).to.equal('#abcdef');
+    expect(await page.getByLabel('Layout').inputValue()).to.equal('inline');
+    expect(await page.locator('main [role="alert"]').count()).to.equal(0);
+    const unchanged = await stack.models.Widget.findByPk(widgetId, { rejectOnEmpty: true });
+    expect([unchanged.stylebg, unchanged.wconfig.layout]).to.deep.equal(['#ff0000', 'masonry']);
+    await checkTab(page, 'customize-refused');
+  });
+
   it('Preview & Share: public with an allowed origin, the snippet copied with the Copy button, embedded by another site', async () => {
     const host = await hostSite();
     await page.goto(`${stack.url}/v2/console/widgets/${widgetId}/share`);

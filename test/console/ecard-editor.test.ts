@@ -113,7 +113,7 @@ describe('console eCard editor pages', function () {
     const bad = await browser.post(`/v2/console/ecards/${ecard.id}`, { _csrf: csrf, name: 'Typed name', ecardLink: 'javascript:alert(1)', envelope_theme: 'classic' });
     expect(bad.status).to.equal(400);
     const html = await bad.text();
-    expect(html).to.include('role="alert"').and.include('ecardLink: expected an http(s) URL').and.include('value="Typed name"');
+    expect(html).to.include('<p class="field-error" id="ecardLink-error">Call-to-action link must be a web address starting with https:// or http://</p>').and.include('value="Typed name"');
     const colour = await browser.post(`/v2/console/ecards/${ecard.id}`, { _csrf: csrf, name: 'Typed name', envelope_theme: 'classic', color_card: 'not-a-colour' });
     expect(colour.status).to.equal(400);
     expect(await colour.text()).to.include('expected a colour').and.include('value="not-a-colour"');
@@ -121,6 +121,66 @@ describe('console eCard editor pages', function () {
     expect(created.status).to.equal(400);
     expect((await stack.models.Ecard.findByPk(ecard.id, { rejectOnEmpty: true })).name).to.equal('Keep');
     expect(await stack.models.Ecard.count({ where: { widget_id: widget.id } })).to.equal(1);
+  });
+
+  it('a refused save (no JavaScript) shows each message at its field in words and keeps every value typed', async function () {
+    const { browser, csrf, widget } = await setup();
+    const subject = 'S'.repeat(501);
+    const res = await browser.post('/v2/console/ecards', {
+      _csrf: csrf, widgetid: String(widget.id), name: 'Typed name', emailSubject: subject, header: 'Typed header', ecardLink: 'ftp://x', envelope_theme: 'kraft', envelope_confetti: 'on',
+    });
+    expect(res.status).to.equal(400);
+    const html = await res.text();
+    expect(html).to.include(`<input id="emailSubject" name="emailSubject" value="${subject}" maxlength="500" data-merge-target aria-invalid="true" aria-describedby="emailSubject-error">`);
+    expect(html).to.include('<p class="field-error" id="emailSubject-error">Email subject is too long (at most 500 characters)</p>');
+    expect(html).to.include('aria-invalid="true" aria-describedby="ecardLink-error">').and.include('<p class="field-error" id="ecardLink-error">Call-to-action link must be a web address starting with https:// or http://</p>');
+    // Every message is at its field: none in raw field names, none left above the form.
+    expect(html).not.to.include('emailSubject:').and.not.include('role="alert"');
+    expect(html).to.include('value="Typed name"').and.include('value="Typed header"').and.include('value="ftp://x"').and.include('<option value="kraft" selected>').and.match(/name="envelope_confetti" checked/);
+    expect(await stack.models.Ecard.count({ where: { widget_id: widget.id } })).to.equal(0);
+  });
+
+  it('keeps the chosen cover of a refused save as a pending upload, and the next save (no file chosen again) has it', async function () {
+    const { browser, csrf, widget, read } = await setup();
+    const data = new FormData();
+    const fields = { _csrf: csrf, widgetid: String(widget.id), name: 'With cover', envelope_theme: 'classic', publishOn: '2030-01-02T09:00', expireOn: '2030-01-01T09:00', self_hosted_url: '' };
+    for (const [k, v] of Object.entries(fields)) data.append(k, v);
+    data.append('ecardimg', new Blob([await pngBytes()], { type: 'image/png' }), 'cover.png');
+    const refused = await browser.postMultipart('/v2/console/ecards', data);
+    expect(refused.status).to.equal(400);
+    const html = await refused.text();
+    expect(html).to.include('aria-invalid="true" aria-describedby="expireOn-error">');
+    expect(html).to.match(/<p class="field-error" id="expireOn-error">Expire on: must be later than “Publish on” \(2030-01-02T09:00:00.000Z\)<\/p>/);
+    expect(html).to.include('value="2030-01-02T09:00"').and.include('value="2030-01-01T09:00"');
+    expect(html).to.include('Your chosen cover is kept: it is saved with the eCard');
+    const kept = /name="self_hosted_url" type="url" value="([^"]*)"/.exec(html)?.[1] ?? '';
+    expect(kept).to.match(/^https?:\/\/.+\/media\/.+\.png$/);
+    expect(html).to.include(`<img id="cover-current" src="`);
+    expect(await stack.models.Ecard.count({ where: { widget_id: widget.id } })).to.equal(0);
+
+    // Corrected, sent again as the form now holds it: the cover is the one chosen before.
+    const saved = await browser.post('/v2/console/ecards', { ...fields, expireOn: '2030-02-01T09:00', self_hosted_url: kept });
+    expect(saved.status, await saved.clone().text()).to.equal(303);
+    const id = Number(/\/ecards\/(\d+)\?done=saved$/.exec(saved.headers.get('location') ?? '')?.[1]);
+    expect((await read(id)).self_hosted_url).to.equal(kept);
+    expect((await stack.models.Ecard.findByPk(id, { rejectOnEmpty: true })).thumb_file).to.be.a('string');
+  });
+
+  it('refuses a cover over the size limit at its field, in MB, and keeps the rest of the form', async function () {
+    const { browser, csrf, widget } = await setup();
+    const html = await (await browser.get(`/v2/console/ecards/new?widgetid=${widget.id}`)).text();
+    // The limit the page gives the browser's check (web/console/ecard-cover.js).
+    expect(html).to.include(`data-max-bytes="${5 * 1024 * 1024}" data-max-megabytes="5"`).and.include('at most 5 MB');
+    const data = new FormData();
+    for (const [k, v] of Object.entries({ _csrf: csrf, widgetid: String(widget.id), name: 'Too big', envelope_theme: 'classic' })) data.append(k, v);
+    const big = Buffer.concat([await pngBytes(), Buffer.alloc(5 * 1024 * 1024)]);
+    data.append('ecardimg', new Blob([big], { type: 'image/png' }), 'big.png');
+    const res = await browser.postMultipart('/v2/console/ecards', data);
+    expect(res.status).to.equal(413);
+    const page = await res.text();
+    expect(page).to.include('<p class="field-error" id="ecardimg-error">Cover image is larger than 5 MB</p>').and.include('aria-describedby="cover-status ecardimg-error"');
+    expect(page).to.include('value="Too big"').and.not.include('Your chosen cover is kept');
+    expect(await stack.models.Ecard.count({ where: { widget_id: widget.id } })).to.equal(0);
   });
 
   it("answers 404 for another account's eCard or widget, and refuses a form without the CSRF token", async function () {

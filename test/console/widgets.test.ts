@@ -97,14 +97,15 @@ describe('console widget pages: list, tabs, previews and inline confirmations', 
     const refused = await post(`/v2/console/widgets/${widget.id}/customize`, { layout: 'grid', stylebg: 'not-a-colour', styletext: '#abcdef' });
     expect(refused.status).to.equal(400);
     const html = await refused.text();
-    expect(html).to.include('role="alert"').and.include('stylebg: expected a CSS colour');
-    expect(html).to.include('value="not-a-colour"').and.include('value="#abcdef"');
+    expect(html).to.include('<p class="field-error" id="stylebg-error">Page background: expected a CSS colour');
+    expect(html).to.match(/<input id="stylebg" name="stylebg" value="not-a-colour" maxlength="64" data-colour aria-invalid="true" aria-describedby="colour_hint stylebg-error">/);
+    expect(html).to.include('value="not-a-colour"').and.include('value="#abcdef"').and.not.include('role="alert"');
     const unchanged = await row(widget.id);
     expect([unchanged.stylebg, unchanged.styletext, unchanged.wconfig.layout]).to.deep.equal(['#112233', null, 'masonry']);
 
     const outOfBounds = await post(`/v2/console/widgets/${widget.id}/customize`, { thumbColumns: '9' });
     expect(outOfBounds.status).to.equal(400);
-    expect(await outOfBounds.text()).to.include('thumbColumns');
+    expect(await outOfBounds.text()).to.include('<p class="field-error" id="thumbColumns-error">Columns is too large (at most 6)</p>').and.include('value="9"');
     expect((await row(widget.id)).wconfig.thumbColumns).to.equal(4);
   });
 
@@ -177,6 +178,14 @@ describe('console widget pages: list, tabs, previews and inline confirmations', 
     const html = await bad.text();
     expect(html).to.include('is not a domain').and.include('value="Typed"');
     expect((await row(widget.id)).name).to.equal('Rules renamed');
+
+    // Without JavaScript: each message at its field in words, every typed value kept.
+    const caps = await post(`/v2/console/widgets/${widget.id}/settings`, { name: 'Typed again', dailySendCap: '0', limitEmailsPerSession: '7', email_verification_required: 'on' });
+    expect(caps.status).to.equal(400);
+    const capsHtml = await caps.text();
+    expect(capsHtml).to.include('value="0" placeholder="200" aria-invalid="true" aria-describedby="daily_cap_hint dailySendCap-error">');
+    expect(capsHtml).to.include('<p class="field-error" id="dailySendCap-error">Sends per day is too small (at least 1)</p>');
+    expect(capsHtml).to.include('value="Typed again"').and.include('value="7"').and.match(/name="email_verification_required" type="checkbox" checked/).and.not.include('dailySendCap:');
   });
 
   it('the directory rule: on at once; off only through the inline confirmation, which spends its token', async () => {

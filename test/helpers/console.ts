@@ -136,13 +136,20 @@ export async function ownerOnApi(stack: Stack, plan: Plan = 'free'): Promise<{ a
 }
 
 /** A real email send of the account's sandbox through the key API (a new widget and eCard): its mail_sink row. */
-export async function sandboxEmail(stack: Stack, account: TestAccount, recipientEmail: string) {
-  const widget = await insertWidget(stack.models, account.sandboxAccountId);
-  const ecard = await insertEcard(stack.models, account.sandboxAccountId, widget.id);
+export const sandboxEmail = (stack: Stack, account: TestAccount, recipientEmail: string) => keptEmail(stack, account, recipientEmail, 'sandbox');
+
+/**
+ * A real email send through the key API (a new widget and eCard) of the account's sandbox, or of the live account on a
+ * stack whose transport is the sink (MAIL_TRANSPORT=sink): its mail_sink row.
+ */
+export async function keptEmail(stack: Stack, account: TestAccount, recipientEmail: string, mode: 'sandbox' | 'live') {
+  const accountId = mode === 'sandbox' ? account.sandboxAccountId : account.accountId;
+  const widget = await insertWidget(stack.models, accountId);
+  const ecard = await insertEcard(stack.models, accountId, widget.id);
   const res = await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', {
-    key: account.sandboxKey,
+    key: mode === 'sandbox' ? account.sandboxKey : account.liveKey,
     body: { ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail },
   });
-  if (res.status !== 200) throw new Error(`sandbox send answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return stack.models.MailSinkMessage.findOne({ where: { account_id: account.sandboxAccountId, recipient: recipientEmail }, rejectOnEmpty: true });
+  if (res.status !== 200) throw new Error(`${mode} send answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return stack.models.MailSinkMessage.findOne({ where: { account_id: accountId, recipient: recipientEmail }, rejectOnEmpty: true });
 }

@@ -20,6 +20,7 @@ const PATH_KINDS: Record<string, ResourceKind> = {
   'POST /v2/console/keys/:id/rotate': 'api_key',
   'POST /v2/console/keys/:id/revoke': 'api_key',
   'GET /v2/console/outbox/:id': 'sandbox_email',
+  'GET /v2/console/outbox/:id/html': 'sandbox_email',
   'GET /v2/console/campaigns/:id/delete': 'campaign',
   'POST /v2/console/campaigns/:id/delete': 'campaign',
   'GET /v2/console/automations/:id/delete': 'automation',

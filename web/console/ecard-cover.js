@@ -1,7 +1,28 @@
 // The cover's drop zone: an image dropped (or chosen) goes into the `ecardimg` file input and shows as a thumbnail
-// drawn on a canvas (the console's CSP allows no blob: or data: images), before the form is saved.
+// drawn on a canvas (the console's CSP allows no blob: or data: images), before the form is saved. A file over the
+// limit the server renders into the input (data-max-bytes) is refused here, before any upload, in the words the
+// server uses for it, at the field.
 const TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
-const MAX_BYTES = 5 * 1024 * 1024;
+
+/** Shows `message` at the cover's input (as the server's field errors show), or clears it (null). */
+function fieldMessage(input, message) {
+  let shown = document.getElementById('ecardimg-error');
+  if (message === null) {
+    shown?.remove();
+    input.removeAttribute('aria-invalid');
+    input.setAttribute('aria-describedby', 'cover-status');
+    return;
+  }
+  if (!shown) {
+    shown = document.createElement('p');
+    shown.className = 'field-error';
+    shown.id = 'ecardimg-error';
+    input.after(shown);
+  }
+  shown.textContent = message;
+  input.setAttribute('aria-invalid', 'true');
+  input.setAttribute('aria-describedby', 'cover-status ecardimg-error');
+}
 
 export function enhanceCover() {
   const zone = document.getElementById('drop-zone');
@@ -30,15 +51,18 @@ export function enhanceCover() {
   async function show(file) {
     if (!file) return;
     if (!TYPES.includes(file.type)) {
-      status.textContent = `${file.name} is not a PNG, JPEG, GIF or WebP image.`;
+      fieldMessage(input, `Cover image must be a PNG, JPEG, GIF or WebP image (${file.name} is not).`);
       input.value = '';
       return;
     }
-    if (file.size > MAX_BYTES) {
-      status.textContent = `${file.name} is larger than 5 MB.`;
+    const maxBytes = Number(input.dataset.maxBytes);
+    if (file.size > maxBytes) {
+      const size = (file.size / 1024 / 1024).toFixed(1);
+      fieldMessage(input, `Cover image is larger than ${input.dataset.maxMegabytes} MB (${file.name} is ${size} MB): choose a smaller one.`);
       input.value = '';
       return;
     }
+    fieldMessage(input, null);
     const bitmap = await createImageBitmap(file);
     const scale = Math.min(canvas.width / bitmap.width, canvas.height / bitmap.height, 1);
     const context = canvas.getContext('2d');

@@ -22,6 +22,32 @@ const COLOR_LABELS: Record<(typeof ENVELOPE_COLOR_KEYS)[number], string> = {
   background: 'Page background',
   accent: 'Accent',
 };
+/** The form's fields in words, as their labels say (a refused save's messages name them so). */
+export const ECARD_LABELS = {
+  name: 'Name',
+  emailSubject: 'Email subject',
+  header: 'Header',
+  details: 'Body',
+  ecardLink: 'Call-to-action link',
+  ecardLinkAltText: 'Call-to-action label',
+  url_redirect_after_send: 'Redirect after send',
+  ecardimg: 'Cover image',
+  self_hosted_url: 'Image URL',
+  thumbnail_alt_label: 'Alt text',
+  ecard_mode: 'Mode',
+  envelope_theme: 'Envelope theme',
+  envelope_bg_image_url: 'Background image URL',
+  envelope_audio_url: 'Audio URL',
+  envelope_video_url: 'Video URL',
+  envelope_color_settings: 'Colours',
+  ecardbrandid: 'Brand',
+  predefinedSchedule: 'Predefined send time',
+  publishOn: 'Publish on',
+  expireOn: 'Expire on',
+  og_title: 'Share title',
+  og_description: 'Share description',
+} as const;
+
 /** The merge tags every send fills; a widget's own defaults add theirs. */
 const STANDARD_TAGS = ['recipient_name', 'recipient_email', 'sender_name', 'sender_email', 'personal_message', 'ecard_link'];
 

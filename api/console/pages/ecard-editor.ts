@@ -1,18 +1,21 @@
 // The console's eCard editor: a new or existing eCard, every field, saved through the key API's schema and service
-// (one form, multipart when it carries a cover file); a refused save shows the form again with what was typed.
+// (one form, multipart when it carries a cover file); a refused save shows the form again with what was typed, each
+// message at its field, and a chosen cover kept as a pending upload (stored, its URL in the image URL field).
 import { z } from 'zod';
 import { ApiError } from '../../../lib/errors.ts';
 import type { Ecard } from '../../../models/Ecard.ts';
 import type { Widget } from '../../../models/Widget.ts';
 import { listBrands } from '../../../services/brands/brands.ts';
 import { findEcard, saveEcard } from '../../../services/ecards.ts';
+import { MAX_IMAGE_BYTES, uploadImage } from '../../../services/media.ts';
 import { findWidget } from '../../../services/widgets.ts';
 import { thumbImageOf } from '../../../services/widget/thumbs.ts';
 import { EcardIdParams } from '../../ecards/schema.ts';
 import { definePage, page, type PageResult, type SessionContext, seeOther } from '../../http/route.ts';
 import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { numericId, resource } from '../../schema-helpers.ts';
-import { ecardValues, editorChoices, type EditorValues, formValues, newEcardValues } from './ecard-editor-view.ts';
+import { ECARD_LABELS, ecardValues, editorChoices, type EditorValues, formValues, newEcardValues } from './ecard-editor-view.ts';
+import { errorView, type FieldErrors, fieldErrorsOf } from './field-errors.ts';
 import { ECARD_FORM_LIMIT, parseEcardForm, readEcardForm } from './ecard-form.ts';
 
 const BASE = `${CONSOLE_PREFIX}/ecards`;
@@ -24,11 +27,14 @@ const NOTICES: Record<string, string> = {
 type Context = SessionContext & { page: { me: { owner_email: string } } };
 
 /** The editor's page: the form with `values`, the eCard's previews and test form when it is saved. */
-async function editorPage(context: Context, shown: { widget: Widget; ecard?: Ecard | undefined; values: EditorValues; error?: string; status?: number }): Promise<PageResult> {
+async function editorPage(
+  context: Context,
+  shown: { widget: Widget; ecard?: Ecard | undefined; values: EditorValues; errors?: FieldErrors; keptCover?: string; status?: number },
+): Promise<PageResult> {
   const { services, account, koa } = context;
   const { rows: brands } = await listBrands(services.models, account.id, { page: 1, perPage: 100, sortBy: 'name', sortOrder: 'asc' });
   const { ecard, widget, values } = shown;
-  const coverUrl = ecard ? thumbImageOf(services.config.publicBaseUrl, ecard) : null;
+  const coverUrl = shown.keptCover ?? (ecard ? thumbImageOf(services.config.publicBaseUrl, ecard) : null);
   return page(
     {
       title: ecard ? `Edit eCard: ${ecard.name}` : 'New eCard',
@@ -37,7 +43,10 @@ async function editorPage(context: Context, shown: { widget: Widget; ecard?: Eca
       scripts: ['trix.js', 'ecard-editor.js'],
       styleNonce: true,
       notice: NOTICES[String(koa.query.done)],
-      error: shown.error,
+      ...errorView(shown.errors),
+      keptCover: shown.keptCover !== undefined,
+      // The browser refuses a larger cover before the upload, in the server's words (web/console/ecard-cover.js).
+      coverLimit: { bytes: MAX_IMAGE_BYTES, megabytes: MAX_IMAGE_BYTES / 1024 / 1024 },
       ecard: ecard ? { id: ecard.id, name: ecard.name } : undefined,
       widget: { id: widget.id, name: widget.name },
       action: ecard ? `${BASE}/${ecard.id}` : BASE,
@@ -63,8 +72,28 @@ async function save(context: Context, form: Record<string, string>, id: number |
     return seeOther(`${BASE}/${saved.id}?done=saved`);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status === 404 || err.status >= 500) throw err;
-    const error = `${err.messages.join('; ')}${form.ecardimg ? ' (choose the cover file again)' : ''}`;
-    return editorPage(context, { widget, ecard, values: formValues(form), error, status: err.status });
+    const errors = fieldErrorsOf(err, ECARD_LABELS);
+    const values = formValues(form);
+    const keptCover = form.ecardimg && !errors.fields.ecardimg ? await keepCover(context, form.ecardimg, errors) : undefined;
+    if (keptCover) values.self_hosted_url = keptCover;
+    return editorPage(context, { widget, ecard, values, errors, ...(keptCover ? { keptCover } : {}), status: err.status });
+  }
+}
+
+/**
+ * A chosen cover of a refused save, stored now as a pending upload: its URL goes into the image URL field, so the
+ * next save (with or without JavaScript) keeps it without choosing the file again. A file the store refuses shows
+ * its refusal at the cover instead. (An upload never saved stays unused in the account's media.)
+ */
+async function keepCover(context: Context, image: string, errors: FieldErrors): Promise<string | undefined> {
+  try {
+    return await uploadImage(context.services, context.account.id, image, 'ecardimg');
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500) throw err;
+    const refused = fieldErrorsOf(err, ECARD_LABELS);
+    Object.assign(errors.fields, { ...refused.fields, ...errors.fields });
+    errors.general.push(...refused.general);
+    return undefined;
   }
 }
 

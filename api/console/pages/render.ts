@@ -15,11 +15,26 @@ for (const file of readdirSync(folder).filter((f) => f.endsWith('.hbs') && f !==
   handlebars.registerPartial(file.slice(0, -'.hbs'.length), readFileSync(join(folder, file), 'utf8'));
 }
 // preventIndent: an indented partial would otherwise indent every line of its output, values included (an email's
-// HTML in srcdoc, its text in <pre>).
+// text in <pre>).
 // Times as owners read them, one format on every page: `{{when createdat}}` → 2026-11-25 18:40:05 UTC.
 handlebars.registerHelper('when', (iso: unknown) => (typeof iso === 'string' && iso !== '' ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : ''));
 // `{{#if (eq tab "ecards")}}`: which tab, option or state a view marks.
 handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+// A refused form's field (api/console/pages/field-errors.ts): `<input id="x"{{invalid fieldErrors "x" "x-hint"}}>`
+// marks it invalid and points it at its message (and its hint, given or not); `{{fieldError fieldErrors "x"}}` is
+// the message itself, beside the field.
+const errorOf = (errors: unknown, name: string) => (errors && typeof errors === 'object' ? (errors as Record<string, unknown>)[name] : undefined);
+handlebars.registerHelper('invalid', (errors: unknown, name: string, ...rest: unknown[]) => {
+  const hint = typeof rest[0] === 'string' ? rest[0] : undefined;
+  const error = errorOf(errors, name) ? `${name}-error` : undefined;
+  const described = [hint, error].filter((id): id is string => id !== undefined).map((id) => Handlebars.escapeExpression(id)).join(' ');
+  return new Handlebars.SafeString(`${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}`);
+});
+handlebars.registerHelper('fieldError', (errors: unknown, name: string) => {
+  const error = errorOf(errors, name);
+  if (typeof error !== 'string' || error === '') return '';
+  return new Handlebars.SafeString(`<p class="field-error" id="${Handlebars.escapeExpression(name)}-error">${Handlebars.escapeExpression(error)}</p>`);
+});
 const layout = handlebars.compile(readFileSync(join(folder, 'layout.hbs'), 'utf8'), { strict: false, preventIndent: true });
 export const stylesheet = readFileSync(join(folder, 'console.css'), 'utf8');
 
@@ -72,7 +87,7 @@ export const NAV: NavItem[] = [
     label: 'Settings',
     children: [
       { href: '/v2/console/local-time', label: 'Time and quiet hours' },
-      { href: '/v2/console/outbox', label: 'Sandbox outbox' },
+      { href: '/v2/console/outbox', label: 'Outbox' },
       { href: '/v2/console/password', label: 'Password' },
     ],
   },

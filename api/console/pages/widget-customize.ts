@@ -7,15 +7,16 @@ import { definePage, page, seeOther, type AnyRoute } from '../../http/route.ts';
 import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { WidgetIdParams } from '../../widgets/schema.ts';
 import type { Widget } from '../../../models/Widget.ts';
-import { customizeInput, defaults, formError, formValues, type Form } from './widget-form.ts';
+import { customizeInput, defaults, fieldRefusal, formValues, type Form } from './widget-form.ts';
+import { errorView, type FieldErrors } from './field-errors.ts';
 import { noticeOf, tabPage, widgetOf, widgetPath } from './widget-page.ts';
 
-function customizePage(widget: Widget, extra: { notice?: string | undefined; error?: string; typed?: Form }) {
+function customizePage(widget: Widget, extra: { notice?: string | undefined; errors?: FieldErrors; typed?: Form }) {
   const values = formValues(widget, extra.typed);
   const display = displayOf(widget.wconfig ?? {});
   return tabPage(widget, 'customize', 'widget-customize', {
     notice: extra.notice,
-    error: extra.error,
+    ...errorView(extra.errors),
     scripts: ['widget-colours.js', 'widget-customize.js'],
     values,
     defaults,
@@ -43,8 +44,8 @@ export const widgetCustomizeRoutes: AnyRoute[] = [
       try {
         await saveWidget(services, account.id, { id: widget.id, widget: customizeInput(widget, form), prices: undefined, token: undefined });
       } catch (err) {
-        const { message, status } = formError(err);
-        return page(customizePage(widget, { error: message, typed: form }), status);
+        const { errors, status } = fieldRefusal(err);
+        return page(customizePage(widget, { errors, typed: form }), status);
       }
       return seeOther(`${widgetPath(widget.id, 'customize')}?done=saved`);
     },

@@ -8,6 +8,7 @@ import type { WidgetInput as ServiceWidgetInput } from '../../../services/widget
 import { DISPLAY_DEFAULTS } from '../../../services/widget/display.ts';
 import { parseInput } from '../../http/validation.ts';
 import { WidgetInput } from '../../widgets/schema.ts';
+import { type FieldErrors, fieldErrorsOf } from './field-errors.ts';
 
 export type Form = Record<string, string>;
 
@@ -105,4 +106,40 @@ export const defaults = DISPLAY_DEFAULTS;
 export function formError(err: unknown): { message: string; status: number } {
   if (err instanceof ApiError && (err.status === 400 || err.status === 422)) return { message: err.message, status: err.status };
   throw err;
+}
+
+/** The tabs' fields in words, as their labels say (Customize, Share, Settings). */
+const WIDGET_LABELS = {
+  layout: 'Layout',
+  thumbColumns: 'Columns',
+  thumbHeight: 'Thumbnail height',
+  ecardsPerPage: 'eCards per page',
+  theme: 'Theme',
+  widgetThemeColor: 'Accent colour',
+  locale: 'Language',
+  shareButtonText: 'Send button text',
+  maxRecipients: 'Recipients per send',
+  scheduleMaxDays: 'Schedule up to (days)',
+  stylebg: 'Page background',
+  stylebghead: 'Header background',
+  stylebgbody: 'Body background',
+  styletext: 'Text colour',
+  styleheadtext: 'Header text colour',
+  stylelink: 'Links colour',
+  style_fontsize: 'Body font size',
+  style_fontsize_header: 'Header font size',
+  widgetcss: 'Custom CSS',
+  allowedOrigins: 'Sites allowed to embed it',
+  name: 'Name',
+  dir_session_timeout_minutes: 'Session length',
+  limitEmailsPerSession: 'Emails per session',
+  dailySendCap: 'Sends per day',
+  sender_email_domains_whitelist: 'Sender domains allowed',
+  recipient_email_domains_whitelist: 'Recipient domains allowed',
+};
+
+/** A refusal a tab shows at its fields, in words (the rest above the form), or rethrown as formError does. */
+export function fieldRefusal(err: unknown): { errors: FieldErrors; status: number } {
+  const { status } = formError(err);
+  return { errors: fieldErrorsOf(err as ApiError, WIDGET_LABELS), status };
 }

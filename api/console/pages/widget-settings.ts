@@ -8,13 +8,14 @@ import { deleteWidgets, saveWidget } from '../../../services/widgets.ts';
 import { definePage, page, seeOther, type AnyRoute } from '../../http/route.ts';
 import { WidgetIdParams } from '../../widgets/schema.ts';
 import { withInlineToken, type Confirmation } from './inline-token.ts';
-import { formError, formValues, settingsInput, type Form } from './widget-form.ts';
+import { fieldRefusal, formValues, settingsInput, type Form } from './widget-form.ts';
+import { errorView, type FieldErrors } from './field-errors.ts';
 import { noticeOf, tabPage, WIDGETS, widgetOf, widgetPath } from './widget-page.ts';
 
-function settingsPage(widget: Widget, extra: { notice?: string | undefined; error?: string; typed?: Form }) {
+function settingsPage(widget: Widget, extra: { notice?: string | undefined; errors?: FieldErrors; typed?: Form }) {
   return tabPage(widget, 'settings', 'widget-settings', {
     notice: extra.notice,
-    error: extra.error,
+    ...errorView(extra.errors),
     values: formValues(widget, extra.typed),
     directory: Boolean(widget.dir_sender_must_be_in_directory),
   });
@@ -52,8 +53,8 @@ export const widgetSettingsRoutes: AnyRoute[] = [
       try {
         await saveWidget(services, account.id, { id: widget.id, widget: settingsInput(widget, form), prices: undefined, token: undefined });
       } catch (err) {
-        const { message, status } = formError(err);
-        return page(settingsPage(widget, { error: message, typed: form }), status);
+        const { errors, status } = fieldRefusal(err);
+        return page(settingsPage(widget, { errors, typed: form }), status);
       }
       return seeOther(`${widgetPath(widget.id, 'settings')}?done=saved`);
     },

@@ -7,7 +7,8 @@ import { saveWidget } from '../../../services/widgets.ts';
 import { definePage, page, seeOther, type AnyRoute } from '../../http/route.ts';
 import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { WidgetIdParams } from '../../widgets/schema.ts';
-import { formError, formValues, shareInput, type Form } from './widget-form.ts';
+import { fieldRefusal, formValues, shareInput, type Form } from './widget-form.ts';
+import { errorView, type FieldErrors } from './field-errors.ts';
 import { noticeOf, tabPage, widgetOf, widgetPath } from './widget-page.ts';
 
 /** The snippet a site pastes: the loader, then the anchor it fills (test/browser/widget-embed.test.ts embeds it so). */
@@ -15,11 +16,11 @@ export function embedSnippet(publicBaseUrl: string, vanityId: string): string {
   return `<script src="${publicBaseUrl}/embed/widget/${vanityId}" async></script>\n<div id="${WIDGET_ANCHOR_PREFIX}${vanityId}"></div>`;
 }
 
-function sharePage(services: ServiceContext, widget: Widget, extra: { notice?: string | undefined; error?: string; typed?: Form }) {
+function sharePage(services: ServiceContext, widget: Widget, extra: { notice?: string | undefined; errors?: FieldErrors; typed?: Form }) {
   const base = services.config.publicBaseUrl;
   return tabPage(widget, 'share', 'widget-share', {
     notice: extra.notice,
-    error: extra.error,
+    ...errorView(extra.errors),
     scripts: ['widget-share.js'],
     values: formValues(widget, extra.typed),
     snippet: embedSnippet(base, widget.vanity_id),
@@ -49,8 +50,8 @@ export const widgetShareRoutes: AnyRoute[] = [
       try {
         saved = await saveWidget(services, account.id, { id: widget.id, widget: shareInput(widget, form), prices: undefined, token: undefined });
       } catch (err) {
-        const { message, status } = formError(err);
-        return page(sharePage(services, widget, { error: message, typed: form }), status);
+        const { errors, status } = fieldRefusal(err);
+        return page(sharePage(services, widget, { errors, typed: form }), status);
       }
       const done = saved.public_share_enabled === wasPublic ? 'saved' : saved.public_share_enabled ? 'public_on' : 'public_off';
       return seeOther(`${widgetPath(widget.id, 'share')}?done=${done}`);
