@@ -1,6 +1,7 @@
 // Contracts of the automation endpoints: the automation object, its trigger and timing, previewTrigger and the
 // notification eCards. Types and ranges are checked here (400); what enabling needs is checked by the service (422).
 import { z } from 'zod';
+import { localeCode } from '../../services/i18n/locale-code.ts';
 import { EVENT_TYPES } from '../../models/Automation.ts';
 import { NOTIFICATION_TYPES } from '../../models/AutomationEcard.ts';
 import { daysInMonth, parseLocalDate } from '../../services/automations/local-date.ts';
@@ -8,7 +9,7 @@ import { GiftCard } from '../campaigns/schema.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, timeZoneName, withAliases } from '../schema-helpers.ts';
 
 const positiveId = z.number().int().positive();
-const locale = z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
+const locale = localeCode();
 const message = z.string().max(20_000);
 
 /** An array; an object is taken as the array of its values ("sent as objects or arrays"). */
