@@ -2,7 +2,7 @@
 // send-ecard, campaigns (save, updateLocale), automations and widgets (wconfig.locale), each stored as the
 // language it names; garbage is 400 everywhere.
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -39,7 +39,7 @@ describe('locale aliases on every endpoint that takes a locale', function () {
   });
   const api = (path: string, body: Json) => call(stack.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body });
 
-  const endpoints: Array<[string, (locale: string) => Promise<{ status: number; body: Json; stored: () => Promise<unknown> }>]> = [
+  const endpoints: Array<[string, (locale: string) => Promise<ApiResponse & { stored: () => Promise<unknown> }>]> = [
     [
       'send-ecard',
       async (locale) => {
