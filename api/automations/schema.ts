@@ -175,11 +175,13 @@ export const PreviewOccasion = z.object({
   occasion_date: z.string(),
   years: z.number().int().optional(),
   ecard_id: z.number().int().optional().describe('the eCard this member would get (an existing automation’s eCards)'),
+  zone: z.string().describe('the zone this card follows: with timing_config.recipient_timezone the member’s own (members without one: the automation’s), else the automation’s'),
+  send_at: z.string().describe('when this card goes, UTC, as the firing places it: send_time on the date in that zone (recipient_timezone) or the automation’s, after the member’s quiet hours'),
 });
 
 export const Firing = z.object({
   local_date: z.string().describe('the send date in the automation’s zone'),
-  send_at: z.string().describe('send_time on that date, UTC'),
+  send_at: z.string().describe('send_time on that date in the automation’s zone, UTC (each occasion’s own send_at says when its card goes)'),
   occasions: z.array(PreviewOccasion),
 });
 
