@@ -1,7 +1,6 @@
 // How an eCard is shown: the spec's field names.
 import type { z } from 'zod';
-import { priceOf, type EcardRow, type ENVELOPE_THEMES } from '../../services/ecards.ts';
-import { ecardModeOf } from '../../models/Ecard.ts';
+import { ecardModeOf, priceOf, type EcardRow, type ENVELOPE_THEMES } from '../../services/ecards.ts';
 import { thumbImageOf } from '../../services/widget/thumbs.ts';
 import type { Ecard } from './schema.ts';
 
