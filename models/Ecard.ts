@@ -4,6 +4,11 @@ import { idColumn, timestamps } from './columns.ts';
 
 /** How the card page opens: the envelope first (the default; any other stored value reads as it) or the card at once. */
 export const ECARD_MODES = ['popup_card', 'classic'] as const;
+export type EcardMode = (typeof ECARD_MODES)[number];
+/** A new eCard's mode (the column's default). */
+export const DEFAULT_ECARD_MODE: EcardMode = 'popup_card';
+/** The mode a stored value reads as, everywhere it is shown or rendered: null (an eCard saved before the default, or cleared) and unknown values are the default. */
+export const ecardModeOf = (stored: string | null | undefined): EcardMode => (stored === 'classic' ? 'classic' : DEFAULT_ECARD_MODE);
 /** The envelope's look on the card page. */
 export const ENVELOPE_THEMES = ['classic', 'modern', 'kraft', 'night'] as const;
 
@@ -22,7 +27,7 @@ export function defineEcard(sequelize: Sequelize) {
     declare disabled: CreationOptional<boolean>;
     declare can_schedule: CreationOptional<boolean>;
     declare ecardbrandid: number | null;
-    declare ecard_mode: string | null;
+    declare ecard_mode: CreationOptional<string | null>;
     declare envelope_bg_image_url: string | null;
     declare envelope_audio_url: string | null;
     declare envelope_video_url: string | null;
@@ -74,7 +79,7 @@ export function defineEcard(sequelize: Sequelize) {
       disabled: flag(false),
       can_schedule: flag(true),
       ecardbrandid: { type: DataTypes.INTEGER, allowNull: true },
-      ecard_mode: text(50),
+      ecard_mode: { type: DataTypes.STRING(50), allowNull: true, defaultValue: DEFAULT_ECARD_MODE },
       envelope_bg_image_url: text(2048),
       envelope_audio_url: text(2048),
       envelope_video_url: text(2048),

@@ -18,7 +18,7 @@ import { assertEditable, copyOfEcard, findWidget, findWidgetByVanity, newVanityI
 import { writeTransaction } from '../lib/db.ts';
 
 export type { Ecard };
-export { ECARD_MODES, ENVELOPE_THEMES, priceOf } from '../models/Ecard.ts';
+export { ECARD_MODES, ecardModeOf, ENVELOPE_THEMES, priceOf } from '../models/Ecard.ts';
 
 /** The spec's eCard field names and the columns that hold them. */
 export const ECARD_FIELDS = {

@@ -1,6 +1,7 @@
 // Contracts of the automation endpoints: the automation object, its trigger and timing, previewTrigger and the
 // notification eCards. Types and ranges are checked here (400); what enabling needs is checked by the service (422).
 import { z } from 'zod';
+import { localeCode } from '../../services/i18n/locale-code.ts';
 import { EVENT_TYPES } from '../../models/Automation.ts';
 import { NOTIFICATION_TYPES } from '../../models/AutomationEcard.ts';
 import { daysInMonth, parseLocalDate } from '../../services/automations/local-date.ts';
@@ -8,7 +9,7 @@ import { GiftCard } from '../campaigns/schema.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, timeZoneName, withAliases } from '../schema-helpers.ts';
 
 const positiveId = z.number().int().positive();
-const locale = z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
+const locale = localeCode();
 const message = z.string().max(20_000);
 
 /** An array; an object is taken as the array of its values ("sent as objects or arrays"). */
@@ -174,11 +175,13 @@ export const PreviewOccasion = z.object({
   occasion_date: z.string(),
   years: z.number().int().optional(),
   ecard_id: z.number().int().optional().describe('the eCard this member would get (an existing automation’s eCards)'),
+  zone: z.string().describe('the zone this card follows: with timing_config.recipient_timezone the member’s own (members without one: the automation’s), else the automation’s'),
+  send_at: z.string().describe('when this card goes, UTC, as the firing places it: send_time on the date in that zone (recipient_timezone) or the automation’s, after the member’s quiet hours'),
 });
 
 export const Firing = z.object({
   local_date: z.string().describe('the send date in the automation’s zone'),
-  send_at: z.string().describe('send_time on that date, UTC'),
+  send_at: z.string().describe('send_time on that date in the automation’s zone, UTC (each occasion’s own send_at says when its card goes)'),
   occasions: z.array(PreviewOccasion),
 });
 

@@ -1,5 +1,6 @@
 // Contracts of the campaign endpoints.
 import { z } from 'zod';
+import { localeCode } from '../../services/i18n/locale-code.ts';
 import { CAMPAIGN_STATUSES } from '../../models/Campaign.ts';
 import { CAMPAIGN_RECIPIENT_STATUSES } from '../../models/CampaignRecipient.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
@@ -7,7 +8,7 @@ import { numericId, flag, PageMeta, pageQuery, resource, withAliases } from '../
 const id = resource('campaign', numericId());
 const campaignid = resource('campaign', z.number().int().positive());
 const campaignAliases = { campaignid: ['campaignId', 'campaignID'] } as const;
-const locale = z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
+const locale = localeCode();
 const mergeValue = z.union([z.string().max(1000), z.number(), z.boolean()]).transform(String);
 
 export const GiftCard = z.object({

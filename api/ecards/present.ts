@@ -1,6 +1,6 @@
 // How an eCard is shown: the spec's field names.
 import type { z } from 'zod';
-import { priceOf, type EcardRow, type ENVELOPE_THEMES } from '../../services/ecards.ts';
+import { ecardModeOf, priceOf, type EcardRow, type ENVELOPE_THEMES } from '../../services/ecards.ts';
 import { thumbImageOf } from '../../services/widget/thumbs.ts';
 import type { Ecard } from './schema.ts';
 
@@ -21,7 +21,7 @@ export function presentEcard(e: EcardRow, publicBaseUrl: string): z.input<typeof
     disabled: Boolean(e.disabled),
     canSchedule: Boolean(e.can_schedule),
     ecardbrandid: e.ecardbrandid,
-    ecard_mode: e.ecard_mode,
+    ecard_mode: ecardModeOf(e.ecard_mode),
     envelope_bg_image_url: e.envelope_bg_image_url,
     envelope_audio_url: e.envelope_audio_url,
     envelope_video_url: e.envelope_video_url,

@@ -134,7 +134,7 @@ export const Ecard = z.object({
   disabled: z.boolean(),
   canSchedule: z.boolean(),
   ecardbrandid: z.number().int().nullable(),
-  ecard_mode: z.string().nullable(),
+  ecard_mode: z.enum(ECARD_MODES).describe('popup_card (the default: also what a stored null reads as) or classic'),
   envelope_bg_image_url: z.string().nullable(),
   envelope_audio_url: z.string().nullable(),
   envelope_video_url: z.string().nullable(),

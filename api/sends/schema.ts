@@ -1,6 +1,7 @@
 // Contracts of the send endpoints: the widget's eCards for a sender, send-ecard (flat bodies), cancel-send, and
 // reading sends (the list with its filters, one send with its recipients).
 import { z } from 'zod';
+import { localeCode } from '../../services/i18n/locale-code.ts';
 import { BrandOverride } from '../brands/schema.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { ecardFormFields, httpUrl } from '../ecards/schema.ts';
@@ -47,7 +48,7 @@ export const SendBody = withAliases(
     is_sharing: flag.optional().describe('true selects share-link mode'),
     widgetId: resource('widget', z.union([z.string(), z.number()])).optional().describe('the eCard\'s widget (vanity or numeric id)'),
     personalMessage: z.string().max(20_000).optional().describe('HTML, sanitized'),
-    locale: z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/).optional(),
+    locale: localeCode().optional().describe('a language code (fr-CA) or name (hebrew); a name is stored as its code'),
     mergeTags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
     // The envelope's URLs are checked as an eCard's are (they are written into the page's styles); other keys pass.
     overrideProps: z

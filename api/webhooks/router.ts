@@ -1,9 +1,11 @@
 // Webhook endpoints: member-change subscriptions, the ecard_shared URL, endpoints, the delivery log, replay, test.
+import type { z } from 'zod';
 import { enableEndpoint, listEndpoints, setEcardSharedUrl, subscribe, unsubscribe } from '../../services/webhooks/endpoints.ts';
 import { findDelivery, listDeliveries, replayDelivery, sendTest, type LoggedDelivery } from '../../services/webhooks/deliveries.ts';
 import { checkAccess } from '../http/mount.ts';
 import { defineRoute } from '../http/route.ts';
 import { isAnyOutcomeEventType } from '../../services/sends/outcome-events.ts';
+import { sampleEvent } from '../../services/webhooks/samples.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';
 import { presentDelivery, presentDeliveryDetail, presentEndpoint } from './present.ts';
@@ -21,6 +23,8 @@ import {
   EndpointList,
   PageMeta,
   ReplayBody,
+  SampleEvent,
+  SampleQuery,
   SubscribeAnswer,
   SubscribeBody,
   TestBody,
@@ -146,6 +150,18 @@ export const webhookRoutes = [
     response: Delivery,
     async handler({ body }, { services, caller }) {
       return present(await sendTest(services, caller.account.id, body.endpoint_id));
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/webhook/sample',
+    summary: 'One delivery body of a type (ecard_shared, a member-change or an outcome event), made of invented data, shaped as a real delivery of that type',
+    tags,
+    access: view,
+    query: SampleQuery,
+    response: SampleEvent,
+    async handler({ query }, { services }) {
+      return sampleEvent(query.event_type, services.now()) as z.input<typeof SampleEvent>;
     },
   }),
 ];

@@ -7,6 +7,8 @@ import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
 import { SEND_ORIGINS } from '../../services/sends/log.ts';
 import { ALL_OUTCOME_EVENT_TYPES, OUTCOME_EVENT_TYPES } from '../../services/sends/outcome-events.ts';
 import { LoggedRecipient } from '../sends/schema.ts';
+import { MemberEvent } from '../directory/schema.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../services/webhooks/samples.ts';
 import type { DeliveryQuery } from '../../services/webhooks/deliveries.ts';
 import { numericId, flag, pageQuery, PageMeta, resource } from '../schema-helpers.ts';
 
@@ -181,3 +183,23 @@ export const GiftClaimedEvent = z.object({
   }),
   send: OutcomeSend.nullable().describe('the send that carried the gift (null for an order without one)'),
 });
+
+/** What a delivery of each type carries: one schema serves the sample, the OpenAPI document's webhooks and the tests of real deliveries. */
+export const EVENT_BODIES: Record<WebhookEventType, z.ZodType> = {
+  ecard_shared: z.array(EcardSharedEvent),
+  team_member_created: MemberEvent,
+  team_member_updated: MemberEvent,
+  team_member_deactivated: MemberEvent,
+  team_member_deleted: MemberEvent,
+  ecard_delivered: OutcomeEvent,
+  ecard_opened: OutcomeEvent,
+  ecard_failed: OutcomeEvent,
+  ecard_bounced: OutcomeEvent,
+  campaign_completed: CampaignCompletedEvent,
+  gift_claimed: GiftClaimedEvent,
+};
+
+export const SampleQuery = z.object({ event_type: z.enum(WEBHOOK_EVENT_TYPES).describe('ecard_shared, a member-change event or an outcome event') });
+export const SampleEvent = z
+  .union([z.array(EcardSharedEvent), MemberEvent, OutcomeEvent, CampaignCompletedEvent, GiftClaimedEvent])
+  .describe('the body a delivery of that type carries (ecard_shared: an array of one element per recipient)');

@@ -1,14 +1,17 @@
 // What an automation would send, date by date, without sending or saving anything: previewTrigger (a trigger
 // that may not be saved yet) and findOne's next_firings (an enabled automation's next 30 days). Both run the due
-// module over the members in scope, exactly as a firing does.
+// module over the members in scope, exactly as a firing does, and place each card as the firing does (its zone and
+// instant: services/automations/local-plan.ts).
 import { missingField, unknownCustomField } from '../../lib/errors.ts';
 import type { AutomationEventType } from '../../models/Automation.ts';
 import type { Models } from '../../models/index.ts';
+import { loadAccountSettings, type QuietHours } from '../account-settings.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkReferences, findAutomation, triggerFor, type MilestoneRuleInput } from './automations.ts';
 import { drawFrom, ecardCandidates } from './draw.ts';
 import { dueConfigOf, type AutomationConfig } from './config.ts';
 import { addDays, dueOccasions, lastPassedDate, sendInstant, type DueConfig, type LocalDate, type Occasion, type TimingConfig } from './due.ts';
+import { memberZone, planFiringCards } from './local-plan.ts';
 import { activeMembers, inScope, membersInScope, reachesEveryone, type ScopedMember } from './members.ts';
 import { customFieldOf, isActiveCustomField, missingTriggerFields, type TriggerFields } from './validate.ts';
 
@@ -22,6 +25,10 @@ export interface PreviewOccasion {
   occasion_date: LocalDate;
   years?: number;
   ecard_id?: number;
+  /** The zone the card follows: the member's own with recipient_timezone (else the automation's), as the firing places it. */
+  zone: string;
+  /** When the card goes: send_time on the date in that zone with recipient_timezone, after the member's quiet hours. */
+  send_at: string;
 }
 
 export interface PreviewFiring {
@@ -50,33 +57,64 @@ function ecardOf(choice: EcardChoice, occasion: Occasion): number | undefined {
 
 const fullName = (m: ScopedMember) => [m.first_name, m.last_name].filter(Boolean).join(' ');
 
-/** The send dates in (window.from, window.to] that have occasions, each with its occasions. */
+interface Place {
+  zone: string;
+  sendAt: Date;
+  /** The instant of the firing that sends it (its zone's Schedule's, with recipient_timezone). */
+  firesAt: Date;
+}
+
+/** Where a firing would place each member's card: the firing's own plan, one per zone (the zone's Schedule). */
+function placesOf(config: DueConfig, date: LocalDate, members: readonly ScopedMember[], quiet: QuietHours | null): Map<number, Place> {
+  const timing = config.timing_config;
+  const zones = timing.recipient_timezone ? new Set(members.map((m) => memberZone(m, timing.timezone))) : new Set([null]);
+  const places = new Map<number, Place>();
+  for (const firingZone of zones) {
+    const plan = planFiringCards({ members, timing, firingZone, firingDate: date, quiet });
+    for (const card of plan.cards) places.set(card.member.id, { zone: card.zone, sendAt: card.sendAt, firesAt: plan.at });
+  }
+  return places;
+}
+
+/**
+ * The send dates in (window.from, window.to] that have occasions, each with its occasions and where each card goes;
+ * with `notBefore`, the cards whose zone's firing has already passed (an earlier zone's) are left out.
+ */
 function firingsOf(
   config: DueConfig,
   members: readonly ScopedMember[],
   window: { from: LocalDate; to: LocalDate },
   choice: EcardChoice | null,
   showContact: boolean,
+  quiet: QuietHours | null,
+  notBefore: Date | null,
 ): PreviewFiring[] {
   const byId = new Map(members.map((m) => [m.id, m]));
+  const byDate = new Map<LocalDate, Occasion[]>();
+  for (const occasion of dueOccasions(config, members, window)) byDate.set(occasion.send_date, [...(byDate.get(occasion.send_date) ?? []), occasion]);
   const firings: PreviewFiring[] = [];
-  for (const occasion of dueOccasions(config, members, window)) {
-    let firing = firings.at(-1);
-    if (firing?.local_date !== occasion.send_date) {
-      const send_at = sendInstant(occasion.send_date, config.timing_config.send_time, config.timing_config.timezone).toISOString();
-      firing = { local_date: occasion.send_date, send_at, occasions: [] };
-      firings.push(firing);
+  for (const [date, occasions] of byDate) {
+    const places = placesOf(config, date, [...new Set(occasions.map((o) => byId.get(o.member_id)!))], quiet);
+    const shown: PreviewOccasion[] = [];
+    for (const occasion of occasions) {
+      const member = byId.get(occasion.member_id)!;
+      const place = places.get(occasion.member_id);
+      if (!place || (notBefore && place.firesAt <= notBefore)) continue;
+      const ecard = choice ? ecardOf(choice, occasion) : undefined;
+      shown.push({
+        member_id: occasion.member_id,
+        ...(showContact ? { name: fullName(member), email: member.email } : {}),
+        event: occasion.event,
+        occasion_date: occasion.occasion_date,
+        ...(occasion.years !== undefined ? { years: occasion.years } : {}),
+        ...(ecard !== undefined ? { ecard_id: ecard } : {}),
+        zone: place.zone,
+        send_at: place.sendAt.toISOString(),
+      });
     }
-    const member = byId.get(occasion.member_id)!;
-    const ecard = choice ? ecardOf(choice, occasion) : undefined;
-    firing.occasions.push({
-      member_id: occasion.member_id,
-      ...(showContact ? { name: fullName(member), email: member.email } : {}),
-      event: occasion.event,
-      occasion_date: occasion.occasion_date,
-      ...(occasion.years !== undefined ? { years: occasion.years } : {}),
-      ...(ecard !== undefined ? { ecard_id: ecard } : {}),
-    });
+    if (!shown.length) continue;
+    const send_at = sendInstant(date, config.timing_config.send_time, config.timing_config.timezone).toISOString();
+    firings.push({ local_date: date, send_at, occasions: shown });
   }
   return firings;
 }
@@ -139,7 +177,10 @@ export async function previewTrigger(
     const enabled = await enabledEcards(models, accountId, [...automation.selected_ecard_ids, ...rules.flatMap((r) => r.ecard_ids ?? [])]);
     choice = choiceOf(automation.row.id, automation.selected_ecard_ids, rules, enabled);
   }
-  return { timezone: timing.timezone, firings: firingsOf(config, members, window, choice, showContact) };
+  const { quiet_hours: quiet } = await loadAccountSettings(models, accountId);
+  // From the next open date (no `from` given), a zone whose send_time on it has passed has fired already.
+  const notBefore = input.from ? null : ctx.now();
+  return { timezone: timing.timezone, firings: firingsOf(config, members, window, choice, showContact, quiet, notBefore) };
 }
 
 /**
@@ -158,13 +199,14 @@ export async function nextFirings(ctx: ServiceContext, configs: readonly Automat
   const shared = due.length > 1 || due.some(({ config }) => reachesEveryone(config)) ? await activeMembers(models, accountId) : null;
   const enabled = await enabledEcards(models, accountId, due.flatMap(({ config }) => [...config.selected_ecard_ids, ...config.milestone_rules.flatMap((r) => r.ecard_ids)]));
   const now = ctx.now();
+  const { quiet_hours: quiet } = await loadAccountSettings(models, accountId);
   for (const { config, dueConfig } of due) {
     const members = shared ? shared.filter((m) => inScope(config, m)) : await membersInScope(models, config);
     const from = firstOpenDate(now, dueConfig.timing_config);
     const window = { from: addDays(from, -1), to: addDays(from, NEXT_FIRINGS_DAYS - 1) };
     const choice = choiceOf(config.row.id, config.selected_ecard_ids, config.milestone_rules, enabled);
     try {
-      result.set(config.row.id, firingsOf(dueConfig, members, window, choice, showContact));
+      result.set(config.row.id, firingsOf(dueConfig, members, window, choice, showContact, quiet, now));
     } catch (err) {
       // A stored configuration the due module cannot read (it was validated when enabled): shown as no firings.
       ctx.logger.warn({ err, automationId: config.row.id }, 'could not compute the next firings of an automation');

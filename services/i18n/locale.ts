@@ -18,6 +18,12 @@ const ALIASES: Record<string, Lang> = {
   nam: 'vi',
 };
 
+/** The language an alias (`hebrew`, `pt`, `nam`, any case) names; undefined for anything else. */
+export function aliasLanguage(value: string): Lang | undefined {
+  const wanted = value.trim().toLowerCase();
+  return Object.hasOwn(ALIASES, wanted) ? ALIASES[wanted] : undefined;
+}
+
 const RTL: ReadonlySet<Lang> = new Set(['he', 'ar']);
 
 const isLang = (value: string): value is Lang => Object.hasOwn(CATALOGUES, value);

@@ -9,6 +9,7 @@ import Handlebars from 'handlebars';
 import { cssString } from '../../lib/css.ts';
 import { packageRoot } from '../../lib/paths.ts';
 import { isPlainHttpUrl } from '../../lib/urls.ts';
+import { ecardModeOf } from '../../models/Ecard.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import { stringsFor } from '../i18n/locale.ts';
@@ -71,7 +72,7 @@ export function renderPage(send: PageSend, design: EcardDesign | null, recipient
   const { lang, dir, t } = stringsFor(send.locale);
   const o = overridesOf(send);
   const autoOpen = envelopeOverride(o.envelope_auto_open, 'boolean', design?.envelope_auto_open ?? false);
-  const classic = design?.ecard_mode === 'classic';
+  const classic = ecardModeOf(design?.ecard_mode) === 'classic';
   // `classic` shows the card at once, with no envelope; auto-open shows it open (the envelope replays on request).
   // Either way the open is sent once the card has been seen.
   const openAtOnce = classic || autoOpen;

@@ -9,16 +9,13 @@ import type { WorkflowTarget } from '../../workflows/shared/start.ts';
 import { replayWorkflowId, testWorkflowId } from '../../workflows/webhook-delivery/contract.ts';
 import { startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { MEMBER_EVENT_TYPES } from '../directory/events.ts';
-import { sampleMemberEvent } from '../directory/sample.ts';
-import { sampleCampaignCompleted } from '../campaigns/completed-event.ts';
-import { sampleGiftClaimed } from '../rewards/claimed-event.ts';
-import { isOutcomeEventType, maskedOutcomeBody, MEMBER_RECIPIENTS_SOURCE, outcomeRecipientValues, sampleOutcomeEvent } from '../sends/outcome-events.ts';
+import { isOutcomeEventType, maskedOutcomeBody, MEMBER_RECIPIENTS_SOURCE, outcomeRecipientValues } from '../sends/outcome-events.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent, redactedPayload } from '../outbox.ts';
 import { attemptTimeoutSeconds } from './attempts.ts';
 import { ecardSharedEndpoint, findEndpoint } from './endpoints.ts';
-import { sampleEcardShared } from './samples.ts';
+import { sampleEvent, type WebhookEventType } from './samples.ts';
 
 export type { WebhookAttempt, WebhookDelivery };
 
@@ -146,16 +143,7 @@ export async function sendTest(ctx: ServiceContext, accountId: number, endpointI
   if (!endpoint) throw noEndpoint('No ecard_shared URL is set; set one or name an endpoint_id');
   const now = ctx.now();
   const eventType = endpoint.kind === 'ecard_shared' ? 'ecard_shared' : endpoint.event_type!;
-  const body =
-    endpoint.kind === 'ecard_shared'
-      ? sampleEcardShared(now)
-      : isOutcomeEventType(eventType)
-        ? sampleOutcomeEvent(eventType, now)
-        : eventType === 'campaign_completed'
-          ? sampleCampaignCompleted(now)
-          : eventType === 'gift_claimed'
-            ? sampleGiftClaimed(now)
-            : sampleMemberEvent(eventType as Parameters<typeof sampleMemberEvent>[0], now);
+  const body = sampleEvent(eventType as WebhookEventType, now);
   const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
   const delivery = await accountTransaction(ctx.models, accountId, async (transaction) => {
     // Already drained: a test goes to this endpoint only.

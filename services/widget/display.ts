@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { parseColor } from '../../lib/colors.ts';
 import { fieldIssueOf, type FieldIssue } from '../../lib/errors.ts';
+import { localeCode } from '../i18n/locale-code.ts';
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const colour = z.string().max(64).refine((value) => parseColor(value) !== null, 'not a CSS colour');
@@ -24,7 +25,7 @@ export const WCONFIG_DISPLAY = z.object({
   ecardsPerPage: int(4, 60).optional(),
   theme: z.enum(['light', 'dark']).optional(),
   widgetThemeColor: colour.optional(),
-  locale: z.string().max(16).optional(),
+  locale: localeCode().optional(),
   maxRecipients: int(1, 50).optional(),
   scheduleMaxDays: int(1, 365).optional(),
   readReceiptEnabled: z.boolean().optional(),

@@ -296,8 +296,10 @@ describe('automations: the API', function () {
     const firings = enabled.next_firings as Json[];
     expect(firings).to.have.length(1);
     expect(firings[0]).to.deep.include({ local_date: isoDay(5) });
+    // Without recipient_timezone every card goes at the firing's instant, in the automation's zone.
+    const placed = { zone: 'UTC', send_at: firings[0]!.send_at };
     expect(firings[0]!.occasions).to.deep.equal([
-      { member_id: soon.id, name: 'Pat Lee', email: soon.email, event: 'birthday', occasion_date: isoDay(5), ecard_id: ecardIds[0] },
+      { member_id: soon.id, name: 'Pat Lee', email: soon.email, event: 'birthday', occasion_date: isoDay(5), ecard_id: ecardIds[0], ...placed },
     ]);
     expect((await findOne(id)).next_firings).to.deep.equal(firings);
     const listed = expectSuccess(await api('GET', '/automation/list')) as Json[];
@@ -305,7 +307,7 @@ describe('automations: the API', function () {
     // Without directory: view, no names or emails.
     const noDirectory = await newKey(stack.models, account.accountId, { automations: 'view' });
     const seen = await ok('GET', `/automation/findOne/id/${id}`, undefined, noDirectory.key);
-    expect((seen.next_firings as Array<{ occasions: Json[] }>)[0]!.occasions[0]).to.deep.equal({ member_id: soon.id, event: 'birthday', occasion_date: isoDay(5), ecard_id: ecardIds[0] });
+    expect((seen.next_firings as Array<{ occasions: Json[] }>)[0]!.occasions[0]).to.deep.equal({ member_id: soon.id, event: 'birthday', occasion_date: isoDay(5), ecard_id: ecardIds[0], ...placed });
   });
 
   it('gift cards: a create needs a gc_automation_enable token without resource, enabling one for the automation (else 403 requires_otp)', async () => {

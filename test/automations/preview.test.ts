@@ -4,12 +4,15 @@
 import { expect } from 'chai';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { pickIndex } from '../../services/automations/draw.ts';
+import { findDue } from '../../services/automations/find-due.ts';
+import { sendInstant } from '../../services/automations/local-date.ts';
 import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
 type Firing = { local_date: string; send_at: string; occasions: Json[] };
+const addDay = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 describe('automations: previewTrigger', function () {
   this.timeout(90_000);
@@ -63,7 +66,11 @@ describe('automations: previewTrigger', function () {
     expect(data).to.deep.equal({
       timezone: 'UTC',
       firings: [
-        { local_date: '2031-03-10', send_at: '2031-03-10T09:00:00.000Z', occasions: [{ ...whole(ann, 'Ann Archer'), event: 'birthday', occasion_date: '2031-03-10' }] },
+        {
+          local_date: '2031-03-10',
+          send_at: '2031-03-10T09:00:00.000Z',
+          occasions: [{ ...whole(ann, 'Ann Archer'), event: 'birthday', occasion_date: '2031-03-10', zone: 'UTC', send_at: '2031-03-10T09:00:00.000Z' }],
+        },
       ],
     });
     // One more day reaches Bob's birthday (the window is from .. from + days - 1).
@@ -74,7 +81,7 @@ describe('automations: previewTrigger', function () {
     expect(await lines({ event_type: 'birthday' })).to.deep.equal([`2031-03-10: ${ann.id}:2031-03-10`]);
 
     const noDirectory = await newKey(stack.models, account.accountId, { automations: 'view' });
-    expect((await firings({ trigger_type: 'birthday' }, noDirectory.key))[0]!.occasions).to.deep.equal([{ member_id: ann.id, event: 'birthday', occasion_date: '2031-03-10' }]);
+    expect((await firings({ trigger_type: 'birthday' }, noDirectory.key))[0]!.occasions).to.deep.equal([{ member_id: ann.id, event: 'birthday', occasion_date: '2031-03-10', zone: 'UTC', send_at: '2031-03-10T09:00:00.000Z' }]);
     const withDirectory = await newKey(stack.models, account.accountId, { automations: 'view', directory: 'view' });
     expect((await firings({ trigger_type: 'birthday' }, withDirectory.key))[0]!.occasions[0]).to.deep.include({ name: 'Ann Archer', email: ann.email });
   });
@@ -160,6 +167,39 @@ describe('automations: previewTrigger', function () {
 
     expect(await lines({ trigger_type: 'onboarding', trigger_config: { days_after_hire: 7 } })).to.deep.equal([`2031-03-09: ${bob.id}:2031-03-09`]);
     expect(await lines({ trigger_type: 'onboarding', trigger_config: { days_after_hire: 7 }, from: '2031-02-01', days: 10 })).to.deep.equal([`2031-02-07: ${eve.id}:2031-02-07`]);
+  });
+
+  it('recipient_timezone: each card at send_time in its member’s zone (none: the automation’s), as the firing places it, in previewTrigger and next_firings', async () => {
+    const fresh = await newAccount(stack.models, 'pro');
+    const widget = await insertWidget(stack.models, fresh.accountId);
+    const ecard = await insertEcard(stack.models, fresh.accountId, widget.id);
+    // D: five days ahead (UTC), inside the forecast's 30 days and after every zone's 09:00 of today.
+    const d = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const people = {
+      'Asia/Tokyo': await member({ first_name: 'Tae', date_of_birth: `1990-${d.slice(5)}`, timezone: 'Asia/Tokyo' }, fresh.accountId),
+      'America/New_York': await member({ first_name: 'Ned', date_of_birth: `1991-${d.slice(5)}`, timezone: 'America/New_York' }, fresh.accountId),
+      'Europe/Berlin': await member({ first_name: 'Zed', date_of_birth: `1992-${d.slice(5)}`, timezone: null }, fresh.accountId),
+    };
+    const timing = { send_time: '09:00', timezone: 'Europe/Berlin', recipient_timezone: true };
+    const expected = Object.entries(people).map(([zone, m]) => ({ member_id: m.id, zone, send_at: sendInstant(d, '09:00', zone).toISOString() }));
+    const placed = (list: Firing[]) =>
+      list.flatMap((f) => f.occasions).map((o) => ({ member_id: o.member_id, zone: o.zone, send_at: o.send_at })).sort((a, b) => Number(a.member_id) - Number(b.member_id));
+
+    const previewed = expectSuccess(await call(stack.url, 'POST', '/v2/api/automation/previewTrigger', { key: fresh.liveKey, body: { trigger_type: 'birthday', timing_config: timing } })) as { firings: Firing[] };
+    expect(placed(previewed.firings)).to.deep.equal(expected);
+    const saved = expectSuccess(await call(stack.url, 'POST', '/v2/api/automation/save', {
+      key: fresh.liveKey,
+      body: { automation: { automation_name: 'Zones', event_type: 'birthday', from_email: 'hr@example.com', selected_ecard_ids: [ecard.id], timing_config: timing, enabled: true } },
+    })) as { id: number };
+    const found = expectSuccess(await call(stack.url, 'GET', `/v2/api/automation/findOne/id/${saved.id}`, { key: fresh.liveKey })) as { next_firings: Firing[] };
+    expect(placed(found.next_firings)).to.deep.equal(expected);
+
+    // The firing's own find step, once per zone (each zone's Schedule fires at 09:00 there on D): the rows it plans.
+    for (const zone of Object.keys(people)) {
+      await findDue(stack.services, { accountId: fresh.accountId, automationId: saved.id, firingDate: d, window: { from: addDay(d, -1), to: d, missedFrom: null }, at: sendInstant(d, '09:00', zone).toISOString(), zone });
+    }
+    const rows = await stack.models.AutomationSend.findAll({ where: { automation_id: saved.id, kind: 'card' }, order: [['member_id', 'ASC']] });
+    expect(rows.map((r) => ({ member_id: r.member_id, zone: r.zone, send_at: r.send_at?.toISOString() }))).to.deep.equal(expected);
   });
 
   it('starts by default at the next date whose send time has not passed; days up to 90', async () => {

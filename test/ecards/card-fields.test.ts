@@ -35,12 +35,34 @@ describe('eCards: the card page fields', function () {
     envelope_color_settings: '{"envelope":"#c0ffee","liner":"rebeccapurple","text":"rgba(0, 0, 0, 0.8)"}',
   };
 
-  it('a new eCard answers the defaults: popup mode (null), the classic theme, no loop, no labels', async () => {
+  const DEFAULTS = { ecard_mode: 'popup_card', envelope_theme: 'classic', envelope_audio_repeat: false };
+
+  it('a new eCard answers the defaults: popup mode, the classic theme, no loop, no labels', async () => {
     const card = await create();
     expect(card).to.deep.include({
-      ecard_mode: null, envelope_theme: 'classic', envelope_audio_repeat: false, ecardLinkAltText: null, thumbnail_alt_label: null, og_title: null, og_description: null,
-      envelope_color_settings: null,
+      ...DEFAULTS, ecardLinkAltText: null, thumbnail_alt_label: null, og_title: null, og_description: null, envelope_color_settings: null,
     });
+  });
+
+  it('findOne, search and a copy answer the defaults of an eCard saved without them', async () => {
+    const card = await create();
+    expect(expectSuccess(await api('GET', `/ecard/findOne/id/${card.id}`))).to.deep.include(DEFAULTS);
+    const [found] = expectSuccess(await api('GET', `/ecard/search?ecardIDs=${card.id}`)) as EcardBody[];
+    expect(found).to.deep.include(DEFAULTS);
+    expect(expectSuccess(await api('POST', '/ecard/copy', { ecardid: card.id }))).to.deep.include(DEFAULTS);
+  });
+
+  it('a mode stored as null (a row from before the default, or cleared) reads as popup_card everywhere', async () => {
+    const card = await create({ ecard_mode: 'classic' });
+    await stack.models.sequelize.query('UPDATE ecards SET ecard_mode = NULL WHERE id = :id', { replacements: { id: card.id } });
+    expect(await rowOf(card.id)).to.include({ ecard_mode: null });
+    expect(expectSuccess(await api('GET', `/ecard/findOne/id/${card.id}`))).to.deep.include({ ecard_mode: 'popup_card' });
+    const [found] = expectSuccess(await api('GET', `/ecard/search?ecardIDs=${card.id}`)) as EcardBody[];
+    expect(found).to.deep.include({ ecard_mode: 'popup_card' });
+    const copy = expectSuccess(await api('POST', '/ecard/copy', { ecardid: card.id })) as EcardBody;
+    expect(copy).to.deep.include({ ecard_mode: 'popup_card' });
+    const cleared = expectSuccess(await api('POST', '/ecard/save', { myEcard: { id: card.id, ecard_mode: null } })) as EcardBody;
+    expect(cleared).to.deep.include({ ecard_mode: 'popup_card' });
   });
 
   it('saves each field, stores it in its column, and findOne and search answer it', async () => {

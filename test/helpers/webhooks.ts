@@ -1,6 +1,8 @@
 // Webhook test helpers: subscriptions through the API, member changes that emit events, the delivery log.
 import { expect } from 'chai';
+import { EVENT_BODIES } from '../../api/webhooks/schema.ts';
 import type { Models } from '../../models/index.ts';
+import type { WebhookEventType } from '../../services/webhooks/samples.ts';
 import type { WebhookDelivery } from '../../models/WebhookDelivery.ts';
 import { deliveryWorkflowId } from '../../workflows/webhook-delivery/contract.ts';
 import { call, expectSuccess, newAccount, type TestAccount } from './api.ts';
@@ -120,4 +122,11 @@ export async function insertDelivery(models: Models, accountId: number, endpoint
       { transaction },
     );
   });
+}
+
+/** Checks a body against the one schema of its type's deliveries: nothing missing, nothing the schema does not name. */
+export function expectEventShape(type: WebhookEventType, body: unknown): void {
+  const parsed = EVENT_BODIES[type].safeParse(body);
+  expect(parsed.success, `${type}: ${JSON.stringify(parsed.error?.issues)}`).to.equal(true);
+  expect(parsed.data, `${type}: keys the schema does not name`).to.deep.equal(body);
 }

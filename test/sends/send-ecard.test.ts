@@ -106,6 +106,19 @@ describe('send-ecard: email now, scheduled, share link', function () {
     expect(mail!.text).to.include('Ouvrir votre carte: ');
   });
 
+  it('a hebrew send (an alias) is stored as he and renders right to left: the email and the card page', async () => {
+    const body = { ...base(), locale: 'hebrew' };
+    const res = await send(body);
+    expect(res.body, JSON.stringify(res.body)).to.deep.include({ success: true, emailsSent: 1 });
+    expect((await stack.models.Send.findOne({ where: { send_id: res.body.sendId as string } }))!.locale).to.equal('he');
+    const [mail] = smtp.to(body.recipientEmail);
+    expect(mail!.html).to.match(/<html[^>]* dir="rtl"/);
+    expect(mail!.html).to.include('lang="he"');
+    const shared = await send({ ...base(), type: 'ecard_copy_link', locale: 'hebrew' });
+    const page = await (await fetch(shared.body.shareUrl as string)).text();
+    expect(page).to.match(/<html[^>]* dir="rtl"/);
+  });
+
   it('the share page shows the envelope settings: background, colours, audio, video, auto-open, confetti', async () => {
     await stack.models.Ecard.update(
       {

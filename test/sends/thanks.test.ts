@@ -74,6 +74,26 @@ describe('"Say thank you": POST /e/<id>/thanks emails the sender, at most three 
     expect(mail!.text).to.include('Merci 🎉');
   });
 
+  it('a form and a JSON client share the three thank-yous: the form comes back 303 to the card, JSON is answered 201 (no redirect), the fourth of either is 429', async () => {
+    const { sender, pages } = await sendCard();
+    const form = await postForm(pages[0]!, { message: 'From the page' });
+    expect([form.status, form.headers.get('location')]).to.deep.equal([303, `/e/${pages[0]}?thanks=sent`]);
+    const json = await call(stack.url, 'POST', `/e/${pages[0]}/thanks`, { rawBody: JSON.stringify({ message: 'From a script' }), headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    expect(json.status, JSON.stringify(json.body)).to.equal(201);
+    expect(json.headers.get('location')).to.equal(null);
+    expect(json.body).to.deep.include({ success: true, data: { sent: true, remaining: 1 } });
+    expect((await postForm(pages[0]!, { message: 'Third' })).status).to.equal(303);
+    expectFailure(await postJson(pages[0]!, { message: 'Fourth' }), 429, 'thanks_limit');
+    expect((await postForm(pages[0]!, { message: 'Fourth again' })).status).to.equal(429);
+    await eventually(async () => smtp.to(sender), (m) => m.length === 3, 10_000);
+    // Another site's script cannot post JSON here: a browser asks first, and nothing allows it.
+    const preflight = await fetch(`${stack.url}/e/${pages[0]}/thanks`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).to.equal(null);
+  });
+
   it('the fourth thank-you for the same page is 429 (form: a page in the send\'s language with the way back; JSON: thanks_limit) and queues nothing', async () => {
     const { sender, pages } = await sendCard();
     for (let i = 1; i <= 3; i++) expect((await postForm(pages[0]!, { message: `Thanks ${i}` })).status).to.equal(303);

@@ -10,7 +10,7 @@ import { call, expectFailure, expectSuccess, newKey, type TestAccount } from '..
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
-import { hookPath, webhookApi, webhookContext } from '../helpers/webhooks.ts';
+import { expectEventShape, hookPath, webhookApi, webhookContext } from '../helpers/webhooks.ts';
 
 type Json = Record<string, unknown>;
 type Recipient = { sendId: string; name: string | null; email: string | null; status: string; sent_at: string | null; opened_at: string | null; bounced_at: string | null; failure: string | null };
@@ -78,11 +78,13 @@ describe('webhooks: outcome events', function () {
     const [ok] = bodies(delivered);
     expect(bodies(delivered)).to.have.length(1);
     expect(ok).to.deep.include({ event_type: 'ecard_delivered', send });
+    expectEventShape('ecard_delivered', ok);
     expect(ok!.recipients).to.deep.equal(
       rows.filter((r) => r.status === 'sent').map((r) => ({ sendId, name: r.recipient_name, email: r.recipient_email, status: 'sent', sent_at: r.finished_at!.toISOString(), opened_at: null, bounced_at: null, failure: null })),
     );
     expect(ok!.recipients).to.have.length(2);
     const [bad] = bodies(failed);
+    expectEventShape('ecard_failed', bad);
     expect(bodies(failed)).to.have.length(1);
     expect(bad).to.deep.include({ event_type: 'ecard_failed', send });
     expect(bad!.recipients).to.have.length(1);

@@ -4,7 +4,6 @@
 import { ApiError } from '../../../lib/errors.ts';
 import type { AutomationConfig } from '../../../services/automations/config.ts';
 import { addDays, lastPassedDate, sendInstant, weekday } from '../../../services/automations/due.ts';
-import { memberZone } from '../../../services/automations/local-plan.ts';
 import { memberZones } from '../../../services/automations/schedule.ts';
 import { localIso } from '../../../services/campaigns/schedule-time.ts';
 import { NEXT_FIRINGS_DAYS, previewTrigger } from '../../../services/automations/preview.ts';
@@ -63,12 +62,6 @@ export async function forecastOf(services: ServiceContext, accountId: number, co
   }
   const byDate = new Map(firings.map((f) => [f.local_date, f]));
   const perZone = timing.recipient_timezone === true;
-  const ids = [...new Set(firings.flatMap((f) => f.occasions.map((o) => o.member_id)))];
-  const zoneOf = new Map<number, string>();
-  if (perZone && ids.length) {
-    const rows = await services.models.TeamMember.findAll({ attributes: ['id', 'timezone'], where: { id: ids, account_id: accountId }, raw: true });
-    for (const m of rows) zoneOf.set(m.id, memberZone(m, timing.timezone));
-  }
   const days: ForecastDay[] = [];
   for (let i = 0; i < NEXT_FIRINGS_DAYS; i++) {
     const date = addDays(from, i);
@@ -83,7 +76,7 @@ export async function forecastOf(services: ServiceContext, accountId: number, co
         detail: [
           o.occasion_date !== date ? `for ${o.occasion_date}` : '',
           o.years !== undefined ? `${o.years} years` : '',
-          perZone ? `${timing.send_time} ${cityOf(zoneOf.get(o.member_id) ?? timing.timezone)}` : '',
+          perZone ? `${timing.send_time} ${cityOf(o.zone)}` : '',
         ].filter(Boolean).join(', '),
       })),
     });

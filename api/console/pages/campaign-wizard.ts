@@ -2,6 +2,7 @@
 // the eCards (copied into the campaign, as `saveCampaignEcards`). The draft campaign is the wizard's server-side
 // state: each step saves through the key API's use case and the next step reads the draft back.
 import { z } from 'zod';
+import { localeCode } from '../../../services/i18n/locale-code.ts';
 import { findCampaign, saveCampaign } from '../../../services/campaigns/campaigns.ts';
 import { campaignEcards } from '../../../services/campaigns/ecards.ts';
 import { pickableEcards } from '../../../services/campaigns/picker.ts';
@@ -18,7 +19,7 @@ const DetailsForm = z.object({
   from_name: z.string().trim().max(200, 'At most 200 characters'),
   from_email: z.email('Enter an email address such as people@example.com').max(254),
   personal_message: z.string().max(20_000, 'At most 20,000 characters'),
-  locale: z.string().trim().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'Enter a language code such as en or fr-CA'),
+  locale: localeCode('Enter a language code such as en or fr-CA, or a language name such as hebrew'),
 });
 const DETAIL_FIELDS = ['campaign_name', 'from_name', 'from_email', 'personal_message', 'locale'] as const;
 

@@ -3,6 +3,7 @@
 // change goes through the key API's use cases (services/campaigns/*).
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { localeCode } from '../../../services/i18n/locale-code.ts';
 import { CAMPAIGN_STATUSES, type Campaign } from '../../../models/Campaign.ts';
 import { findCampaign, listCampaigns, updateLocale } from '../../../services/campaigns/campaigns.ts';
 import { cancelCampaign, unscheduleCampaign } from '../../../services/campaigns/moves.ts';
@@ -34,7 +35,7 @@ const noticeOf = (ctx: Context) => NOTICES[String(ctx.query.done)] ?? undefined;
 
 const ListQuery = pageQuery(100, LIST_ROWS).extend({ status: z.enum(CAMPAIGN_STATUSES).optional() });
 const CampaignPageQuery = pageQuery(100, RECIPIENT_ROWS);
-const LocaleForm = z.object({ locale: z.string().trim().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'Enter a language code such as en or fr-CA') });
+const LocaleForm = z.object({ locale: localeCode('Enter a language code such as en or fr-CA, or a language name such as hebrew') });
 
 const wallText = (local: string) => local.slice(0, 16).replace('T', ' ');
 
