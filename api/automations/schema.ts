@@ -4,12 +4,13 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../../models/Automation.ts';
 import { NOTIFICATION_TYPES } from '../../models/AutomationEcard.ts';
 import { daysInMonth, parseLocalDate } from '../../services/automations/local-date.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, timeZoneName, withAliases } from '../schema-helpers.ts';
 
 const positiveId = z.number().int().positive();
 const locale = z.string().max(16).regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,8})*$/, 'expected a language code such as en or fr-CA');
-const message = z.string().max(20_000);
+const message = z.string().max(PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG);
 
 /** An array; an object is taken as the array of its values ("sent as objects or arrays"). */
 function listOf<T extends z.ZodType>(item: T, max: number, min = 0) {
