@@ -5,12 +5,13 @@ import { localeCode } from '../../services/i18n/locale-code.ts';
 import { EVENT_TYPES } from '../../models/Automation.ts';
 import { NOTIFICATION_TYPES } from '../../models/AutomationEcard.ts';
 import { daysInMonth, parseLocalDate } from '../../services/automations/local-date.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, timeZoneName, withAliases } from '../schema-helpers.ts';
 
 const positiveId = z.number().int().positive();
 const locale = localeCode();
-const message = z.string().max(20_000);
+const message = z.string().max(PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG);
 
 /** An array; an object is taken as the array of its values ("sent as objects or arrays"). */
 function listOf<T extends z.ZodType>(item: T, max: number, min = 0) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { localeCode } from '../../services/i18n/locale-code.ts';
 import { CAMPAIGN_STATUSES } from '../../models/Campaign.ts';
 import { CAMPAIGN_RECIPIENT_STATUSES } from '../../models/CampaignRecipient.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
 
 const id = resource('campaign', numericId());
@@ -21,7 +22,7 @@ export const CampaignInput = z.object({
   campaign_name: z.string().trim().min(1).max(200).optional().describe('required on create'),
   from_name: z.string().trim().max(200).nullable().optional().describe('the sender name'),
   from_email: z.union([z.email().max(254), z.literal('')]).nullable().optional().describe('Reply-To of the emails; needed to schedule or send'),
-  personal_message: z.string().max(20_000).nullable().optional().describe('HTML, sanitized'),
+  personal_message: z.string().max(PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG).nullable().optional().describe('HTML, sanitized'),
   locale: locale.optional().describe('render language (default en)'),
   gift_card_enabled: flag.optional().describe('makes scheduling or sending from draft need gc_confirmation_token'),
   gift_card: GiftCard.nullable().optional(),

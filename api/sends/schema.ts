@@ -8,6 +8,7 @@ import { ecardFormFields, httpUrl } from '../ecards/schema.ts';
 import { RECIPIENT_STATUSES } from '../../models/SendRecipient.ts';
 import { ENVELOPE_THEMES } from '../../services/ecards.ts';
 import { SEND_ORIGINS, SEND_STATUSES } from '../../services/sends/log.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
 import { flag, numericId, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
 
 export const GetEcardsQuery = withAliases(z.object({ widgetId: resource('widget', z.string().trim().min(1)).describe('the widget\'s vanity id') }), {
@@ -47,7 +48,7 @@ export const SendBody = withAliases(
     type: z.string().optional().describe('`ecard_copy_link` selects share-link mode'),
     is_sharing: flag.optional().describe('true selects share-link mode'),
     widgetId: resource('widget', z.union([z.string(), z.number()])).optional().describe('the eCard\'s widget (vanity or numeric id)'),
-    personalMessage: z.string().max(20_000).optional().describe('HTML, sanitized'),
+    personalMessage: z.string().max(PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG).optional().describe('HTML, sanitized'),
     locale: localeCode().optional().describe('a language code (fr-CA) or name (hebrew); a name is stored as its code'),
     mergeTags: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).optional(),
     // The envelope's URLs are checked as an eCard's are (they are written into the page's styles); other keys pass.

@@ -29,7 +29,8 @@ export function fromForm(form: Record<string, string>): Record<string, unknown> 
     sender: { name: form.sender_name ?? '', email: form.sender_email ?? '' },
     // Rows the visitor left blank (the form shows spare ones) are no recipients.
     recipients: recipients.filter((r) => r && (r.name.trim() || r.email.trim())),
-    personalMessage: filled('personalMessage'),
+    // A form posts a line break as CRLF; the box's maxlength (and the JSON path) count it as one character.
+    personalMessage: filled('personalMessage')?.replace(/\r\n/g, '\n'),
     sendAt: filled('sendAt'),
     getReadReceipt: form.getReadReceipt === 'on' || form.getReadReceipt === 'true',
     optedIn: form.optedIn === 'on' || form.optedIn === 'true',
@@ -52,7 +53,11 @@ export const sendPageRoutes: AnyRoute[] = [
       const base = `/w/${encodeURIComponent(params.vanity_id)}`;
       const back = (code: string) => ({ seeOther: `${base}/e/${encodeURIComponent(form.ecard ?? '')}?error=${encodeURIComponent(code)}` });
       const parsed = WidgetSendBody.safeParse(fromForm(form));
-      if (!parsed.success) return form.ecard ? back('invalid_parameter') : { seeOther: `${base}?error=invalid_parameter` };
+      if (!parsed.success) {
+        // A message over the limit gets its own sentence (the limit named); any other field the form's general one.
+        const tooLong = parsed.error.issues.some((issue) => issue.path[0] === 'personalMessage' && issue.code === 'too_big');
+        return form.ecard ? back(tooLong ? 'message_too_long' : 'invalid_parameter') : { seeOther: `${base}?error=invalid_parameter` };
+      }
       try {
         const sent = await sendThroughWidget(services, params.vanity_id, parsed.data, koa.ip);
         const query = new URLSearchParams({ ecard: parsed.data.ecard, mode: parsed.data.share_mode });

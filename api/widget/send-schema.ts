@@ -2,6 +2,7 @@
 // to the same shape), and what a send answers (send-ecard's flat fields plus a fresh form token).
 import { z } from 'zod';
 import { SHARE_TYPES } from '../../models/Send.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
 import type { WidgetSent } from '../../services/widget/send.ts';
 
 // Any text: an unknown vanity id is the same 404 as a private widget's.
@@ -17,7 +18,7 @@ export const WidgetSendBody = z.object({
   sender: z.object({ name: person.name.min(1), email: person.email.min(1) }),
   // Bounded here; the widget's maxRecipients (≤ 50) answers toomany.
   recipients: z.array(z.object({ name: person.name, email: person.email.default('') })).max(100).describe('1..maxRecipients for email; a share link keeps the first as its name'),
-  personalMessage: z.string().max(20_000).optional().describe('HTML, sanitized; required unless wconfig.personalMessageOptional or the card has no message box'),
+  personalMessage: z.string().max(PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG).optional().describe('HTML, sanitized; required unless wconfig.personalMessageOptional or the card has no message box'),
   sendAt: z.iso
     .datetime({ offset: true, error: 'expected an ISO 8601 date-time with Z or an offset' })
     .transform((s) => new Date(s))

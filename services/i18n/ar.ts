@@ -110,6 +110,7 @@ export const ar: Catalogue = {
   widgetError_payment_required: 'لا يمكن إرسال هذه البطاقة من هنا بعد.',
   widgetError_notindirectory: 'عنوان بريدك الإلكتروني غير مسموح له بإرسال البطاقات هنا.',
   widgetError_invalid_parameter: 'يُرجى التحقق من حقول النموذج.',
+  widgetError_message_too_long: 'الرسالة الشخصية طويلة جدًا: {max} حرف على الأكثر.',
   widgetError_verification_required: 'يُرجى تأكيد عنوان بريدك الإلكتروني أولًا.',
   widgetError_code_invalid: 'الرمز غير صحيح. يُرجى المحاولة مرة أخرى.',
   widgetError_code_expired: 'انتهت صلاحية الرمز. يُرجى طلب رمز جديد.',

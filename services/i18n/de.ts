@@ -108,6 +108,7 @@ export const de: Catalogue = {
   widgetError_payment_required: 'Diese Karte kann hier noch nicht geschickt werden.',
   widgetError_notindirectory: 'Ihre E-Mail-Adresse darf hier keine Karten schicken.',
   widgetError_invalid_parameter: 'Bitte prüfen Sie die Felder des Formulars.',
+  widgetError_message_too_long: 'Die persönliche Nachricht ist zu lang: höchstens {max} Zeichen.',
   widgetError_verification_required: 'Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse.',
   widgetError_code_invalid: 'Dieser Code stimmt nicht. Bitte versuchen Sie es erneut.',
   widgetError_code_expired: 'Dieser Code ist abgelaufen. Bitte fordern Sie einen neuen an.',

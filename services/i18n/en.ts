@@ -108,6 +108,7 @@ export const en = {
   widgetError_payment_required: 'This eCard cannot be sent from here yet.',
   widgetError_notindirectory: 'Your email address is not allowed to send eCards here.',
   widgetError_invalid_parameter: 'Please check the form’s fields.',
+  widgetError_message_too_long: 'The personal message is too long: at most {max} characters.',
   widgetError_verification_required: 'Please confirm your email address first.',
   widgetError_code_invalid: 'That code is not right. Please try again.',
   widgetError_code_expired: 'That code has expired. Please ask for a new one.',

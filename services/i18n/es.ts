@@ -108,6 +108,7 @@ export const es: Catalogue = {
   widgetError_payment_required: 'Esta tarjeta aún no se puede enviar desde aquí.',
   widgetError_notindirectory: 'Tu dirección de correo no está autorizada para enviar tarjetas aquí.',
   widgetError_invalid_parameter: 'Revisa los campos del formulario.',
+  widgetError_message_too_long: 'El mensaje personal es demasiado largo: como máximo {max} caracteres.',
   widgetError_verification_required: 'Primero confirma tu dirección de correo.',
   widgetError_code_invalid: 'El código no es correcto. Inténtalo de nuevo.',
   widgetError_code_expired: 'El código ha caducado. Pide uno nuevo.',

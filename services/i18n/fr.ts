@@ -109,6 +109,7 @@ export const fr: Catalogue = {
   widgetError_payment_required: 'Cette carte ne peut pas encore être envoyée d’ici.',
   widgetError_notindirectory: 'Votre adresse e-mail n’est pas autorisée à envoyer des cartes ici.',
   widgetError_invalid_parameter: 'Vérifiez les champs du formulaire.',
+  widgetError_message_too_long: 'Le message personnel est trop long : {max} caractères au plus.',
   widgetError_verification_required: 'Confirmez d’abord votre adresse e-mail.',
   widgetError_code_invalid: 'Ce code est incorrect. Réessayez.',
   widgetError_code_expired: 'Ce code a expiré. Demandez-en un nouveau.',

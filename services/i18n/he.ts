@@ -110,6 +110,7 @@ export const he: Catalogue = {
   widgetError_payment_required: 'עדיין אי אפשר לשלוח את הכרטיס הזה מכאן.',
   widgetError_notindirectory: 'כתובת האימייל שלך אינה מורשית לשלוח כרטיסים כאן.',
   widgetError_invalid_parameter: 'בדקו את שדות הטופס.',
+  widgetError_message_too_long: 'ההודעה האישית ארוכה מדי: עד {max} תווים.',
   widgetError_verification_required: 'יש לאמת קודם את כתובת האימייל.',
   widgetError_code_invalid: 'הקוד שגוי. נסו שוב.',
   widgetError_code_expired: 'תוקף הקוד פג. בקשו קוד חדש.',

@@ -109,6 +109,7 @@ export const ko: Catalogue = {
   widgetError_payment_required: '이 eCard는 아직 여기서 보낼 수 없습니다.',
   widgetError_notindirectory: '이 이메일 주소로는 여기서 eCard를 보낼 수 없습니다.',
   widgetError_invalid_parameter: '양식의 항목을 확인해 주세요.',
+  widgetError_message_too_long: '개인 메시지가 너무 깁니다. 최대 {max}자까지 쓸 수 있습니다.',
   widgetError_verification_required: '먼저 이메일 주소를 확인해 주세요.',
   widgetError_code_invalid: '코드가 올바르지 않습니다. 다시 시도해 주세요.',
   widgetError_code_expired: '코드가 만료되었습니다. 새 코드를 요청해 주세요.',

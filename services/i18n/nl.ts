@@ -107,6 +107,7 @@ export const nl: Catalogue = {
   widgetError_payment_required: 'Deze kaart kan hier nog niet worden verstuurd.',
   widgetError_notindirectory: 'Je e-mailadres mag hier geen kaarten versturen.',
   widgetError_invalid_parameter: 'Controleer de velden van het formulier.',
+  widgetError_message_too_long: 'Het persoonlijke bericht is te lang: hoogstens {max} tekens.',
   widgetError_verification_required: 'Bevestig eerst je e-mailadres.',
   widgetError_code_invalid: 'Die code klopt niet. Probeer het opnieuw.',
   widgetError_code_expired: 'Die code is verlopen. Vraag een nieuwe aan.',

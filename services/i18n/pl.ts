@@ -110,6 +110,7 @@ export const pl: Catalogue = {
   widgetError_payment_required: 'Tej kartki nie można jeszcze wysłać stąd.',
   widgetError_notindirectory: 'Twój adres e-mail nie może wysyłać tutaj kartek.',
   widgetError_invalid_parameter: 'Sprawdź pola formularza.',
+  widgetError_message_too_long: 'Wiadomość osobista jest za długa: najwyżej {max} znaków.',
   widgetError_verification_required: 'Najpierw potwierdź swój adres e-mail.',
   widgetError_code_invalid: 'Ten kod jest nieprawidłowy. Spróbuj ponownie.',
   widgetError_code_expired: 'Ten kod wygasł. Poproś o nowy.',

@@ -108,6 +108,7 @@ export const ptBR: Catalogue = {
   widgetError_payment_required: 'Este cartão ainda não pode ser enviado daqui.',
   widgetError_notindirectory: 'Seu endereço de e-mail não tem permissão para enviar cartões aqui.',
   widgetError_invalid_parameter: 'Verifique os campos do formulário.',
+  widgetError_message_too_long: 'A mensagem pessoal é longa demais: no máximo {max} caracteres.',
   widgetError_verification_required: 'Confirme primeiro seu endereço de e-mail.',
   widgetError_code_invalid: 'Esse código não está certo. Tente novamente.',
   widgetError_code_expired: 'Esse código expirou. Peça um novo.',

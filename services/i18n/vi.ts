@@ -108,6 +108,7 @@ export const vi: Catalogue = {
   widgetError_payment_required: 'Chưa thể gửi thiệp này từ đây.',
   widgetError_notindirectory: 'Địa chỉ email của bạn không được phép gửi thiệp tại đây.',
   widgetError_invalid_parameter: 'Vui lòng kiểm tra các trường của biểu mẫu.',
+  widgetError_message_too_long: 'Lời nhắn cá nhân quá dài: tối đa {max} ký tự.',
   widgetError_verification_required: 'Vui lòng xác nhận địa chỉ email của bạn trước.',
   widgetError_code_invalid: 'Mã không đúng. Vui lòng thử lại.',
   widgetError_code_expired: 'Mã đã hết hạn. Vui lòng yêu cầu mã mới.',

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { packageRoot } from '../../lib/paths.ts';
 import { format } from '../i18n/locale.ts';
+import { PERSONAL_MESSAGE_MAX } from '../sends/personal-message.ts';
 import type { Gallery, GalleryEcard } from './gallery.ts';
 import { styleText, widgetLook } from './look.ts';
 import { MIN_FILL_MS } from './send.ts';
@@ -96,6 +97,7 @@ function base(input: PageInput, title: string) {
     t: widget.texts,
     widgetName: widget.name,
     galleryHref: `/w/${encodeURIComponent(widget.vanity_id)}`,
+    messageMax: PERSONAL_MESSAGE_MAX,
   };
 }
 
@@ -109,7 +111,7 @@ function formView(input: PageInput, ecard: GalleryEcard | null, error: string | 
     ecard,
     formToken: gallery.form_token,
     honeypot: gallery.honeypot_field,
-    error: error ? (t[`widgetError_${error}`] ?? t.widgetError) : null,
+    error: error ? format(t[`widgetError_${error}`] ?? t.widgetError!, { max: new Intl.NumberFormat(widget.lang).format(PERSONAL_MESSAGE_MAX) }) : null,
     showMessage: ecard === null || ecard.personalMessageBox,
     messageRequired,
     schedule: schedule(ecard, gallery, input.now),

@@ -1,4 +1,4 @@
-// The widget's Ecards tab in Chromium: reorder by drag and drop and by keyboard (saved at once; the key API reads
+// The widget's eCards tab in Chromium: reorder by drag and drop and by keyboard (saved at once; the key API reads
 // the new order), delete an eCard a send used through the inline confirmation (the sent card still opens),
 // axe-core, 375 px without sideways scrolling; screenshots in test-artifacts/.
 import { expect } from 'chai';
@@ -22,7 +22,7 @@ const ART: Array<[string, string, string, string]> = [
 const svg = ([, from, to, word]: [string, string, string, string]) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="720"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs><rect width="960" height="720" fill="url(#g)"/><circle cx="240" cy="250" r="120" fill="#fff" opacity=".35"/><text x="480" y="400" font-family="Georgia, serif" font-size="110" text-anchor="middle" fill="#3b2a4a">${word}</text></svg>`;
 
-describe('the widget\'s Ecards tab in Chromium', function () {
+describe('the widget\'s eCards tab in Chromium', function () {
   this.timeout(90_000);
   let stack: TestStack;
   let account: TestAccount;

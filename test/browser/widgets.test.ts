@@ -73,7 +73,7 @@ describe('console widget pages in a browser: create, customize with a live previ
     await page.getByLabel('Name').fill('Garden party');
     await Promise.all([page.waitForURL(/\/widgets\/\d+\/ecards\?done=created$/), page.getByRole('button', { name: 'Create the widget' }).click()]);
     widgetId = Number(/\/widgets\/(\d+)\//.exec(page.url())![1]);
-    // Setup only: an eCard for the gallery to show (the Ecards tab is another page's work).
+    // Setup only: an eCard for the gallery to show (the eCards tab is another page's work).
     await insertEcard(stack.models, account.accountId, widgetId, { name: 'Sunflower card' });
     await page.goto(`${stack.url}/v2/console/widgets`);
     const row = page.locator('table.widget-list tbody tr').first();

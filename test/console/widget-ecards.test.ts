@@ -1,4 +1,4 @@
-// The widget page's Ecards tab over HTTP, without JavaScript: the grid in display order, the order form, hide and
+// The widget page's eCards tab over HTTP, without JavaScript: the grid in display order, the order form, hide and
 // show, copy, prices, delete (an eCard a send used: a confirmation naming the impact, then confirm=yes; the sent
 // card still opens), CSRF, and another account's widget or eCard ids → 404.
 import { expect } from 'chai';
@@ -11,7 +11,7 @@ import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Pages = Awaited<ReturnType<typeof ownerOnPages>>;
 
-describe('console: a widget\'s Ecards tab', function () {
+describe('console: a widget\'s eCards tab', function () {
   this.timeout(60_000);
   let stack: TestStack;
   before(async () => {
@@ -47,7 +47,7 @@ describe('console: a widget\'s Ecards tab', function () {
     expect(res.status).to.equal(200);
     const html = await res.text();
     expect(html).to.include('<title>Thank-you cards · Card service console</title>');
-    expect(html).to.match(/href="\/v2\/console\/widgets\/\d+\/ecards" aria-current="page">Ecards</);
+    expect(html).to.match(/href="\/v2\/console\/widgets\/\d+\/ecards" aria-current="page">eCards</);
     expect(html).to.include(`href="/v2/console/ecards/new?widgetid=${o.widget.id}"`);
     expect(html).to.include(`href="/v2/console/ecards/${o.ids[0]}"`);
     expect(namesIn(html)).to.deep.equal(['Third', 'First', 'Second']);

@@ -29,7 +29,7 @@ describe('console widget pages: list, tabs, previews and inline confirmations', 
   };
   const row = (id: number) => stack.models.Widget.findByPk(id, { rejectOnEmpty: true });
 
-  it('creates a widget from the list (303 to its Ecards tab); the list shows eCards, sends this month and visibility; an empty name is refused with the form kept', async () => {
+  it('creates a widget from the list (303 to its eCards tab); the list shows eCards, sends this month and visibility; an empty name is refused with the form kept', async () => {
     const created = await post('/v2/console/widgets', { name: 'Thanks team' });
     expect(created.status).to.equal(303);
     const location = created.headers.get('location')!;

@@ -35,6 +35,13 @@ handlebars.registerHelper('fieldError', (errors: unknown, name: string) => {
   if (typeof error !== 'string' || error === '') return '';
   return new Handlebars.SafeString(`<p class="field-error" id="${Handlebars.escapeExpression(name)}-error">${Handlebars.escapeExpression(error)}</p>`);
 });
+// `{{#table-wrap "Recipients"}}<table>…</table>{{/table-wrap}}`: the one wrapper of every console table. It scrolls a
+// wide table inside itself, so a keyboard user must be able to focus it to scroll it (axe's scrollable-region-focusable)
+// and a screen reader names the region it lands in.
+handlebars.registerHelper('table-wrap', function (this: unknown, label: unknown, options: Handlebars.HelperOptions) {
+  const name = handlebars.escapeExpression(String(label));
+  return new handlebars.SafeString(`<div class="table-wrap" tabindex="0" role="region" aria-label="${name}">${options.fn(this)}</div>`);
+});
 const layout = handlebars.compile(readFileSync(join(folder, 'layout.hbs'), 'utf8'), { strict: false, preventIndent: true });
 export const stylesheet = readFileSync(join(folder, 'console.css'), 'utf8');
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ApiError } from '../../../lib/errors.ts';
 import { MAX_RECIPIENTS, type SendRequest } from '../../../services/sends/accept.ts';
 import { canonicalTimeZone, parseScheduledAt } from '../../../services/campaigns/schedule-time.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../../services/sends/personal-message.ts';
 import { requestHashOf } from '../../../services/sends/send-ecard.ts';
 
 export type Delivery = 'now' | 'schedule' | 'link';
@@ -48,7 +49,8 @@ export function valuesOf(form: Record<string, string>): SendFormValues {
     ecardid: text('ecardid'),
     sender_name: text('sender_name'),
     sender_email: text('sender_email'),
-    message: (form.message ?? '').trim(),
+    // A form posts a line break as CRLF; the box's maxlength counts it as one character, and so does the limit.
+    message: (form.message ?? '').trim().replace(/\r\n/g, '\n'),
     delivery,
     send_at: text('send_at'),
     timezone: text('timezone') || 'UTC',
@@ -77,7 +79,7 @@ export function checkForm(values: SendFormValues): Checked {
   else if (values.sender_name.length > 200) errors.sender_name = 'At most 200 characters.';
   if (values.sender_email === '') errors.sender_email = 'Give the sender’s email address.';
   else if (values.sender_email.length > 254 || !isEmail(values.sender_email)) errors.sender_email = `“${values.sender_email.slice(0, 80)}” is not a valid email address.`;
-  if (values.message.length > 20_000) errors.message = 'At most 20,000 characters.';
+  if (values.message.length > PERSONAL_MESSAGE_MAX) errors.message = `The personal message is too long: ${PERSONAL_MESSAGE_TOO_LONG}.`;
 
   const filled = values.rows.filter((r) => r.name !== '' || r.email !== '');
   if (filled.length > MAX_RECIPIENTS) errors.recipients = `At most ${MAX_RECIPIENTS} recipients per send (got ${filled.length}).`;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { notFound } from '../../../lib/errors.ts';
 import { accountSendableEcards } from '../../../services/ecards.ts';
 import { MAX_RECIPIENTS } from '../../../services/sends/accept.ts';
+import { PERSONAL_MESSAGE_MAX } from '../../../services/sends/personal-message.ts';
 import { canonicalTimeZone, localIso } from '../../../services/campaigns/schedule-time.ts';
 import { findLoggedSend } from '../../../services/sends/log.ts';
 import { pageUrl } from '../../../services/sends/pages.ts';
@@ -60,6 +61,7 @@ async function formPage(services: ApiServices, account: Account, state: FormStat
       noEcards: ecards.length === 0,
       rows,
       maxRows: MAX_RECIPIENTS,
+      messageMax: PERSONAL_MESSAGE_MAX,
       moreRows: count < MAX_RECIPIENTS,
       deliveries: (['now', 'schedule', 'link'] as const).map((value) => ({ value, label: DELIVERY_LABELS[value], checked: value === values.delivery })),
       zones: zoneOptions(values.timezone),

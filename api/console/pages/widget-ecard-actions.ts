@@ -1,4 +1,4 @@
-// The Ecards tab's actions on one eCard (its id in the path; the grid's forms post here): copy into this or
+// The eCards tab's actions on one eCard (its id in the path; the grid's forms post here): copy into this or
 // another widget, hide or show, set or remove its price (the widget's `ecardPrices`), delete (an eCard a send used
 // asks for a confirmation naming the impact, then spends an inline token). Each answers 303 to the grid.
 import { z } from 'zod';

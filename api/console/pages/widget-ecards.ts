@@ -1,4 +1,4 @@
-// The widget page's Ecards tab: the grid of the widget's eCards in display order (thumbnail, name, hidden badge,
+// The widget page's eCards tab: the grid of the widget's eCards in display order (thumbnail, name, hidden badge,
 // price, actions) and its order form (a position per eCard without JavaScript; widget-grid.js drags and posts the
 // same route). The per-eCard actions (copy, hide/show, price, delete) are in widget-ecard-actions.ts.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // The widget list: each widget with its eCards, its sends this month and whether it is public; create (a name,
-// then its Ecards tab), copy (with `limit`: its first eCards only), paging. The key API's services.
+// then its eCards tab), copy (with `limit`: its first eCards only), paging. The key API's services.
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { widgetCounts } from '../../../services/widget/console-counts.ts';

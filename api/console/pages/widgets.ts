@@ -1,5 +1,5 @@
 // The console's widget pages: the list, create, copy, and a widget's tabs Customize, Preview & Share, Settings,
-// Stats (the Ecards tab is widget-ecards.ts), with the Customize tab's preview.
+// Stats (the eCards tab is widget-ecards.ts), with the Customize tab's preview.
 import type { AnyRoute } from '../../http/route.ts';
 import { widgetCustomizeRoutes } from './widget-customize.ts';
 import { widgetListRoutes } from './widget-list.ts';
