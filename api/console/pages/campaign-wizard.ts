@@ -3,6 +3,7 @@
 // state: each step saves through the key API's use case and the next step reads the draft back.
 import { z } from 'zod';
 import { localeCode } from '../../../services/i18n/locale-code.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../../services/sends/personal-message.ts';
 import { findCampaign, saveCampaign } from '../../../services/campaigns/campaigns.ts';
 import { campaignEcards } from '../../../services/campaigns/ecards.ts';
 import { pickableEcards } from '../../../services/campaigns/picker.ts';
@@ -18,7 +19,7 @@ const DetailsForm = z.object({
   campaign_name: z.string().trim().min(1, 'Give the campaign a name').max(200, 'At most 200 characters'),
   from_name: z.string().trim().max(200, 'At most 200 characters'),
   from_email: z.email('Enter an email address such as people@example.com').max(254),
-  personal_message: z.string().max(20_000, 'At most 20,000 characters'),
+  personal_message: z.string().max(PERSONAL_MESSAGE_MAX, `A personal message is ${PERSONAL_MESSAGE_TOO_LONG}`),
   locale: localeCode('Enter a language code such as en or fr-CA, or a language name such as hebrew'),
 });
 const DETAIL_FIELDS = ['campaign_name', 'from_name', 'from_email', 'personal_message', 'locale'] as const;
