@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { packageRoot } from '../../lib/paths.ts';
 import type { Models } from '../../models/index.ts';
-import { onSuiteEnd } from './cleanup.ts';
+import { onFileEnd, onSuiteEnd } from './cleanup.ts';
 import { setOwnerPassword } from './console.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -33,7 +33,7 @@ function testBrowser(): Promise<Browser> {
  */
 export async function newPage(options: { bypassCSP?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await (await testBrowser()).newContext({ bypassCSP: options.bypassCSP ?? true });
-  onSuiteEnd(() => context.close());
+  onFileEnd(() => context.close());
   return { context, page: await context.newPage() };
 }
 
