@@ -18,6 +18,9 @@ const ALIASES: Record<string, Lang> = {
   nam: 'vi',
 };
 
+/** The length of the longest alias (`brazilian-portuguese`): a locale's maximum length as a client may send it. */
+export const LONGEST_ALIAS = Math.max(...Object.keys(ALIASES).map((alias) => alias.length));
+
 /** The language an alias (`hebrew`, `pt`, `nam`, any case) names; undefined for anything else. */
 export function aliasLanguage(value: string): Lang | undefined {
   const wanted = value.trim().toLowerCase();

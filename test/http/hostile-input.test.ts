@@ -169,12 +169,12 @@ describe('hostile input: deep bodies, ids, Idempotency-Key, lengths', function (
       expectSuccess(await api('POST', '/widget/save', { body: { widget: { name: 'w'.repeat(200), wconfig: {} } } }));
     });
 
-    it('a 255-character senderEmail, a 201-character recipientName and a 17-character locale are 400 on send-ecard (flat), naming the maximum', async () => {
+    it('a 255-character senderEmail, a 201-character recipientName and a 21-character locale are 400 on send-ecard (flat), naming the maximum (the longest locale name, brazilian-portuguese, is 20)', async () => {
       const body = { ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Bob', recipientEmail: 'bob@example.com' };
       const cases: Array<[Record<string, unknown>, string]> = [
         [{ senderEmail: `${'s'.repeat(243)}@example.com` }, '254'],
         [{ recipientName: 'r'.repeat(201) }, '200'],
-        [{ locale: `en-${'abcdefgh-'.repeat(2)}` }, '16'],
+        [{ locale: `en-${'abcdefgh-'.repeat(2)}` }, '20'],
       ];
       for (const [change, max] of cases) {
         const messages = expectRefused(await api('POST', '/pub/ecard-actions/send-ecard', { body: { ...body, ...change } }), 400, 'invalid_parameter', true);
@@ -196,7 +196,7 @@ describe('hostile input: deep bodies, ids, Idempotency-Key, lengths', function (
       const send = bodyOf('/pub/ecard-actions/send-ecard');
       expect(send.properties!.senderEmail!.maxLength).to.equal(254);
       expect(send.properties!.senderName!.maxLength).to.equal(200);
-      expect(send.properties!.locale!.maxLength).to.equal(16);
+      expect(send.properties!.locale!.maxLength).to.equal(20);
       expect(bodyOf('/widget/save').properties!.widget!.properties!.name!.maxLength).to.equal(200);
       const ecard = bodyOf('/ecard/save').properties!.myEcard!;
       const fields = (ecard.properties ?? ecard.allOf?.[0]?.properties)!;
