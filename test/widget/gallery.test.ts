@@ -13,6 +13,7 @@ import { expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertWidget } from '../helpers/catalog.ts';
 import { insertPublicWidget, widgetData } from '../helpers/public-widget.ts';
 import { extraApp, testStack, type ExtraApp, type TestStack } from '../helpers/stack.ts';
+import { PERSONAL_MESSAGE_MAX } from '../../services/sends/personal-message.ts';
 
 interface GalleryBody {
   widget: { vanity_id: string; name: string; display: Record<string, unknown>; styles: Record<string, unknown>; texts: Record<string, string>; lang: string; dir: string };
@@ -172,7 +173,7 @@ describe('the widget gallery (GET /v2/widget/{vanity_id}) and its pages', functi
     expect(html).to.match(/name="form_token" value="[^"]+"/);
     expect(html).to.include('role="alert" data-slot="error">Von hier wurden vorerst zu viele Karten geschickt.');
     expect(html).to.include('name="getReadReceipt"').and.include('Jetzt verschicken').and.not.include('value="facebook"');
-    expect(html).to.include('<textarea name="personalMessage" rows="4" maxlength="2000" required>');
+    expect(html).to.include(`<textarea name="personalMessage" rows="4" maxlength="${PERSONAL_MESSAGE_MAX}" aria-describedby="message-count" required>`);
     const unknown = await (await page(stack.url, `/w/${widget.vanity_id}/e/${ecards[0]!.vanity_id}?error=whatever`)).text();
     expect(unknown).to.include('Etwas ist schiefgegangen.');
     await ecards[0]!.update({ personal_message_box: false, predefined_schedule_on: true, predefined_schedule_forced: true, predefined_schedule: new Date(stack.services.now().getTime() + 86_400_000) });
@@ -183,7 +184,7 @@ describe('the widget gallery (GET /v2/widget/{vanity_id}) and its pages', functi
     const plainHtml = await (await page(stack.url, `/w/${plain.widget.vanity_id}/e/${plain.ecards[0]!.vanity_id}`)).text();
     expect(plainHtml).not.to.include('name="getReadReceipt"');
     expect(plainHtml).to.include('value="facebook"').and.include('value="ecard_download"');
-    expect(plainHtml).to.include('<textarea name="personalMessage" rows="4" maxlength="2000"></textarea>');
+    expect(plainHtml).to.include(`<textarea name="personalMessage" rows="4" maxlength="${PERSONAL_MESSAGE_MAX}" aria-describedby="message-count"></textarea>`);
   });
 
   it('thanks, with the share link and the network\'s share URL for share modes, and only this service\'s card links', async () => {
