@@ -1,7 +1,7 @@
 // Deleting a campaign (the console's delete; the key API answers 403 console_only): a scheduled or sending campaign
 // is canceled first (quota and gifts back, claimed recipients finish), then the campaign, its recipients and its
 // backing widget with the eCard copies go in one transaction. Its sends stay: each renders from its own snapshot.
-import { invalidCampaignState, notFound } from '../../lib/errors.ts';
+import { ApiError, invalidCampaignState, notFound } from '../../lib/errors.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { findCampaign } from './campaigns.ts';
@@ -9,7 +9,13 @@ import { cancelCampaign } from './moves.ts';
 
 export async function deleteCampaign(ctx: ServiceContext, accountId: number, id: number): Promise<void> {
   const campaign = await findCampaign(ctx.models, accountId, id);
-  if (campaign.status === 'scheduled' || campaign.status === 'sending') await cancelCampaign(ctx, accountId, id);
+  if (campaign.status === 'scheduled' || campaign.status === 'sending') {
+    // A campaign that ends (sent) between the read above and the cancel is refused by the cancel: nothing is left
+    // to stop, so the delete goes on; the transaction below re-reads the state either way.
+    await cancelCampaign(ctx, accountId, id).catch((err: unknown) => {
+      if (!(err instanceof ApiError && err.code === 'invalid_campaign_state')) throw err;
+    });
+  }
   await accountTransaction(ctx.models, accountId, async (transaction) => {
     const found = await ctx.models.Campaign.findOne({ where: { id, account_id: accountId }, transaction });
     if (!found) throw notFound(`No campaign with id ${id}`);

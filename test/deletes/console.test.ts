@@ -75,6 +75,30 @@ describe('console: deleting campaigns and automations', function () {
     }
   });
 
+  it('a campaign that ends while its delete reads it (sending, then sent) is still deleted, not refused', async () => {
+    const { account, client } = await signedIn();
+    const id = (await campaign(account, 1)).id as number;
+    await ok(account.liveKey, 'POST', '/campaign/send', { campaignid: id });
+    await eventually(() => ok(account.liveKey, 'GET', `/campaign/findOne/id/${id}`), (c) => c.status === 'sent', 60_000);
+    // The delete's first read sees the campaign as it was a moment before it ended; the cancel then finds it sent.
+    let stale = true;
+    const asBeforeItEnded = (found: unknown) => {
+      const row = found as { id?: number; status?: string } | null;
+      if (stale && row?.id === id) {
+        stale = false;
+        row.status = 'sending';
+      }
+    };
+    stack.models.Campaign.addHook('afterFind', 'delete-race', asBeforeItEnded);
+    try {
+      expect(expectSuccess(await client.call('POST', `/campaigns/${id}/delete`))).to.deep.equal({ deleted: [id] });
+    } finally {
+      stack.models.Campaign.removeHook('afterFind', 'delete-race');
+    }
+    expect(stale, 'the delete read the campaign').to.equal(false);
+    expect(await stack.models.Campaign.count({ where: { id } })).to.equal(0);
+  });
+
   it('deletes an automation; the key API still answers console_only', async () => {
     const { account, client } = await signedIn();
     const widget = await insertWidget(stack.models, account.accountId);
