@@ -2,6 +2,7 @@
 // down, then restarted on the same file: every accepted send completes and every ecard_shared event is delivered.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
+import { START_DEADLINE_MS } from '../../workflows/shared/start.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { expectPass, mailsTo, settled, startDrill, step, stopChildren, type Tenant } from './harness.ts';
 
@@ -33,11 +34,13 @@ describe('drill: Temporal dev server SIGKILL and restart on the same file', func
       await eventually(async () => drill.receiver.at(tenant.hookPath).length, (k) => k >= accepted.length, 30_000, 1000);
       step('killing the dev server');
       await drill.temporal.kill();
-      // Accepted while Temporal is down, each answered within the start's deadline (5 s) plus a little.
+      // Accepted while Temporal is down, each answered once its start is given up (START_DEADLINE_MS), with room for
+      // a loaded machine (8.7 s seen beside CI's other lanes; 8 s was too tight): the bound catches an accept that
+      // waits on Temporal's return, not a slow transaction.
       for (let i = 0; i < 3; i++) {
         const started = Date.now();
         accepted.push(await send(tenant));
-        expect(Date.now() - started, 'an accept while Temporal is down').to.be.below(8000);
+        expect(Date.now() - started, 'an accept while Temporal is down').to.be.below(START_DEADLINE_MS + 7_500);
       }
       await sleep(5000);
       await drill.temporal.restart();

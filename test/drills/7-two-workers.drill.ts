@@ -46,7 +46,8 @@ describe('drill: two workers at once', function () {
       const deliveries = await models.WebhookDelivery.findAll({ where: { account_id: accountId, event_type: 'team_member_created' } });
       expect(deliveries.map((d) => d.event_id).sort()).to.deep.equal(events.map((e) => e.event_id).sort());
       const requests = drill.receiver.at(memberPath).map((r) => String(r.headers['x-svc-event-id']));
-      expect(requests.sort()).to.deep.equal(events.map((e) => e.event_id).sort());
+      const attempts = deliveries.map((d) => `${d.event_id}: ${d.attempts} attempt(s), ${d.status}${d.error ? `, ${d.error}` : ''}`).join('\n');
+      expect(requests.sort(), attempts).to.deep.equal(events.map((e) => e.event_id).sort());
       // One campaign workflow (its id is the campaign's) and one of each Schedule.
       const schedules: string[] = [];
       for await (const s of drill.client.schedule.list()) schedules.push(s.scheduleId);
