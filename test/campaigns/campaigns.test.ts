@@ -14,6 +14,7 @@ import { testStack, type TestStack } from '../helpers/stack.ts';
 import { maybeRecordHistory } from '../helpers/histories.ts';
 import { testClient } from '../helpers/temporal.ts';
 import { hookPath } from '../helpers/webhooks.ts';
+import { mysqlUrl } from '../helpers/env.ts';
 
 type Json = Record<string, unknown>;
 
@@ -196,6 +197,11 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
   // The steps of one send, in order: each it goes on from where the one before it left.
   describe('send: 2,000 recipients (members and CSV rows, two eCards)', function () {
     this.timeout(180_000);
+    // On MySQL only: the SQLite pass's bulk claims and settlements are the scale test's (100,000 recipients, CI runs
+    // it on SQLite); what this adds, the SMTP transport and the webhook batches, is the same code on either database.
+    before(function () {
+      if (!mysqlUrl) this.skip();
+    });
     let receiver: Awaited<ReturnType<typeof testReceiver>>;
     let path: string;
     let id: number;

@@ -71,5 +71,6 @@ function suite(dialect: string, makeUrl: () => Promise<{ url: string; drop: () =
   });
 }
 
-suite('SQLite', async () => ({ url: freshSqliteUrl(), drop: async () => undefined }));
+// Each pass its own dialect: the SQLite pass migrates a fresh SQLite file, the MariaDB pass a scratch database.
 if (mysqlUrl) suite('MySQL', () => scratchMysqlDatabase(mysqlUrl!));
+else suite('SQLite', async () => ({ url: freshSqliteUrl(), drop: async () => undefined }));

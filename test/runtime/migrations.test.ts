@@ -206,5 +206,6 @@ function migrationSuite(dialect: string, makeUrl: () => Promise<{ url: string; d
   });
 }
 
-migrationSuite('SQLite', async () => ({ url: freshSqliteUrl(), drop: async () => undefined }));
+// Each pass its own dialect: the SQLite pass migrates a fresh SQLite file, the MariaDB pass a scratch database.
 if (mysqlUrl) migrationSuite('MySQL', () => scratchMysqlDatabase(mysqlUrl!));
+else migrationSuite('SQLite', async () => ({ url: freshSqliteUrl(), drop: async () => undefined }));
