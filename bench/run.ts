@@ -81,9 +81,10 @@ mkdirSync(outDir, { recursive: true });
 let failed = 0;
 try {
   for (const pair of selected) {
-    // Each pair starts on a fresh API process (bench/stack.ts, freshApi) and a quiet machine, not on the tail of the
-    // pair before it (bench/settle.ts); a quick run (CI's, beside the fuzzer) only looks, for two seconds at most.
-    if (pair !== selected[0]) await ctx.freshApi();
+    // Each pair of a full run starts on a fresh API process (bench/stack.ts, freshApi) and a quiet machine, not on the
+    // tail of the pair before it (bench/settle.ts). A quick run (CI's, beside the other lanes) checks that every pair
+    // runs and gives a direction, no figure to quote: one API process for all, and it looks for two seconds at most.
+    if (pair !== selected[0] && !quick) await ctx.freshApi();
     const settled: Settled = await settle(quick ? { ...SETTLE, capMs: 2000 } : SETTLE);
     console.log(`bench: ${settledLine(settled)}`);
     const pairStarted = performance.now();

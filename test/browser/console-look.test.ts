@@ -58,7 +58,15 @@ describe('console look in a browser: shell, navigation, dark mode, brand accent'
       // Sections still being built elsewhere (Widgets, eCards, Brands) answer 404 until they land.
       if (res?.status() !== 200) continue;
       answered.push(label);
-      expect(await nav(page).getByRole('link', { name: label, exact: true }).first().getAttribute('aria-current')).to.equal('page');
+      const link = nav(page).getByRole('link', { name: label, exact: true }).first();
+      expect(await link.getAttribute('aria-current')).to.equal('page');
+      // The sidebar scrolls on its own when the screen is short: the current section is in its view.
+      const inView: boolean = await link.evaluate(`(a) => {
+        const box = a.getBoundingClientRect();
+        const frame = a.closest('.sidebar-inner').getBoundingClientRect();
+        return box.top >= frame.top && box.bottom <= Math.min(frame.bottom, innerHeight);
+      }`);
+      expect(inView, `${label}: its link in the sidebar's view`).to.equal(true);
       await screenshot(page, `look-${label}-desktop`);
       await expectAccessible(page);
       await page.setViewportSize({ width: 375, height: 800 });

@@ -58,6 +58,10 @@ describe('console in a browser: the outbox of a live account under MAIL_TRANSPOR
     expect(computed).to.equal(probe);
     await screenshot(page, 'outbox-live-sink-email');
     await expectAccessibleElsewhere(context, page.url());
+    // At 375 px the frame sits below the first screen: scrolled to, as a reader would, it paints the email.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await iframe.scrollIntoViewIfNeeded();
+    expect(await page.frameLocator('iframe.email-preview').locator('body').innerText()).to.include('Rita');
     await atPhoneWidth(page, 'outbox-live-sink-email');
   });
 });
