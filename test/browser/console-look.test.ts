@@ -61,11 +61,12 @@ describe('console look in a browser: shell, navigation, dark mode, brand accent'
       const link = nav(page).getByRole('link', { name: label, exact: true }).first();
       expect(await link.getAttribute('aria-current')).to.equal('page');
       // The sidebar scrolls on its own when the screen is short: the current section is in its view.
-      const inView: boolean = await link.evaluate(`(a) => {
-        const box = a.getBoundingClientRect();
-        const frame = a.closest('.sidebar-inner').getBoundingClientRect();
-        return box.top >= frame.top && box.bottom <= Math.min(frame.bottom, innerHeight);
-      }`);
+      const inView = await link.evaluate((a) => {
+        type Box = { top: number; bottom: number };
+        const el = a as unknown as { getBoundingClientRect(): Box; closest(selector: string): { getBoundingClientRect(): Box } };
+        const [box, frame] = [el.getBoundingClientRect(), el.closest('.sidebar-inner').getBoundingClientRect()];
+        return box.top >= frame.top && box.bottom <= Math.min(frame.bottom, (globalThis as unknown as { innerHeight: number }).innerHeight);
+      });
       expect(inView, `${label}: its link in the sidebar's view`).to.equal(true);
       await screenshot(page, `look-${label}-desktop`);
       await expectAccessible(page);
