@@ -10,7 +10,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { expectPass, mailsTo, settled, startDrill, stopChildren } from './harness.ts';
 
 describe('drill: two workers at once', function () {
-  it('each unstarted send is emailed once, each event delivered once per endpoint, the campaign woken once, one Schedule each', async () => {
+  it('each unstarted send is emailed once, each event drained once and delivered (at least once, one attempt recorded), the campaign woken once, one Schedule each', async () => {
     const drill = await startDrill();
     const { models } = drill;
     const tenant = await drill.newTenant('two');
@@ -40,14 +40,18 @@ describe('drill: two workers at once', function () {
       await settled(models, accountId);
       await expectPass(models, tenant, drill.receiver, received);
       expect(received, 'emails').to.have.length(10 + 30);
-      // Each member event: one delivery row, one request (the receiver answers 200 at once).
+      // Each member event: one delivery row (the drainers acted once), one attempt recorded and delivered, and every
+      // event at the receiver under its stable id. Webhooks are at least once (the drills' rule: ≥ 1 per event): an
+      // attempt's activity that Temporal runs again before the first run recorded it posts again under the same
+      // attempt key, and the receiver dedupes on X-SVC-Event-Id (seen under CI's load: 12 requests, 10 attempts).
       const events = await models.OutboxEvent.findAll({ where: { account_id: accountId, event_type: 'team_member_created' } });
       expect(events).to.have.length(10);
+      const eventIds = events.map((e) => e.event_id).sort();
       const deliveries = await models.WebhookDelivery.findAll({ where: { account_id: accountId, event_type: 'team_member_created' } });
-      expect(deliveries.map((d) => d.event_id).sort()).to.deep.equal(events.map((e) => e.event_id).sort());
+      expect(deliveries.map((d) => d.event_id).sort()).to.deep.equal(eventIds);
+      expect(deliveries.map((d) => `${d.event_id}: ${d.attempts} attempt(s), ${d.status}`)).to.deep.equal(deliveries.map((d) => `${d.event_id}: 1 attempt(s), Delivered`));
       const requests = drill.receiver.at(memberPath).map((r) => String(r.headers['x-svc-event-id']));
-      const attempts = deliveries.map((d) => `${d.event_id}: ${d.attempts} attempt(s), ${d.status}${d.error ? `, ${d.error}` : ''}`).join('\n');
-      expect(requests.sort(), attempts).to.deep.equal(events.map((e) => e.event_id).sort());
+      expect([...new Set(requests)].sort()).to.deep.equal(eventIds);
       // One campaign workflow (its id is the campaign's) and one of each Schedule.
       const schedules: string[] = [];
       for await (const s of drill.client.schedule.list()) schedules.push(s.scheduleId);
