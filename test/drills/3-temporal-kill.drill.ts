@@ -30,7 +30,7 @@ describe('drill: Temporal dev server SIGKILL and restart on the same file', func
       const at = new Date(Math.ceil(Date.now() / 1000) * 1000 + 20_000);
       for (let i = 0; i < 5; i++) accepted.push(await send(tenant, at));
       // Their ecard_shared events delivered first: an attempt in flight at the kill waits out its activity's
-      // 2-minute start-to-close timeout after the restart (see the drills' notes in the README).
+      // 2-minute start-to-close timeout after the restart (see the drills' notes in docs/development.md).
       await eventually(async () => drill.receiver.at(tenant.hookPath).length, (k) => k >= accepted.length, 30_000, 1000);
       step('killing the dev server');
       await drill.temporal.kill();
