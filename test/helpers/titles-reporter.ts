@@ -1,5 +1,5 @@
 // A mocha reporter for `--dry-run`: prints every test's full title (describe chain › it), sorted, so a
-// move or a split of tests can be checked as "moved, not weakened" (docs/test-titles/). With
+// move or a split of tests can be checked as "moved, not weakened" (its output before and after). With
 // `--reporter-option files=true` it prints the spec files in the order mocha runs them instead.
 import Mocha from 'mocha';
 
