@@ -1,4 +1,5 @@
-// Schema pieces every endpoint shares: flags, query booleans, page-numbered lists, parameter aliases, time zones.
+// Schema pieces every endpoint shares: flags, query booleans, page-numbered lists, parameter aliases, time zones, OpenAPI component names.
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { canonicalTimeZone } from '../services/campaigns/schedule-time.ts';
 
@@ -103,4 +104,20 @@ export type ResourceKind =
  */
 export function resource<T extends z.ZodType>(kind: ResourceKind, schema: T): T {
   return schema.meta({ 'x-resource': kind });
+}
+
+// Lets a schema carry a component name (below) before any module that defines one uses it: the schemas import this
+// module, so it runs first.
+extendZodWithOpenApi(z);
+const names = new Set<string>();
+
+/**
+ * Names a schema in the OpenAPI document (api/openapi.ts): the generator writes it once, under components.schemas, and
+ * `$ref`s it from every use. Metadata only: the named schema parses exactly as the unnamed one. A name is taken once
+ * (a second schema under it would silently be documented as the first).
+ */
+export function named<T extends z.ZodType>(name: string, schema: T): T {
+  if (names.has(name)) throw new Error(`OpenAPI component name ${name} is taken`);
+  names.add(name);
+  return schema.openapi(name);
 }
