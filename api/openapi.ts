@@ -1,19 +1,17 @@
 // The OpenAPI 3.1 document, generated from the same route definitions and zod schemas the API validates with.
-import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 
 type RouteParameter = NonNullable<RouteConfig['request']>['params'];
 import { z } from 'zod';
 import { MemberEvent } from './directory/schema.ts';
 import { capabilityOf, type AnyKeyRoute, type AnyWidgetRoute } from './http/route.ts';
+import { named } from './schema-helpers.ts';
 import { CampaignCompletedEvent, EcardSharedEvent, GiftClaimedEvent, OutcomeEvent } from './webhooks/schema.ts';
 
 /** A documented route: the key API's, or the widget's public API's (no key; its own document). */
 type AnyRoute = AnyKeyRoute | AnyWidgetRoute;
 
-// Lets schemas carry OpenAPI metadata (component names) and the registry name them.
-extendZodWithOpenApi(z);
-
-export const ErrorBody = z.object({
+export const ErrorBody = named('Error', z.object({
   success: z.literal(false),
   data: z.null(),
   messages: z.array(z.string()).describe('human-readable; log messages[0]'),
@@ -22,39 +20,55 @@ export const ErrorBody = z.object({
   requires_otp: z.boolean().optional().describe('a confirmation token is needed (403)'),
   otp_purpose: z.string().optional(),
   impact: z.array(z.record(z.string(), z.number())).optional().describe('what a gated delete would remove'),
-});
+}));
 
 // send-ecard's failures are flat like its successes: a `reason` in place of `data`, plus what the reason needs
 // (`needed` and `remaining` for `wouldexceedlimit`).
-export const FlatErrorBody = z.object({
+export const FlatErrorBody = named('FlatError', z.object({
   success: z.literal(false),
   reason: z.string().describe('einvalid, finvalid, tooshort, toomany, wouldexceedlimit, blocked, spammer, limitReached, notindirectory, unavailable, provider, …'),
   messages: z.array(z.string()).describe('human-readable; log messages[0]'),
   code: z.string().describe('stable snake_case error code'),
   request_id: z.string().describe('the same value as the X-Request-Id header'),
+}));
+
+/** An error answer: its component name (components.responses) and its description. */
+interface ErrorAnswer {
+  name: string;
+  description: string;
+}
+
+const ERRORS: Record<string, ErrorAnswer> = {
+  400: { name: 'BadRequest', description: 'A parameter of the wrong type or format, or malformed JSON' },
+  401: { name: 'Unauthorized', description: 'Missing, malformed, unknown or revoked API key' },
+  403: { name: 'Forbidden', description: 'The key lacks the scope, or the action needs a confirmation token' },
+  404: { name: 'NotFound', description: 'Not found, or not this account’s' },
+  422: { name: 'UnprocessableEntity', description: 'A required field is missing or empty, or a rule of the domain fails' },
+  429: { name: 'TooManyRequests', description: 'Rate limited: retry after Retry-After seconds' },
+  500: { name: 'InternalServerError', description: 'Unexpected error (details only in the service log)' },
+  503: { name: 'ServiceUnavailable', description: 'The database is unavailable: retry after Retry-After seconds' },
+};
+const BODY_ERRORS: Record<string, ErrorAnswer> = {
+  413: { name: 'PayloadTooLarge', description: 'The body is larger than the endpoint’s limit' },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not JSON' },
+};
+
+/** The headers of every success, written once under components.headers: name → description. */
+const RATE_HEADERS: Record<string, string | undefined> = {
+  'X-RateLimit-Limit': 'limit of the window with fewer requests left',
+  'X-RateLimit-Remaining': undefined,
+  'X-RateLimit-Reset': 'seconds until that window resets',
+  'X-Request-Id': undefined,
+};
+
+// As the generator wrote each header when they were a zod object of the 200 (the description on both).
+const headerObject = (description: string | undefined) => ({
+  schema: { type: 'string' as const, ...(description ? { description } : {}) },
+  required: true,
+  ...(description ? { description } : {}),
 });
 
-const ERRORS: Record<string, string> = {
-  400: 'A parameter of the wrong type or format, or malformed JSON',
-  401: 'Missing, malformed, unknown or revoked API key',
-  403: 'The key lacks the scope, or the action needs a confirmation token',
-  404: 'Not found, or not this account’s',
-  422: 'A required field is missing or empty, or a rule of the domain fails',
-  429: 'Rate limited: retry after Retry-After seconds',
-  500: 'Unexpected error (details only in the service log)',
-  503: 'The database is unavailable: retry after Retry-After seconds',
-};
-const BODY_ERRORS: Record<string, string> = {
-  413: 'The body is larger than the endpoint’s limit',
-  415: 'The body is not JSON',
-};
-
-const RATE_HEADERS = z.object({
-  'X-RateLimit-Limit': z.string().describe('limit of the window with fewer requests left'),
-  'X-RateLimit-Remaining': z.string(),
-  'X-RateLimit-Reset': z.string().describe('seconds until that window resets'),
-  'X-Request-Id': z.string(),
-});
+const reference = (type: 'schemas' | 'headers' | 'responses', name: string) => ({ $ref: `#/components/${type}/${name}` });
 
 function successSchema(route: AnyRoute): z.ZodType {
   if (route.answer === 'flat') {
@@ -73,16 +87,25 @@ function describeAccess(route: AnyRoute): string {
   return route.access === 'any_key' ? 'Any valid API key.' : `Scope: \`${capabilityOf(route.access)}\` (${route.access.area}: ${route.access.level}).`;
 }
 
-function register(registry: OpenAPIRegistry, route: AnyRoute): void {
+/**
+ * Registers the route; a standard error answer is a `$ref` to its component, the statuses taken are added to
+ * `errorsUsed` (flat failures are written in place: their body is another schema).
+ */
+function register(registry: OpenAPIRegistry, route: AnyRoute, errorsUsed: Set<string>): void {
   const all = route.method === 'get' ? ERRORS : { ...ERRORS, ...BODY_ERRORS };
   // The widget's API takes no key: no 401/403.
   const errors = route.surface === 'widget' ? Object.fromEntries(Object.entries(all).filter(([status]) => status !== '401' && status !== '403')) : all;
-  const responses: Record<string, ResponseConfig> = {
-    200: { description: 'Success', headers: RATE_HEADERS, content: { 'application/json': { schema: successSchema(route) } } },
+  const headers = Object.fromEntries(Object.keys(RATE_HEADERS).map((name) => [name, reference('headers', name)]));
+  const responses: Record<string, ResponseConfig | ReturnType<typeof reference>> = {
+    200: { description: 'Success', headers, content: { 'application/json': { schema: successSchema(route) } } },
   };
-  const errorBody = route.answer === 'flat' ? FlatErrorBody : ErrorBody;
-  for (const [status, description] of Object.entries(errors)) {
-    responses[status] = { description, content: { 'application/json': { schema: errorBody } } };
+  for (const [status, { name, description }] of Object.entries(errors)) {
+    if (route.answer === 'flat') {
+      responses[status] = { description, content: { 'application/json': { schema: FlatErrorBody } } };
+    } else {
+      responses[status] = reference('responses', name);
+      errorsUsed.add(status);
+    }
   }
   registry.registerPath({
     method: route.method,
@@ -192,7 +215,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], kind: Document
     });
   }
   registry.register('Error', ErrorBody);
-  for (const route of routes) if (!('documented' in route) || route.documented !== false) register(registry, route);
+  for (const name of Object.keys(RATE_HEADERS)) registry.registerComponent('headers', name, headerObject(RATE_HEADERS[name]));
+  const errorsUsed = new Set<string>();
+  for (const route of routes) if (!('documented' in route) || route.documented !== false) register(registry, route, errorsUsed);
+  const errorAnswers: Record<string, ErrorAnswer> = { ...ERRORS, ...BODY_ERRORS };
+  for (const status of [...errorsUsed].sort()) {
+    const { name, description } = errorAnswers[status]!;
+    registry.registerComponent('responses', name, { description, content: { 'application/json': { schema: reference('schemas', 'Error') } } });
+  }
   if (kind.keyed) registerWebhooks(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

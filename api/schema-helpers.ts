@@ -1,6 +1,25 @@
-// Schema pieces every endpoint shares: flags, query booleans, page-numbered lists, parameter aliases, time zones.
+// Schema pieces every endpoint shares: flags, query booleans, page-numbered lists, aliases, time zones, component names.
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { canonicalTimeZone } from '../services/campaigns/schedule-time.ts';
+
+// Lets a schema carry a component name (below) before any module that defines one uses it: the schemas import this
+// module, so it runs first.
+extendZodWithOpenApi(z);
+const names = new Set<string>();
+
+/**
+ * Names a schema in the OpenAPI document (api/openapi.ts): the generator writes it once, under components.schemas, and
+ * `$ref`s it from every use. Metadata only: the named schema parses exactly as the unnamed one. A name is taken once
+ * (a second schema under it would silently be documented as the first). Use a named schema as it is: the generator
+ * writes the component from its first use, so a `.nullable()` one can make every use nullable, and `.extend()` is
+ * documented as an allOf (which an overridden field cannot satisfy): spread its `.shape` into a new object instead.
+ */
+export function named<T extends z.ZodType>(name: string, schema: T): T {
+  if (names.has(name)) throw new Error(`OpenAPI component name ${name} is taken`);
+  names.add(name);
+  return schema.openapi(name);
+}
 
 /** A flag on input: true/false, 1/0, or their strings; always a boolean after parsing. */
 export const flag = z
@@ -51,12 +70,12 @@ export function pageQuery(max = 100, perPageDefault = 20) {
   });
 }
 
-export const PageMeta = z.object({
+export const PageMeta = named('PageMeta', z.object({
   page: z.number().int(),
   perPage: z.number().int(),
   total: z.number().int(),
   totalPages: z.number().int(),
-});
+}));
 export type PageMeta = z.infer<typeof PageMeta>;
 
 export function pageMeta(page: number, perPage: number, total: number): PageMeta {

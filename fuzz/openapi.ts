@@ -1,5 +1,6 @@
 // The fuzzer's reading of the served OpenAPI document: its operations, the fields each takes, and an example
 // value for a schema (the smallest one its rules allow), so every operation starts from a request that passes.
+import { inlineRefs } from '../test/helpers/openapi-refs.ts';
 
 export interface Schema {
   type?: string | string[];
@@ -91,7 +92,9 @@ function bodyFields(schema: Schema, path: string[], out: Field[]): void {
   }
 }
 
-export function operations(document: OpenApiDocument): Operation[] {
+/** The document's operations, with its `$ref`s (named schemas, headers, error answers) written out. */
+export function operations(served: OpenApiDocument): Operation[] {
+  const document = inlineRefs(served);
   const list: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, raw] of Object.entries(item)) {

@@ -7,7 +7,7 @@ import { NOTIFICATION_TYPES } from '../../models/AutomationEcard.ts';
 import { daysInMonth, parseLocalDate } from '../../services/automations/local-date.ts';
 import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
 import { GiftCard } from '../campaigns/schema.ts';
-import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, timeZoneName, withAliases } from '../schema-helpers.ts';
+import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, timeZoneName, withAliases, named } from '../schema-helpers.ts';
 
 const positiveId = z.number().int().positive();
 const locale = localeCode();
@@ -180,15 +180,15 @@ export const PreviewOccasion = z.object({
   send_at: z.string().describe('when this card goes, UTC, as the firing places it: send_time on the date in that zone (recipient_timezone) or the automation’s, after the member’s quiet hours'),
 });
 
-export const Firing = z.object({
+export const Firing = named('AutomationFiring', z.object({
   local_date: z.string().describe('the send date in the automation’s zone'),
   send_at: z.string().describe('send_time on that date in the automation’s zone, UTC (each occasion’s own send_at says when its card goes)'),
   occasions: z.array(PreviewOccasion),
-});
+}));
 
 export const NotificationEcardsMap = z.object({ manager: z.array(z.number().int()), department: z.array(z.number().int()), segment: z.array(z.number().int()) });
 
-export const Automation = z.object({
+export const Automation = named('Automation', z.object({
   id: z.number().int(),
   automation_name: z.string(),
   event_type: z.enum(EVENT_TYPES),
@@ -211,7 +211,7 @@ export const Automation = z.object({
   next_firings: z.array(Firing).describe('the firings of the next 30 days; [] while disabled'),
   createdat: z.string(),
   updatedat: z.string(),
-});
+}));
 
 export const AutomationList = z.array(Automation);
 export { PageMeta };

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { hasWhitespaceOrControl } from '../../lib/urls.ts';
 import { BRAND_FONTS, SOCIAL_NETWORKS } from '../../models/Brand.ts';
-import { flag, numericId, PageMeta, pageQuery, resource, sortOrder } from '../schema-helpers.ts';
+import { flag, numericId, PageMeta, pageQuery, resource, sortOrder, named } from '../schema-helpers.ts';
 
 /** Brand URLs: https only (they are shown to recipients and written into pages). */
 export const httpsUrl = z
@@ -46,7 +46,7 @@ export const BrandOverride = z.object({ name: z.string().trim().min(1).max(200).
 
 const nullableString = z.string().nullable();
 
-export const Brand = z.object({
+export const Brand = named('Brand', z.object({
   id: z.number().int(),
   name: z.string(),
   is_default: z.boolean(),
@@ -62,7 +62,7 @@ export const Brand = z.object({
   social: z.object(Object.fromEntries(SOCIAL_NETWORKS.map((n) => [n, nullableString])) as Record<(typeof SOCIAL_NETWORKS)[number], typeof nullableString>),
   createdat: z.string(),
   updatedat: z.string(),
-});
+}));
 
 export const BrandList = z.array(Brand);
 export { PageMeta };

@@ -4,7 +4,7 @@ import { localeCode } from '../../services/i18n/locale-code.ts';
 import { CAMPAIGN_STATUSES } from '../../models/Campaign.ts';
 import { CAMPAIGN_RECIPIENT_STATUSES } from '../../models/CampaignRecipient.ts';
 import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
-import { numericId, flag, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
+import { numericId, flag, PageMeta, pageQuery, resource, withAliases, named } from '../schema-helpers.ts';
 
 const id = resource('campaign', numericId());
 const campaignid = resource('campaign', z.number().int().positive());
@@ -48,7 +48,7 @@ export const CampaignWave = z.object({
   recipients: z.number().int(),
 });
 
-export const Campaign = z.object({
+export const Campaign = named('Campaign', z.object({
   id: z.number().int(),
   campaign_name: z.string(),
   status: z.enum(CAMPAIGN_STATUSES),
@@ -72,7 +72,7 @@ export const Campaign = z.object({
   createdat: z.string(),
   updatedat: z.string(),
   counts: CampaignCounts,
-});
+}));
 
 export const CampaignList = z.array(Campaign);
 export { PageMeta };

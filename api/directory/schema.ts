@@ -1,7 +1,7 @@
 // Contracts of the directory endpoints (/pub/team-member-actions/...) and of member-change events.
 import { z } from 'zod';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
-import { flag, fromDigits, numericId, queryInt, timeZoneName } from '../schema-helpers.ts';
+import { flag, fromDigits, numericId, queryInt, timeZoneName, named } from '../schema-helpers.ts';
 
 const blank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -60,7 +60,7 @@ export const MemberKeyBody = z
   .object({ ...keyFields, source: UPSERT_OPTIONS.source })
   .superRefine(exactlyOneKey);
 
-export const Member = z.object({
+export const Member = named('Member', z.object({
   id: z.number().int(),
   email: z.string(),
   employee_id: z.string().nullable(),
@@ -77,11 +77,13 @@ export const Member = z.object({
   disabled: z.union([z.literal(0), z.literal(1)]),
   createdat: z.string(),
   updatedat: z.string(),
-});
+}));
 
 export const UpsertAnswer = z.object({
   action: z.enum(['created', 'updated', 'unchanged']),
-  member: Member.extend({ id: z.number().int().nullable().describe('null only in a dry run that would create') }),
+  // Member's fields with its id overridden, spread rather than extended: an extended named schema is documented as
+  // allOf [Member, the override], which no id satisfies as null.
+  member: z.object({ ...Member.shape, id: z.number().int().nullable().describe('null only in a dry run that would create') }),
   changed_fields: z.array(z.string()),
   ignored_fields: z.array(z.string()).describe('body fields the directory does not know (nothing was done with them)'),
   dry_run: z.boolean(),
@@ -124,11 +126,11 @@ const EventMember = Member.omit({ manager_email: true, custom_fields: true, crea
 const DeletedMember = z.object({ id: z.number().int(), email: z.string(), employee_id: z.string().nullable() });
 
 /** A member-change event (webhook family 2), as delivered. */
-export const MemberEvent = z.object({
+export const MemberEvent = named('MemberEvent', z.object({
   event_id: z.uuid(),
   event_type: z.enum(MEMBER_EVENT_TYPES),
   timestamp: z.string(),
   source: z.enum(['api', 'zapier', 'ui', 'import']),
   changed_fields: z.array(z.string()).optional().describe('team_member_updated only'),
   member: z.union([EventMember, DeletedMember]).describe('team_member_deleted carries only id, email and employee_id'),
-});
+}));

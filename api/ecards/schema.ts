@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { hasWhitespaceOrControl } from '../../lib/urls.ts';
 import { DATE_WINDOWS, ECARD_MODES, ENVELOPE_THEMES } from '../../services/ecards.ts';
 import { ENVELOPE_COLOR_KEYS, isEnvelopeColor } from '../../services/envelope-colors.ts';
-import { numericId, flag, PageMeta, pageQuery, queryBoolean, resource, withAliases } from '../schema-helpers.ts';
+import { numericId, flag, PageMeta, pageQuery, queryBoolean, resource, withAliases, named } from '../schema-helpers.ts';
 
 const id = z.number().int().positive();
 // Each element of an id list: decimal digits or a vanity id (base62, as the service makes them), so `0x1` is refused, not read as 1.
@@ -120,7 +120,7 @@ export const ecardFormFields = {
   expireOn: z.string().nullable(),
 };
 
-export const Ecard = z.object({
+export const Ecard = named('Ecard', z.object({
   id: z.number().int(),
   ecardid: z.number().int(),
   vanity_id: z.string(),
@@ -154,7 +154,7 @@ export const Ecard = z.object({
   price: z.number().nullable(),
   createdat: z.string(),
   updatedat: z.string(),
-});
+}));
 
 export const EcardIdParams = z.object({ id: resource('ecard', numericId()) });
 

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { accountFromKey as accountFromKeyError } from '../../lib/errors.ts';
 import { CLAIM_STATUSES, FULFILLMENT_STATUSES, GIFT_SCOPES, PAYMENT_STATUSES, SPEND_PERIODS } from '../../models/Gift.ts';
-import { numericId, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
+import { numericId, PageMeta, pageQuery, resource, withAliases, named } from '../schema-helpers.ts';
 import type { OrderQuery } from '../../services/rewards/orders-list.ts';
 
 const id = numericId();
@@ -94,7 +94,7 @@ export const GiftSettings = z.object({
   claim_expiry_days: z.number().int().describe('unclaimed orders expire after this many days'),
 });
 
-export const Product = z.object({
+export const Product = named('GiftCardProduct', z.object({
   product_id: z.string().describe('what a gift names: manual:<brand>:<denomination> or <provider>:<sku>'),
   brand: z.string(),
   name: z.string(),
@@ -104,10 +104,10 @@ export const Product = z.object({
   currency: z.string(),
   countries: z.array(z.string()).describe('ISO 3166-1 alpha-2 where a provider product is sold; [] for manual products'),
   available: z.number().int().nullable().describe('codes left (manual); null where stock is not counted (provider, the sandbox)'),
-});
+}));
 export const ProductList = z.array(Product);
 
-export const Order = z.object({
+export const Order = named('GiftCardOrder', z.object({
   id: z.number().int(),
   scope: z.enum(GIFT_SCOPES),
   campaign_id: z.number().int().nullable(),
@@ -128,7 +128,7 @@ export const Order = z.object({
   fulfilledat: z.string().nullable(),
   claimedat: z.string().nullable(),
   expiresat: z.string().nullable().describe('when an unclaimed link expires'),
-});
+}));
 export const OrderList = z.array(Order);
 export { PageMeta };
 

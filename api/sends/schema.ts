@@ -9,7 +9,7 @@ import { RECIPIENT_STATUSES } from '../../models/SendRecipient.ts';
 import { ENVELOPE_THEMES } from '../../services/ecards.ts';
 import { SEND_ORIGINS, SEND_STATUSES } from '../../services/sends/log.ts';
 import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
-import { flag, numericId, PageMeta, pageQuery, resource, withAliases } from '../schema-helpers.ts';
+import { flag, numericId, PageMeta, pageQuery, resource, withAliases, named } from '../schema-helpers.ts';
 
 export const GetEcardsQuery = withAliases(z.object({ widgetId: resource('widget', z.string().trim().min(1)).describe('the widget\'s vanity id') }), {
   widgetId: ['widgetid', 'widgetID'],
@@ -146,7 +146,7 @@ export const LoggedRecipient = z.object({
   failure: z.string().nullable().describe('why its email failed, as stored; `outcome_unknown (…)` when the server\'s answer was lost'),
 });
 
-export const LoggedSend = z.object({
+export const LoggedSend = named('LoggedSend', z.object({
   sendId: z.string(),
   status: z.enum(SEND_STATUSES),
   origin: z.enum(SEND_ORIGINS),
@@ -158,7 +158,7 @@ export const LoggedSend = z.object({
   scheduled_to_be_sent_at: z.string().describe('when it was (or is) to go out: the acceptance time unless scheduled'),
   sent_at: instant.describe('when its last email was taken by the SMTP server; null until one was (and for share links)'),
   recipients: z.array(LoggedRecipient).describe('in the order given'),
-});
+}));
 export const LoggedSendList = z.array(LoggedSend);
 
 export { PageMeta };

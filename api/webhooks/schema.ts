@@ -10,7 +10,7 @@ import { LoggedRecipient } from '../sends/schema.ts';
 import { MemberEvent } from '../directory/schema.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../services/webhooks/samples.ts';
 import type { DeliveryQuery } from '../../services/webhooks/deliveries.ts';
-import { numericId, flag, pageQuery, PageMeta, resource } from '../schema-helpers.ts';
+import { numericId, flag, pageQuery, PageMeta, resource, named } from '../schema-helpers.ts';
 
 const id = numericId();
 const url = z.string().trim().max(2048);
@@ -58,7 +58,7 @@ export function deliveryQueryOf(query: z.output<typeof DeliveryListQuery>): Deli
   return { page: query.page, perPage: query.perPage, status: query.status, eventType: query.event_type, endpointId: query.endpoint_id, dateFrom: query.dateFrom, dateTo: query.dateTo };
 }
 
-export const Delivery = z.object({
+export const Delivery = named('WebhookDelivery', z.object({
   id: z.number().int(),
   event_id: z.string(),
   event_type: z.string(),
@@ -71,7 +71,7 @@ export const Delivery = z.object({
   workflow_id: z.string().describe('the Temporal workflow of the automatic attempts (replays have their own)'),
   createdat: z.string(),
   finishedat: z.string().nullable(),
-});
+}));
 export const DeliveryList = z.array(Delivery);
 export { PageMeta };
 
@@ -87,7 +87,9 @@ export const Attempt = z.object({
   startedat: z.string(),
 });
 
-export const DeliveryDetail = Delivery.extend({
+// Delivery's fields spread rather than extended: an extended named schema would be documented as an allOf.
+export const DeliveryDetail = z.object({
+  ...Delivery.shape,
   body: z.string().describe('the exact bytes sent on every attempt; for a member-change event and a key without directory: view, the body with member reduced to its id'),
   redacted: z.boolean().describe('the personal data of an erased member was removed; such a delivery cannot be replayed'),
   attempt_log: z.array(Attempt),
@@ -98,7 +100,7 @@ export const ReplayBody = z.object({ id: resource('webhook_delivery', z.number()
 export const TestBody = z.object({ endpoint_id: resource('webhook_endpoint', z.number().int().positive()).optional().describe('default: the ecard_shared URL') });
 
 /** One recipient's element of an ecard_shared delivery (the body is an array of them). */
-export const EcardSharedEvent = z.object({
+export const EcardSharedEvent = named('EcardSharedEvent', z.object({
   event_type: z.literal('ecard_shared'),
   type: z.string().describe('share method: email, ecard_copy_link, facebook, …'),
   sender_request_id: z.string().describe('unique per recipient, reused on retries: de-duplicate by it'),
@@ -119,7 +121,7 @@ export const EcardSharedEvent = z.object({
   do_notify_on_open: z.boolean().describe('whether the sender asked for a read receipt (send-ecard\'s opennotification)'),
   opted_in: z.boolean().optional().describe('widget sends only: the sender ticked the opt-in box'),
   sender_teammemberid: z.number().int().nullable().optional().describe('widget sends only: the directory member the sender proved to be (verification), else null'),
-});
+}));
 
 /** The `send` of an outcome event. */
 const OutcomeSend = z.object({
@@ -139,7 +141,7 @@ const BounceDetail = z.object({
 });
 
 /** An outcome event (an extension of the spec): what became of up to 100 recipients of one send, or of one campaign's or automation's sends. */
-export const OutcomeEvent = z.object({
+export const OutcomeEvent = named('OutcomeEvent', z.object({
   event_id: z.string().describe('UUID, the same on every attempt and on replay: de-duplicate by it'),
   event_type: z.enum(OUTCOME_EVENT_TYPES).describe('ecard_delivered: the SMTP server took the email (250); ecard_opened: the recipient opened the card (the open action); ecard_failed: the email failed (including outcome_unknown); ecard_bounced: a bounce or complaint came back after the hand-off (BOUNCE_DOMAIN)'),
   timestamp: z.string().describe('ISO 8601 UTC'),
@@ -152,12 +154,12 @@ export const OutcomeEvent = z.object({
       }),
     )
     .max(100),
-});
+}));
 
 const CAMPAIGN_STATUSES = ['sent', 'failed', 'canceled'] as const;
 
 /** `campaign_completed` (an extension of the spec): a campaign ended, once per campaign, with its counts as its last write saw them. */
-export const CampaignCompletedEvent = z.object({
+export const CampaignCompletedEvent = named('CampaignCompletedEvent', z.object({
   event_id: z.string().describe('UUID, the same on every attempt and on replay: de-duplicate by it'),
   event_type: z.literal('campaign_completed'),
   timestamp: z.string().describe('ISO 8601 UTC'),
@@ -167,10 +169,10 @@ export const CampaignCompletedEvent = z.object({
     status: z.enum(CAMPAIGN_STATUSES).describe('sent (something went out or may have), failed (nothing did), canceled (canceled, or sending suspended)'),
     counts: CampaignCounts.describe('as the campaign\'s findOne shows them; a canceled campaign\'s pending are emails already under way'),
   }),
-});
+}));
 
 /** `gift_claimed` (an extension of the spec): a gift's recipient revealed its code on the claim page, once per order. */
-export const GiftClaimedEvent = z.object({
+export const GiftClaimedEvent = named('GiftClaimedEvent', z.object({
   event_id: z.string().describe('UUID, the same on every attempt and on replay: de-duplicate by it'),
   event_type: z.literal('gift_claimed'),
   timestamp: z.string().describe('ISO 8601 UTC'),
@@ -182,7 +184,7 @@ export const GiftClaimedEvent = z.object({
     claimed_at: z.string().describe('ISO 8601 UTC'),
   }),
   send: OutcomeSend.nullable().describe('the send that carried the gift (null for an order without one)'),
-});
+}));
 
 /** What a delivery of each type carries: one schema serves the sample, the OpenAPI document's webhooks and the tests of real deliveries. */
 export const EVENT_BODIES: Record<WebhookEventType, z.ZodType> = {

@@ -4,7 +4,7 @@ import { parseColor } from '../../lib/colors.ts';
 import { WIDGET_CSS_MAX_BYTES } from '../../services/widget/css.ts';
 import { normalizeDomainList } from '../../services/widget/domains.ts';
 import { httpsUrl } from '../brands/schema.ts';
-import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, withAliases } from '../schema-helpers.ts';
+import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, withAliases, named } from '../schema-helpers.ts';
 
 const id = numericId();
 
@@ -98,7 +98,7 @@ export const SaveWidgetBody = z.object({
   otp_confirmation_token: z.string().optional(),
 });
 
-export const Widget = z.object({
+export const Widget = named('Widget', z.object({
   id: z.number().int(),
   vanity_id: z.string(),
   ownerid: z.number().int(),
@@ -132,7 +132,7 @@ export const Widget = z.object({
   ecardPrices: z.record(z.string(), z.number()),
   createdat: z.string(),
   updatedat: z.string(),
-});
+}));
 
 export const WidgetIdParams = z.object({ id: resource('widget', id) });
 

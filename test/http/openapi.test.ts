@@ -6,6 +6,7 @@ import { openApiText } from '../../api/openapi.ts';
 import { apiRoutes } from '../../api/routes.ts';
 import { packageRoot } from '../../lib/paths.ts';
 import { call, newAccount } from '../helpers/api.ts';
+import { inlineRefs } from '../helpers/openapi-refs.ts';
 import { testStack } from '../helpers/stack.ts';
 
 describe('the OpenAPI document', function () {
@@ -36,7 +37,8 @@ describe('the OpenAPI document', function () {
 
   it('documents the webhook families (and the outcome events) as webhooks, with the bodies the service sends', async () => {
     const { url } = await testStack();
-    const document = (await (await fetch(`${url}/v2/api/openapi.json`)).json()) as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }> };
+    // Written out: the bodies name their event schemas (components) by `$ref`.
+    const document = inlineRefs((await (await fetch(`${url}/v2/api/openapi.json`)).json()) as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }> });
     expect(Object.keys(document.webhooks).sort()).to.deep.equal(['campaignCompleted', 'ecardShared', 'giftClaimed', 'memberChange', 'outcomeEvent']);
     const bodyOf = (name: string) => JSON.stringify(document.webhooks[name]!.post.requestBody.content['application/json']!.schema);
     for (const type of ['ecard_delivered', 'ecard_opened', 'ecard_failed', 'ecard_bounced', 'bounced_at', 'campaign_id']) expect(bodyOf('outcomeEvent')).to.include(type);
@@ -50,9 +52,10 @@ describe('the OpenAPI document', function () {
   // Found by the fuzzer (npm run fuzz): send-ecard answered flat failures while its document promised `data: null`.
   it('documents send-ecard failures flat, as the route answers them', async () => {
     const { url, models } = await testStack();
-    const document = (await (await fetch(`${url}/v2/api/openapi.json`)).json()) as {
+    // Written out: the failures name their answers and bodies (components) by `$ref`.
+    const document = inlineRefs((await (await fetch(`${url}/v2/api/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { required: string[] } }> }> }>>;
-    };
+    });
     const responses = document.paths['/pub/ecard-actions/send-ecard']!.post!.responses;
     const account = await newAccount(models);
     const res = await call(url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key: account.sandboxKey, body: { senderName: 'Sam' } });
