@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { backgroundScheduler, type BackgroundScheduler } from '../lib/background.ts';
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
-import { loadRewardsKeys, type RewardsKeys } from '../lib/rewards-keys.ts';
+import { loadDataKeys, type DataKeys } from '../lib/data-key.ts';
 import { localDiskStore, type MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
 import type { SendStarter, ServiceContext } from '../services/context.ts';
@@ -50,7 +50,7 @@ export interface ServicesInput {
   now?: () => Date;
   mediaStore?: MediaStore;
   /** The rewards keys the entry point checked (else read from the configuration, if there is one). */
-  rewardsKeys?: RewardsKeys | undefined;
+  dataKeys?: DataKeys | undefined;
 }
 
 export function createServices(input: ServicesInput): Services {
@@ -59,7 +59,7 @@ export function createServices(input: ServicesInput): Services {
   // Dials on first use, so a process starts (and commits its work) while Temporal is down; sweeps start it later.
   const connection = input.temporalAddress === undefined ? undefined : Connection.lazy({ address: input.temporalAddress });
   const clock = config.testClock ? offsetClock(models.sequelize, input.now) : systemClock(input.now);
-  const rewardsKeys = 'rewardsKeys' in input ? input.rewardsKeys : loadRewardsKeys(config);
+  const dataKeys = 'dataKeys' in input ? input.dataKeys : loadDataKeys(config);
   // Built on first use, once: the areas' hooks read the finished context when they run.
   let areas: AreaHooks[] | undefined;
   const areaHooks = () => (areas ??= AREAS.map((area) => area(services)));
@@ -80,8 +80,8 @@ export function createServices(input: ServicesInput): Services {
       hooks ??= composeHooks(areaHooks());
       return hooks;
     },
-    rewardsKeys,
-    giftProviders: { simulated: simulatedProvider({ models, config, rewardsKeys }) },
+    dataKeys,
+    giftProviders: { simulated: simulatedProvider({ models, config, dataKeys }) },
     nudge: () => background?.nudge(),
     get sendStarter(): SendStarter {
       starter ??= sendStarter(services);

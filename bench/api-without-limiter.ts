@@ -3,7 +3,7 @@
 import { loadConfig } from '../lib/config.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
-import { requireRewardsKeys } from '../lib/rewards-keys.ts';
+import { requireDataKeys } from '../lib/data-key.ts';
 import { externalTemporalAddress, openDatabase, startApi } from '../app/runtime.ts';
 import { createServices } from '../app/services.ts';
 import type { RateLimiter } from '../services/rate-limits.ts';
@@ -14,7 +14,7 @@ await runMain('bench api without limiter', async () => {
   const config = loadConfig();
   const logger = createLogger(config);
   const models = await openDatabase(config, 'require-migrated');
-  const services = createServices({ config, logger, models, temporalAddress: externalTemporalAddress(config, 'API'), rewardsKeys: requireRewardsKeys(config, 'the API') });
+  const services = createServices({ config, logger, models, temporalAddress: externalTemporalAddress(config, 'API'), dataKeys: requireDataKeys(config, 'the API') });
   const api = await startApi(services, { rateLimiter: off });
   onShutdownSignal(async () => {
     await api.stop();

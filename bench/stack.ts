@@ -14,7 +14,7 @@ import { loadConfig, type Config } from '../lib/config.ts';
 import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
 import { createLogger } from '../lib/logger.ts';
 import { packageRoot } from '../lib/paths.ts';
-import { requireRewardsKeys } from '../lib/rewards-keys.ts';
+import { requireDataKeys } from '../lib/data-key.ts';
 import type { DevServer } from '../lib/temporal-dev-server.ts';
 import type { Models } from '../models/index.ts';
 import { PING_WORKFLOW } from '../workflows/ping/contract.ts';
@@ -151,7 +151,7 @@ export async function startBenchStack(settings: BenchSettings, progress: (line: 
     progress(`database ${databaseUrl}: migrating`);
     const models = await openDatabase(config, 'migrate');
     stops.push(() => models.sequelize.close());
-    const services = createServices({ config, logger: createLogger(config), models, temporalAddress: temporal.address, rewardsKeys: requireRewardsKeys(config, 'the bench') });
+    const services = createServices({ config, logger: createLogger(config), models, temporalAddress: temporal.address, dataKeys: requireDataKeys(config, 'the bench') });
     stops.push(() => services.close());
     const client = services.workflows!.client;
     progress('worker process: bundling the workflows');

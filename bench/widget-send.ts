@@ -45,7 +45,7 @@ export const widgetSendsPair: Pair<BenchContext> = {
     // Token k is for widget k % WIDGETS: a run's request i takes the path's widget and the body's token of the same
     // index (each request uses one `{{once}}` value, in order), so a run starts at a multiple of WIDGETS.
     const issued = Date.now();
-    const tokens = Array.from({ length: settings.quick ? TOKENS.quick : TOKENS.full }, (_, k) => issueFormToken(ctx.services.rewardsKeys, widgets[k % WIDGETS]!.id, new Date(issued)));
+    const tokens = Array.from({ length: settings.quick ? TOKENS.quick : TOKENS.full }, (_, k) => issueFormToken(ctx.services.dataKeys, widgets[k % WIDGETS]!.id, new Date(issued)));
     let used = 0;
     await sleep(Math.max(0, issued + MIN_FILL_MS + 500 - Date.now()));
 

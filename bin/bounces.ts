@@ -13,7 +13,7 @@ await runMain('npm run bounces', async () => {
   if (!config.bounces.domain) throw new Error('BOUNCE_DOMAIN is not set: the listener takes bounces for bounces+<token>@BOUNCE_DOMAIN');
   const logger = createLogger(config);
   const models = await openDatabase(config, 'require-migrated');
-  const services = createServices({ config, logger, models, rewardsKeys: undefined });
+  const services = createServices({ config, logger, models, dataKeys: undefined });
   const listener = await startBounceListener(services).catch(async (err: unknown) => {
     await services.close();
     await models.sequelize.close();

@@ -6,7 +6,7 @@ import { loadConfig } from '../lib/config.ts';
 import { startEmbeddedTemporal } from '../lib/embedded-temporal.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
-import { ensureRewardsKeys } from '../lib/rewards-keys.ts';
+import { ensureDataKeys } from '../lib/data-key.ts';
 import { startBounceListener, type RunningBounceListener } from '../app/bounce-listener.ts';
 import { openDatabase, startApi, startWorker, type RunningApi, type RunningWorker } from '../app/runtime.ts';
 import { createServices, type Services } from '../app/services.ts';
@@ -25,7 +25,7 @@ await runMain('npm start', async () => {
   await mkdir(config.dataDir, { recursive: true });
   // The all-in-one makes the data key (gift codes, webhook signing secrets) when none is given, once: later starts
   // read the file. The warning names the variable by its current name (REWARDS_ENCRYPTION_KEY is its older one).
-  const { keys: rewardsKeys, generated } = ensureRewardsKeys(config);
+  const { keys: dataKeys, generated } = ensureDataKeys(config);
   if (generated) {
     say(`Warning: no DATA_ENCRYPTION_KEY, so a new key that encrypts data at rest (gift codes, webhook signing secrets) was written to ${generated}: back it up (that data cannot be read without it), and in production set DATA_ENCRYPTION_KEY instead.`);
   }
@@ -67,7 +67,7 @@ await runMain('npm start', async () => {
         address = devServer.address;
       }
       // One services object for the worker and the API: a commit in the API wakes the worker's background passes.
-      services = createServices({ config, logger, models, temporalAddress: address, rewardsKeys });
+      services = createServices({ config, logger, models, temporalAddress: address, dataKeys });
       worker = await startWorker(services);
       api = await startApi(services);
       if (config.bounces.domain) bounces = await startBounceListener(services);

@@ -2,7 +2,7 @@
 import { loadConfig } from '../lib/config.ts';
 import { createLogger } from '../lib/logger.ts';
 import { onShutdownSignal, runMain } from '../lib/main.ts';
-import { requireRewardsKeys } from '../lib/rewards-keys.ts';
+import { requireDataKeys } from '../lib/data-key.ts';
 import { externalTemporalAddress, openDatabase, startWorker } from '../app/runtime.ts';
 import { createServices } from '../app/services.ts';
 
@@ -10,10 +10,10 @@ await runMain('npm run worker', async () => {
   const config = loadConfig();
   const address = externalTemporalAddress(config, 'worker');
   // Never generated here: an API and a worker that each made their own key could not read each other's codes.
-  const rewardsKeys = requireRewardsKeys(config, 'the worker');
+  const dataKeys = requireDataKeys(config, 'the worker');
   const logger = createLogger(config);
   const models = await openDatabase(config, 'require-migrated');
-  const services = createServices({ config, logger, models, temporalAddress: address, rewardsKeys });
+  const services = createServices({ config, logger, models, temporalAddress: address, dataKeys });
   const worker = await startWorker(services);
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker polling');
   // Once: a signal's stop settles `worker.done` too, and closing SQLite twice throws (SQLITE_MISUSE, exit 1).

@@ -210,15 +210,18 @@ export interface Config {
     /** Seconds between two runs of the Schedules' reconciler in a worker. */
     reconcileSeconds: number;
   };
-  rewards: {
-    /** The encryption key as given (REWARDS_ENCRYPTION_KEY); undefined means encryptionKeyFile, else the key file under DATA_DIR/secrets. */
-    encryptionKey: string | undefined;
-    /** The file holding the key (REWARDS_ENCRYPTION_KEY_FILE), read by lib/rewards-keys.ts; never both this and encryptionKey. */
-    encryptionKeyFile: string | undefined;
+  /** The data key that seals secrets at rest (lib/data-key.ts), as the variables give it. */
+  dataKey: {
+    /** The key as given (DATA_ENCRYPTION_KEY); undefined means keyFile, else the key file under DATA_DIR/secrets. */
+    key: string | undefined;
+    /** The file holding the key (DATA_ENCRYPTION_KEY_FILE, a Docker secret); never both this and key. */
+    keyFile: string | undefined;
     previousKey: string | undefined;
     previousKeyFile: string | undefined;
     /** The variables' prefix the key came from (DATA_ENCRYPTION_KEY unless only the old REWARDS_ names are set), for messages. */
-    keyVariable: 'DATA_ENCRYPTION_KEY' | 'REWARDS_ENCRYPTION_KEY';
+    variable: 'DATA_ENCRYPTION_KEY' | 'REWARDS_ENCRYPTION_KEY';
+  };
+  rewards: {
     /** The provider live accounts in provider mode use; undefined: none (the sandbox always uses the simulated one). */
     provider: 'simulated' | undefined;
     providerTimeoutSeconds: number;
@@ -366,12 +369,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     testClock: isTrue(e.TEST_CLOCK),
     automations: { reconcileSeconds: e.AUTOMATION_RECONCILE_SECONDS },
-    rewards: {
-      encryptionKey: encryption.key,
-      encryptionKeyFile: encryption.file === undefined ? undefined : fromPackageRoot(encryption.file),
+    dataKey: {
+      key: encryption.key,
+      keyFile: encryption.file === undefined ? undefined : fromPackageRoot(encryption.file),
       previousKey: encryption.previous,
       previousKeyFile: encryption.previousFile === undefined ? undefined : fromPackageRoot(encryption.previousFile),
-      keyVariable,
+      variable: keyVariable,
+    },
+    rewards: {
       provider: e.REWARDS_PROVIDER,
       providerTimeoutSeconds: e.REWARDS_PROVIDER_TIMEOUT_SECONDS,
     },

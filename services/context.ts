@@ -2,7 +2,7 @@
 // so the key API's handlers, the console, the worker's activities and `cardsvc` share each area's wiring.
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/logger.ts';
-import type { RewardsKeys } from '../lib/rewards-keys.ts';
+import type { DataKeys } from '../lib/data-key.ts';
 import type { MediaStore } from '../lib/media-store.ts';
 import type { Models } from '../models/index.ts';
 import type { Send } from '../models/Send.ts';
@@ -42,7 +42,7 @@ export interface ServiceContext {
   /** The gift providers by name (REWARDS_PROVIDER, an order's `source`), built by the composition root. */
   giftProviders: GiftProviders;
   /** The key(s) that encrypt gift codes; undefined when none is configured (gift work then refuses). */
-  rewardsKeys: RewardsKeys | undefined;
+  dataKeys: DataKeys | undefined;
   /** Tells this process's background passes that something was committed for them (an event, a send). */
   nudge(): void;
   /** This process's starter of committed sends' workflows (services/sends/starter.ts): accepts that do not wait hand their sends to it. */

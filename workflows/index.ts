@@ -1,4 +1,5 @@
-// Every workflow the worker runs (the worker's workflowsPath): each exported under its contract's type name.
+// Every workflow the worker runs (the worker's workflowsPath): each exported under its contract's type name
+// (workflows/contracts-registered.ts checks it).
 export { pingWorkflow } from './ping/workflow.ts';
 export { sendEcardWorkflow } from './send-ecard/workflow.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery/workflow.ts';

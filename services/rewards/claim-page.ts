@@ -53,7 +53,7 @@ export async function claimOfferPage(ctx: Pick<ServiceContext, 'models' | 'now'>
 }
 
 /** POST: the code (and PIN), the order marked claimed the first time. */
-export async function claimRevealPage(ctx: Pick<ServiceContext, 'models' | 'now' | 'rewardsKeys' | 'nudge' | 'config'>, token: string, nonce: string): Promise<ClaimPage> {
+export async function claimRevealPage(ctx: Pick<ServiceContext, 'models' | 'now' | 'dataKeys' | 'nudge' | 'config'>, token: string, nonce: string): Promise<ClaimPage> {
   const result = await revealClaim(ctx, token);
   if (result.status === 'unknown') return notFound(nonce);
   if (result.status === 'expired') return expired(result.order, nonce);

@@ -9,7 +9,8 @@ import { manualProductId } from './catalog.ts';
 import { claimTokenHash } from './claim-token.ts';
 import { recordGiftClaimed } from './claimed-event.ts';
 import { outcomeTransaction } from '../sends/outcome-events.ts';
-import { aadOf, keysOrThrow, open } from './crypto.ts';
+import { aadOf } from './crypto.ts';
+import { keysOrThrow, open } from '../../lib/sealing.ts';
 
 /** What newClaimToken makes: 32 random bytes as base64url (43 characters). Anything else is not looked up. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -45,8 +46,8 @@ export type RevealResult = { status: 'unknown' } | { status: 'expired'; order: G
 // The code and PIN: a pool code's from its gift_codes row (AAD of its pool), a provider's or the sandbox's from the
 // order itself (AAD of the order's product). Null when the pool code is no longer this order's (given back to
 // inventory by a refund, which also cancels the order: nothing to show).
-async function decrypt(ctx: Pick<ServiceContext, 'models' | 'rewardsKeys'>, order: GiftOrder): Promise<Omit<RevealedGift, 'order'> | null> {
-  const keys = keysOrThrow(ctx.rewardsKeys);
+async function decrypt(ctx: Pick<ServiceContext, 'models' | 'dataKeys'>, order: GiftOrder): Promise<Omit<RevealedGift, 'order'> | null> {
+  const keys = keysOrThrow(ctx.dataKeys);
   if (order.code_id !== null) {
     const code = await ctx.models.GiftCode.findOne({ where: { id: order.code_id, account_id: order.account_id } });
     if (!code || code.order_id !== order.id) return null;
@@ -67,7 +68,7 @@ async function decrypt(ctx: Pick<ServiceContext, 'models' | 'rewardsKeys'>, orde
 }
 
 /** The POST of the claim page: the code (decrypted before anything is marked, so a failure leaves it unclaimed). */
-export async function revealClaim(ctx: Pick<ServiceContext, 'models' | 'rewardsKeys' | 'now' | 'nudge' | 'config'>, token: string): Promise<RevealResult> {
+export async function revealClaim(ctx: Pick<ServiceContext, 'models' | 'dataKeys' | 'now' | 'nudge' | 'config'>, token: string): Promise<RevealResult> {
   const order = await findClaim(ctx, token);
   if (!order) return { status: 'unknown' };
   if (claimState(ctx, order) === 'expired') return { status: 'expired', order };

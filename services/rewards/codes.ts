@@ -7,7 +7,8 @@ import { Op, UniqueConstraintError } from 'sequelize';
 import { invalidValue } from '../../lib/errors.ts';
 import type { ServiceContext } from '../context.ts';
 import { manualProductId } from './catalog.ts';
-import { aadOf, codeHmacs, keysOrThrow, last4Of, normalizeCode, seal } from './crypto.ts';
+import { aadOf, codeHmacs, last4Of, normalizeCode } from './crypto.ts';
+import { keysOrThrow, seal } from '../../lib/sealing.ts';
 import { loadSettings } from './settings.ts';
 
 export interface AddCodesInput {
@@ -83,13 +84,13 @@ const chunks = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.le
 
 /** Adds the file's codes to the account's pool of `brand` at `denominationCents` (the account's currency). */
 export async function addCodes(
-  ctx: Pick<ServiceContext, 'config' | 'models' | 'rewardsKeys'>,
+  ctx: Pick<ServiceContext, 'config' | 'models' | 'dataKeys'>,
   accountId: number,
   input: AddCodesInput,
 ): Promise<AddCodesResult> {
   const brand = validBrand(input.brand);
   const cents = validDenomination(input.denominationCents);
-  const keys = keysOrThrow(ctx.rewardsKeys);
+  const keys = keysOrThrow(ctx.dataKeys);
   const aad = aadOf(accountId, manualProductId(brand, cents));
   const { currency } = await loadSettings(ctx, accountId);
 

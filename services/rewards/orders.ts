@@ -7,7 +7,8 @@ import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { GiftOrder, GiftScope } from '../../models/Gift.ts';
 import type { ServiceContext } from '../context.ts';
 import type { ResolvedGift } from './catalog.ts';
-import { aadOf, keysOrThrow, last4Of, seal } from './crypto.ts';
+import { aadOf, last4Of } from './crypto.ts';
+import { keysOrThrow, seal } from '../../lib/sealing.ts';
 import { assignCodes } from './inventory.ts';
 import { failOrders } from './settle.ts';
 import { takeFromReservation, type Holder } from './reservations.ts';
@@ -101,7 +102,7 @@ async function fulfilFromPool(ctx: ServiceContext, batch: OrderBatch, pending: G
 }
 
 async function fulfilWithTestCodes(ctx: ServiceContext, batch: OrderBatch, pending: GiftOrder[], transaction: Transaction): Promise<void> {
-  const keys = keysOrThrow(ctx.rewardsKeys);
+  const keys = keysOrThrow(ctx.dataKeys);
   const now = ctx.now();
   for (const order of pending) {
     const code = testCode();

@@ -3,7 +3,8 @@
 // declined → failed (spend released) and its recipient fails without an email. A timeout is thrown after the
 // others were bought, so the activity's retry asks again.
 import type { ServiceContext } from '../context.ts';
-import { aadOf, keysOrThrow, last4Of, seal } from './crypto.ts';
+import { aadOf, last4Of } from './crypto.ts';
+import { keysOrThrow, seal } from '../../lib/sealing.ts';
 import { ordersOfSends } from './orders.ts';
 import { buyWithTimeout, providerNamed, ProviderTimeoutError } from './provider.ts';
 import { failOrders, failRecipients } from './settle.ts';
@@ -13,7 +14,7 @@ import { loadSettings } from './settings.ts';
 export async function buyPendingGifts(ctx: ServiceContext, sendPks: readonly number[], heartbeat?: () => void): Promise<void> {
   const pending = (await ordersOfSends(ctx, sendPks, { fulfillment_status: ['pending'] })).filter((o) => o.source !== 'manual' && o.source !== 'sandbox');
   if (pending.length === 0) return;
-  const keys = keysOrThrow(ctx.rewardsKeys);
+  const keys = keysOrThrow(ctx.dataKeys);
   const expiryDays = new Map<number, number>();
   let timedOut: ProviderTimeoutError | undefined;
   for (const order of pending) {

@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context.ts';
-import { keysOrThrow } from './crypto.ts';
+import { keysOrThrow } from '../../lib/sealing.ts';
 import type { GiftProvider } from './provider.ts';
 
 const codeFor = (key: Buffer, externalId: string) => {
@@ -12,7 +12,7 @@ const codeFor = (key: Buffer, externalId: string) => {
   return `SIM-${digits.match(/.{4}/g)!.join('-')}`;
 };
 
-export function simulatedProvider(ctx: Pick<ServiceContext, 'models' | 'config' | 'rewardsKeys'>): GiftProvider {
+export function simulatedProvider(ctx: Pick<ServiceContext, 'models' | 'config' | 'dataKeys'>): GiftProvider {
   const { models } = ctx;
   return {
     name: 'simulated',
@@ -30,7 +30,7 @@ export function simulatedProvider(ctx: Pick<ServiceContext, 'models' | 'config' 
       }
       if (order.status === 'declined') return { status: 'declined', reason: 'declined by the provider (simulated: amounts ending in .13)' };
       if (order.status === 'refunded') return { status: 'declined', reason: 'the provider refunded this order' };
-      return { status: 'fulfilled', code: codeFor(keysOrThrow(ctx.rewardsKeys).current.bytes, request.externalId), pin: null };
+      return { status: 'fulfilled', code: codeFor(keysOrThrow(ctx.dataKeys).current.bytes, request.externalId), pin: null };
     },
     async refund(externalId) {
       await models.SimulatedProviderOrder.update({ status: 'refunded' }, { where: { external_id: externalId, status: 'fulfilled' } });

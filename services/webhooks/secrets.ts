@@ -2,11 +2,11 @@
 // secret is sealed like a gift code (AES-256-GCM under DATA_ENCRYPTION_KEY, AAD the account id); a plaintext one
 // (written before wave 3) still reads, and encryptPlaintextSecrets seals those when the API or a worker starts.
 import { Op, type Transaction } from 'sequelize';
-import type { RewardsKeys } from '../../lib/rewards-keys.ts';
+import type { DataKeys } from '../../lib/data-key.ts';
 import { randomId } from '../../lib/ids.ts';
 import type { WebhookSecret } from '../../models/WebhookSecret.ts';
 import type { ServiceContext } from '../context.ts';
-import { keysOrThrow, open, seal } from '../rewards/crypto.ts';
+import { keysOrThrow, open, seal } from '../../lib/sealing.ts';
 
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -14,7 +14,7 @@ export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 const SEALED_PREFIX = 'enc1:';
 const BATCH = 500;
 
-type SecretContext = Pick<ServiceContext, 'models' | 'rewardsKeys'>;
+type SecretContext = Pick<ServiceContext, 'models' | 'dataKeys'>;
 
 /** An account's secrets as plaintext (never stored so). */
 export interface AccountSecret {
@@ -26,18 +26,18 @@ export interface AccountSecret {
 const newSecret = () => `whsec_${randomId(43)}`;
 const aadOf = (accountId: number) => `${accountId}:webhook_signing_secret`;
 
-function sealSecret(keys: RewardsKeys | undefined, accountId: number, secret: string): string {
+function sealSecret(keys: DataKeys | undefined, accountId: number, secret: string): string {
   const sealed = seal(keysOrThrow(keys), aadOf(accountId), secret);
   return `${SEALED_PREFIX}${sealed.keyId}:${sealed.ciphertext}`;
 }
 
-function openSecret(keys: RewardsKeys | undefined, accountId: number, stored: string): string {
+function openSecret(keys: DataKeys | undefined, accountId: number, stored: string): string {
   if (!stored.startsWith(SEALED_PREFIX)) return stored;
   const [keyId = '', ciphertext = ''] = stored.slice(SEALED_PREFIX.length).split(':');
   return open(keysOrThrow(keys), aadOf(accountId), { keyId, ciphertext });
 }
 
-function opened(keys: RewardsKeys | undefined, row: WebhookSecret): AccountSecret {
+function opened(keys: DataKeys | undefined, row: WebhookSecret): AccountSecret {
   return {
     secret: openSecret(keys, row.account_id, row.secret),
     previous_secret: row.previous_secret === null ? null : openSecret(keys, row.account_id, row.previous_secret),
@@ -50,13 +50,13 @@ async function secretRow(ctx: SecretContext, accountId: number, transaction?: Tr
   const existing = await ctx.models.WebhookSecret.findByPk(accountId, options);
   if (existing) return existing;
   // Two first uses at once: the insert that loses is ignored, and both read the winner's secret.
-  const secret = sealSecret(ctx.rewardsKeys, accountId, newSecret());
+  const secret = sealSecret(ctx.dataKeys, accountId, newSecret());
   await ctx.models.WebhookSecret.bulkCreate([{ account_id: accountId, secret, previous_secret: null, rotated_at: null }], { ignoreDuplicates: true, ...options });
   return (await ctx.models.WebhookSecret.findByPk(accountId, options))!;
 }
 
 export async function accountSecret(ctx: SecretContext, accountId: number, transaction?: Transaction): Promise<AccountSecret> {
-  return opened(ctx.rewardsKeys, await secretRow(ctx, accountId, transaction));
+  return opened(ctx.dataKeys, await secretRow(ctx, accountId, transaction));
 }
 
 /** The previous secret while it still signs (24 hours after the rotation), else null. */
@@ -75,9 +75,9 @@ export async function signingSecrets(ctx: SecretContext, accountId: number, now:
 /** A new secret; the current one becomes the previous (a second rotation within 24 h drops the oldest). */
 export async function rotateSecret(ctx: SecretContext, accountId: number, now: Date): Promise<AccountSecret> {
   const row = await secretRow(ctx, accountId);
-  const current = openSecret(ctx.rewardsKeys, accountId, row.secret);
+  const current = openSecret(ctx.dataKeys, accountId, row.secret);
   const next = newSecret();
-  await row.update({ previous_secret: sealSecret(ctx.rewardsKeys, accountId, current), secret: sealSecret(ctx.rewardsKeys, accountId, next), rotated_at: now });
+  await row.update({ previous_secret: sealSecret(ctx.dataKeys, accountId, current), secret: sealSecret(ctx.dataKeys, accountId, next), rotated_at: now });
   return { secret: next, previous_secret: current, rotated_at: now };
 }
 
@@ -95,8 +95,8 @@ const isPlain = (stored: string | null) => stored !== null && !stored.startsWith
  * what was read. Without a key (a process that has none) nothing is done. Returns how many rows were sealed.
  */
 export async function encryptPlaintextSecrets(ctx: SecretContext): Promise<number> {
-  const { models, rewardsKeys } = ctx;
-  if (!rewardsKeys) return 0;
+  const { models, dataKeys } = ctx;
+  if (!dataKeys) return 0;
   const notSealed = { [Op.notLike]: `${SEALED_PREFIX}%` };
   let sealed = 0;
   for (let after = 0; ; ) {
@@ -109,8 +109,8 @@ export async function encryptPlaintextSecrets(ctx: SecretContext): Promise<numbe
     for (const row of rows) {
       const [count] = await models.WebhookSecret.update(
         {
-          secret: isPlain(row.secret) ? sealSecret(rewardsKeys, row.account_id, row.secret) : row.secret,
-          previous_secret: isPlain(row.previous_secret) ? sealSecret(rewardsKeys, row.account_id, row.previous_secret!) : row.previous_secret,
+          secret: isPlain(row.secret) ? sealSecret(dataKeys, row.account_id, row.secret) : row.secret,
+          previous_secret: isPlain(row.previous_secret) ? sealSecret(dataKeys, row.account_id, row.previous_secret!) : row.previous_secret,
         },
         { where: { account_id: row.account_id, secret: row.secret, previous_secret: row.previous_secret === null ? { [Op.is]: null } : row.previous_secret }, silent: true },
       );

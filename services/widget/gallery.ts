@@ -139,7 +139,7 @@ export async function galleryOf(ctx: ServiceContext, widget: Widget, options: { 
     widget: { vanity_id: widget.vanity_id, name: widget.name, requiresVerification: requiresVerification(widget), display, styles: stylesOf(widget), lang, dir, texts },
     ecards: rows.map((ecard) => galleryEcardOf(ctx.config.publicBaseUrl, ecard)),
     chosen,
-    form_token: issueFormToken(ctx.rewardsKeys, widget.id, now),
+    form_token: issueFormToken(ctx.dataKeys, widget.id, now),
     honeypot_field: HONEYPOT_FIELD,
     meta: { page, pageSize, total, totalPages: pages },
   };

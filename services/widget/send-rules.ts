@@ -7,7 +7,7 @@ import {
 } from '../../lib/errors.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Widget } from '../../models/Widget.ts';
-import type { RewardsKeys } from '../../lib/rewards-keys.ts';
+import type { DataKeys } from '../../lib/data-key.ts';
 import type { WidgetDisplay } from './display.ts';
 import { domainsOf, outsideDomains } from './domains.ts';
 import { readWidgetSession } from './tokens.ts';
@@ -33,7 +33,7 @@ const isEmail = (value: string) => z.email().safeParse(value).success;
 
 /** The widget's sender proof: a session for this very address when the widget asks for one; its member id, or null. */
 export function provenSender(
-  keys: RewardsKeys | undefined,
+  keys: DataKeys | undefined,
   widget: Pick<Widget, 'id' | 'email_verification_required' | 'dir_sender_must_be_in_directory'>,
   input: WidgetSendInput, now: Date): number | null {
   if (!widget.email_verification_required && !widget.dir_sender_must_be_in_directory) return null;

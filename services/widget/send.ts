@@ -69,8 +69,8 @@ export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, i
   const read = await readWidgetSend(ctx.models, vanityId, input.ecard);
   const { widget, account } = read;
   const now = ctx.now();
-  const form = readFormToken(ctx.rewardsKeys, widget.id, input.form_token, now);
-  const freshToken = issueFormToken(ctx.rewardsKeys, widget.id, now);
+  const form = readFormToken(ctx.dataKeys, widget.id, input.form_token, now);
+  const freshToken = issueFormToken(ctx.dataKeys, widget.id, now);
   if (!form) throw formExpired('This form has expired: reload it and send again', { extra: { form_token: freshToken } });
   const display = displayOf(widget.wconfig ?? {});
   const ecard = shownEcard(read.ecard, now);
@@ -91,7 +91,7 @@ export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, i
   }
 
   if (priceOf(ecard)) throw paymentRequired('This eCard has a price, and the widget takes no payments yet');
-  const memberId = provenSender(ctx.rewardsKeys, widget, input, now);
+  const memberId = provenSender(ctx.dataKeys, widget, input, now);
   const recipients = recipientsOf(input, display);
   const sender = input.sender.email.trim();
   const refusal = domainRefusal(widget, sender, recipients);

@@ -3,7 +3,7 @@
 // address, until when). HMAC-SHA-256 under a key derived from the data key (DATA_ENCRYPTION_KEY), so every API
 // process checks what another issued; the previous key still verifies during a rotation.
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RewardsKeys } from '../../lib/rewards-keys.ts';
+import type { DataKeys } from '../../lib/data-key.ts';
 
 /** A form token is good for two hours after it was issued. */
 export const FORM_TOKEN_MAX_AGE_MS = 2 * 3600 * 1000;
@@ -14,18 +14,18 @@ function macKey(keyBytes: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', keyBytes, Buffer.alloc(0), 'cardsvc widget tokens v1', 32));
 }
 
-function keysOf(keys: RewardsKeys | undefined): Buffer[] {
+function keysOf(keys: DataKeys | undefined): Buffer[] {
   if (!keys) throw new Error('no data key: widget tokens cannot be signed (set DATA_ENCRYPTION_KEY)');
   return [keys.current, keys.previous].flatMap((k) => (k ? [macKey(k.bytes)] : []));
 }
 
-function sign(keys: RewardsKeys | undefined, kind: string, payload: unknown): string {
+function sign(keys: DataKeys | undefined, kind: string, payload: unknown): string {
   const body = b64(JSON.stringify(payload));
   const mac = createHmac('sha256', keysOf(keys)[0]!).update(`${kind}.${body}`).digest();
   return `${body}.${b64(mac)}`;
 }
 
-function verify<T>(keys: RewardsKeys | undefined, kind: string, token: string): T | null {
+function verify<T>(keys: DataKeys | undefined, kind: string, token: string): T | null {
   if (typeof token !== 'string' || token.length > 1024) return null;
   const [body, mac, extra] = token.split('.');
   if (!body || !mac || extra !== undefined) return null;
@@ -51,12 +51,12 @@ export interface FormToken {
   t: number;
 }
 
-export function issueFormToken(keys: RewardsKeys | undefined, widgetId: number, now: Date): string {
+export function issueFormToken(keys: DataKeys | undefined, widgetId: number, now: Date): string {
   return sign(keys, 'form', { w: widgetId, n: b64(randomBytes(16)), t: now.getTime() } satisfies FormToken);
 }
 
 /** The token's content when it is this widget's, genuine and at most two hours old; null otherwise (`form_expired`). */
-export function readFormToken(keys: RewardsKeys | undefined, widgetId: number, token: string, now: Date): FormToken | null {
+export function readFormToken(keys: DataKeys | undefined, widgetId: number, token: string, now: Date): FormToken | null {
   const form = verify<FormToken>(keys, 'form', token);
   if (!form || form.w !== widgetId || typeof form.n !== 'string' || typeof form.t !== 'number') return null;
   const age = now.getTime() - form.t;
@@ -73,12 +73,12 @@ export interface WidgetSession {
   x: number;
 }
 
-export function issueWidgetSession(keys: RewardsKeys | undefined, session: WidgetSession): string {
+export function issueWidgetSession(keys: DataKeys | undefined, session: WidgetSession): string {
   return sign(keys, 'session', session);
 }
 
 /** The session when it is this widget's, genuine and not expired; null otherwise. */
-export function readWidgetSession(keys: RewardsKeys | undefined, widgetId: number, token: string, now: Date): WidgetSession | null {
+export function readWidgetSession(keys: DataKeys | undefined, widgetId: number, token: string, now: Date): WidgetSession | null {
   const session = verify<WidgetSession>(keys, 'session', token);
   if (!session || session.w !== widgetId || typeof session.e !== 'string' || typeof session.x !== 'number') return null;
   return session.x > now.getTime() ? session : null;

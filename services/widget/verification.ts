@@ -46,7 +46,7 @@ async function recentCount(ctx: ServiceContext, where: { email: string } | { ip_
  */
 export async function startVerification(ctx: ServiceContext, vanityId: string, input: { formToken: string; email: string; clientIp: string }): Promise<void> {
   const widget = await findPublicWidget(ctx.models, vanityId);
-  if (!readFormToken(ctx.rewardsKeys, widget.id, input.formToken, ctx.now())) throw formExpired('The form is too old or not this widget’s: reload it');
+  if (!readFormToken(ctx.dataKeys, widget.id, input.formToken, ctx.now())) throw formExpired('The form is too old or not this widget’s: reload it');
   const email = normalized(input.email);
   const ipHash = verifyIpHash(input.clientIp);
   // The IP first: an IP over its limit does not spend the address's codes.
@@ -115,7 +115,7 @@ export async function confirmVerification(ctx: ServiceContext, vanityId: string,
   const memberId = await memberUnderRule(ctx, widget, email);
   const expiresAt = now.getTime() + widget.dir_session_timeout_minutes * 60_000;
   return {
-    widget_session: issueWidgetSession(ctx.rewardsKeys, { w: widget.id, e: email, m: memberId, x: expiresAt }),
+    widget_session: issueWidgetSession(ctx.dataKeys, { w: widget.id, e: email, m: memberId, x: expiresAt }),
     expires_at: new Date(expiresAt).toISOString(),
   };
 }

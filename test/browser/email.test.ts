@@ -42,7 +42,7 @@ describe('the email in a browser: 600 and 375 px, light and dark', function () {
     const ecard = await insertEcard(stack.models, account.accountId, (await insertWidget(stack.models, account.accountId)).id, { self_hosted_url: 'https://cdn.example.com/thank-you.svg' });
     await ecard.update({ header: 'Thank you for this year', details: '<p>Dear {{recipient_first_name}}, your help made our launch a success. Enjoy a treat on us!</p>' });
     await ok('/ecard/save', { myEcard: { id: ecard.id, ecardbrandid: brandId } });
-    await seedCodes(stack.models, stack.services.rewardsKeys!, account.accountId, 'Acme Coffee', 2500, 1);
+    await seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme Coffee', 2500, 1);
     const to = `rita-${process.pid}@browser.example.com`;
     await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key: account.liveKey, body: {
       ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam Sender', recipientName: 'Rita Receiver', recipientEmail: to,

@@ -343,7 +343,7 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     const widget = await insertWidget(stack.models, free.accountId);
     const ecard = await insertEcard(stack.models, free.accountId, widget.id);
     // The gift's manual codes, one per recipient that will be sent to.
-    await seedCodes(stack.models, stack.services.rewardsKeys!, free.accountId, 'acme', 2500, 100);
+    await seedCodes(stack.models, stack.services.dataKeys!, free.accountId, 'acme', 2500, 100);
     const post = (path: string, body: unknown) => call(stack.url, 'POST', `/v2/api${path}`, { key: free.liveKey, body });
     const created = expectSuccess(await post('/campaign/save', { campaign: { campaign_name: 'Big', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: { product_id: 'manual:acme:25', amount: 25 } } })) as Json;
     const id = created.id as number;

@@ -1,14 +1,15 @@
 // Gift-card test data: codes put straight into an account's pool (encrypted as add-codes does), and readers of
 // what a gift left behind (orders, the claim link in an email).
-import type { RewardsKeys } from '../../lib/rewards-keys.ts';
+import type { DataKeys } from '../../lib/data-key.ts';
 import type { Models } from '../../models/index.ts';
 import { manualProductId } from '../../services/rewards/catalog.ts';
-import { aadOf, codeHmacs, last4Of, normalizeCode, seal } from '../../services/rewards/crypto.ts';
+import { aadOf, codeHmacs, last4Of, normalizeCode } from '../../services/rewards/crypto.ts';
+import { seal } from '../../lib/sealing.ts';
 
 let counter = 0;
 
 /** `count` fresh codes (unique in the run) of the pool; returns them in the order they were added. */
-export async function seedCodes(models: Models, keys: RewardsKeys, accountId: number, brand: string, denominationCents: number, count: number): Promise<string[]> {
+export async function seedCodes(models: Models, keys: DataKeys, accountId: number, brand: string, denominationCents: number, count: number): Promise<string[]> {
   const codes = Array.from({ length: count }, () => `GC-${process.pid}-${Date.now()}-${++counter}-XYZW`);
   const aad = aadOf(accountId, manualProductId(brand, denominationCents));
   await models.GiftCode.bulkCreate(

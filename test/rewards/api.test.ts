@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { InferCreationAttributes } from 'sequelize';
 import type { GiftOrder } from '../../models/Gift.ts';
 import { manualProductId } from '../../services/rewards/catalog.ts';
-import { aadOf, codeHmacs, keysOrThrow, last4Of, seal } from '../../services/rewards/crypto.ts';
+import { aadOf, codeHmacs, last4Of } from '../../services/rewards/crypto.ts';
+import { keysOrThrow, seal } from '../../lib/sealing.ts';
 import { setRule } from '../../services/rewards/settings.ts';
 import { reserveSpend } from '../../services/rewards/spend.ts';
 import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
@@ -26,7 +27,7 @@ describe('rewards: the six gift-card endpoints', function () {
 
   const get = (path: string, key: string, base = stack.url) => call(base, 'GET', `/v2/api/gift-card/${path}`, { key });
   const ok = async (path: string, key: string, base = stack.url) => expectSuccess(await get(path, key, base));
-  const keys = () => keysOrThrow(stack.services.rewardsKeys);
+  const keys = () => keysOrThrow(stack.services.dataKeys);
 
   /** A pool code as `cardsvc rewards add-codes` stores it: encrypted, hashed, its last 4 kept from 12 characters. */
   async function addCode(accountId: number, brand: string, cents: number, code: string, fields: { expires_on?: string | null; order_id?: number | null } = {}) {
@@ -188,7 +189,7 @@ describe('rewards: the six gift-card endpoints', function () {
       });
       publicSendId = send.send_id;
 
-      const keys = keysOrThrow(stack.services.rewardsKeys);
+      const keys = keysOrThrow(stack.services.dataKeys);
       const longCode = 'GIFT-LONG-CODE-WXYZ';
       const providerCode = 'SIM-SHORT';
       secrets.push(longCode, providerCode, 'PIN-9911');

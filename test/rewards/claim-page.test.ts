@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { startApi } from '../../app/runtime.ts';
 import type { Services } from '../../app/services.ts';
 import { createLogger } from '../../lib/logger.ts';
-import type { RewardsKeys } from '../../lib/rewards-keys.ts';
+import type { DataKeys } from '../../lib/data-key.ts';
 import type { Models } from '../../models/index.ts';
 import { newClaimToken } from '../../services/rewards/claim-token.ts';
 import { newAccount, type TestAccount } from '../helpers/api.ts';
@@ -22,7 +22,7 @@ const DAY = 86_400_000;
 describe('rewards: the claim page /g/<token>', function () {
   this.timeout(30_000);
   let models: Models;
-  let keys: RewardsKeys;
+  let keys: DataKeys;
   let services: Services;
   let url: string;
   let account: TestAccount;
@@ -39,7 +39,7 @@ describe('rewards: the claim page /g/<token>', function () {
     const config = await testConfig({ LOG_LEVEL: 'info' });
     models = await testModels();
     services = await testServices(config, { logger: createLogger(config, sink) });
-    keys = services.rewardsKeys!;
+    keys = services.dataKeys!;
     const api = await startApi(services, { host: '127.0.0.1' });
     onSuiteEnd(() => api.stop());
     url = api.url;

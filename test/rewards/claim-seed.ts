@@ -1,12 +1,13 @@
 // Gift orders written straight into the database for the claim page and expiry tests: a pool code sealed as
 // `cardsvc rewards add-codes` seals it, or a provider-style code on the order, and a claim token as the SMTP
 // hand-off makes it.
-import type { RewardsKeys } from '../../lib/rewards-keys.ts';
+import type { DataKeys } from '../../lib/data-key.ts';
 import type { GiftCode, GiftOrder } from '../../models/Gift.ts';
 import type { Models } from '../../models/index.ts';
 import { manualProductId } from '../../services/rewards/catalog.ts';
 import { newClaimToken } from '../../services/rewards/claim-token.ts';
-import { aadOf, codeHmacs, last4Of, seal } from '../../services/rewards/crypto.ts';
+import { aadOf, codeHmacs, last4Of } from '../../services/rewards/crypto.ts';
+import { seal } from '../../lib/sealing.ts';
 
 let counter = 0;
 const DAY = 86_400_000;
@@ -31,7 +32,7 @@ export interface SeedOptions {
   order?: Partial<Pick<GiftOrder, 'payment_status' | 'fulfillment_status' | 'claim_status' | 'voided' | 'expires_at' | 'fulfilled_at'>>;
 }
 
-export async function seedGift(models: Models, keys: RewardsKeys, accountId: number, options: SeedOptions): Promise<SeededGift> {
+export async function seedGift(models: Models, keys: DataKeys, accountId: number, options: SeedOptions): Promise<SeededGift> {
   const n = (counter += 1);
   const brand = options.brand ?? 'Acme';
   const amountCents = options.amountCents ?? 2500;

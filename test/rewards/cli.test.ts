@@ -2,16 +2,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../lib/config.ts';
-import { loadRewardsKeys } from '../../lib/rewards-keys.ts';
+import { loadDataKeys } from '../../lib/data-key.ts';
 import { addCodes } from '../../services/rewards/codes.ts';
-import { aadOf, codeHmacs, open } from '../../services/rewards/crypto.ts';
+import { aadOf, codeHmacs } from '../../services/rewards/crypto.ts';
+import { open } from '../../lib/sealing.ts';
 import { newAccount } from '../helpers/api.ts';
 import { cardsvc, type CommandResult } from '../helpers/cli.ts';
 import { suiteDatabaseUrl } from '../helpers/database.ts';
 import { baseEnv, tempDir } from '../helpers/env.ts';
 import { TEST_REWARDS_KEY, testModels } from '../helpers/stack.ts';
 
-const keys = loadRewardsKeys(loadConfig(baseEnv({ REWARDS_ENCRYPTION_KEY: TEST_REWARDS_KEY })))!;
+const keys = loadDataKeys(loadConfig(baseEnv({ REWARDS_ENCRYPTION_KEY: TEST_REWARDS_KEY })))!;
 const env = (extra: Record<string, string> = {}) => baseEnv({ DATABASE_URL: suiteDatabaseUrl, DATA_DIR: tempDir(), REWARDS_ENCRYPTION_KEY: TEST_REWARDS_KEY, ...extra });
 
 const ok = (result: CommandResult): Record<string, unknown> => {
@@ -243,7 +244,7 @@ describe('cardsvc rewards', function () {
 
       // No key anywhere (no variable, an empty DATA_DIR): one clean line, nothing written.
       const noKey = await cardsvc(['rewards', 'add-codes', '--account', id, '--brand', 'Acme', '--denomination', '25', '--file', file, '--json'], baseEnv({ DATABASE_URL: suiteDatabaseUrl, DATA_DIR: tempDir() }));
-      expect(refused(noKey, 'error')).to.match(/No rewards encryption key is configured \(REWARDS_ENCRYPTION_KEY or DATA_DIR\/secrets\/rewards\.key\)/);
+      expect(refused(noKey, 'error')).to.match(/No data encryption key is configured \(DATA_ENCRYPTION_KEY or DATA_DIR\/secrets\/rewards\.key\)/);
       expect(await models.GiftCode.count({ where: { account_id: account.accountId } })).to.equal(0);
     });
 
@@ -251,7 +252,7 @@ describe('cardsvc rewards', function () {
       const models = await testModels();
       const account = await newAccount(models);
       const config = loadConfig(baseEnv({ DATABASE_URL: suiteDatabaseUrl, REWARDS_ENCRYPTION_KEY: TEST_REWARDS_KEY }));
-      const ctx = { config, models, rewardsKeys: keys };
+      const ctx = { config, models, dataKeys: keys };
       const text = Array.from({ length: 1200 }, (_, i) => `BULK-${account.accountId}-${String(i).padStart(6, '0')}`).join('\n');
       const results = await Promise.all([
         addCodes(ctx, account.accountId, { brand: 'Bulk', denominationCents: 500, text }),

@@ -55,7 +55,7 @@ describe('rewards e2e: 20 concurrent gift sends against 10 codes', function () {
 
     before(async () => {
       ({ models } = stack);
-      codes = await seedCodes(models, stack.services.rewardsKeys!, account.accountId, 'Race', CENTS, CODES);
+      codes = await seedCodes(models, stack.services.dataKeys!, account.accountId, 'Race', CENTS, CODES);
       // A rule far above the total, so getRules shows the day's use (and nothing is refused for spend).
       await setRule(models, account.accountId, 'day', 1_000_000);
       spendBefore = (await spendUsed(models, account.accountId, dayOf(new Date()))).day;
@@ -134,7 +134,7 @@ describe('rewards e2e: 20 concurrent gift sends against 10 codes', function () {
 
     it('each recipient gets one email whose claim link reveals its own code from the pool', async () => {
       // Each fulfilled recipient got one email whose claim link reveals its own code; the 10 codes are the pool's.
-      const byHmac = new Map(codes.map((c) => [codeHmacs(stack.services.rewardsKeys!, c)[0]!, c]));
+      const byHmac = new Map(codes.map((c) => [codeHmacs(stack.services.dataKeys!, c)[0]!, c]));
       const revealed = new Set<string>();
       const links = new Set<string>();
       for (const o of fulfilled) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { RewardsKeys } from '../../lib/rewards-keys.ts';
+import type { DataKeys } from '../../lib/data-key.ts';
 import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { seedGift } from './claim-seed.ts';
@@ -7,11 +7,11 @@ import { seedGift } from './claim-seed.ts';
 describe('rewards: erasing a member clears its gift orders and voids their claim pages', function () {
   this.timeout(60_000);
   let stack: TestStack;
-  let keys: RewardsKeys;
+  let keys: DataKeys;
   let account: TestAccount;
   before(async () => {
     stack = await testStack();
-    keys = stack.services.rewardsKeys!;
+    keys = stack.services.dataKeys!;
   });
   beforeEach(async () => {
     account = await newAccount(stack.models);

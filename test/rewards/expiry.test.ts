@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Client } from '@temporalio/client';
 import type { Services } from '../../app/services.ts';
-import type { RewardsKeys } from '../../lib/rewards-keys.ts';
+import type { DataKeys } from '../../lib/data-key.ts';
 import { expireGiftOrders } from '../../services/rewards/expiry.ts';
 import { GIFT_EXPIRY_SCHEDULE_ID } from '../../workflows/gift-expiry/contract.ts';
 import { ensureGiftExpirySchedule } from '../../workflows/gift-expiry/lifecycle.ts';
@@ -16,11 +16,11 @@ const HOUR = 3_600_000;
 describe('rewards: the daily expiry of unclaimed gifts', function () {
   this.timeout(60_000);
   let stack: TestStack;
-  let keys: RewardsKeys;
+  let keys: DataKeys;
   let account: TestAccount;
   before(async () => {
     stack = await testStack();
-    keys = stack.services.rewardsKeys!;
+    keys = stack.services.dataKeys!;
   });
   beforeEach(async () => {
     account = await newAccount(stack.models);

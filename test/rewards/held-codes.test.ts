@@ -40,7 +40,7 @@ describe('rewards e2e: a gift send holds its codes from accept until it is sent 
     api('POST', '/pub/ecard-actions/send-ecard', {
       ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: name, recipientEmail: `${name}@${domain}`, giftCard: { product_id: 'manual:Hold:25', amount: 25 }, ...extra,
     });
-  const seed = (count: number) => seedCodes(stack.models, stack.services.rewardsKeys!, account.accountId, 'Hold', 2500, count);
+  const seed = (count: number) => seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Hold', 2500, count);
   const inventory = async () => expectSuccess(await api('GET', '/gift-card/rewardInventory')) as Json[];
   const stock = (available: number, assigned: number) => [{ brand: 'Hold', denomination: 25, currency: 'USD', available, assigned }];
   const sendRow = (sendId: string) => stack.models.Send.findOne({ where: { send_id: sendId }, rejectOnEmpty: true });
@@ -83,7 +83,7 @@ describe('rewards e2e: a gift send holds its codes from accept until it is sent 
 
   it('a scheduled gift send that goes out gives its recipient the code it held since accept', async () => {
     const codes = await seed(2);
-    const byHmac = new Map(codes.map((c) => [codeHmacs(stack.services.rewardsKeys!, c)[0]!, c]));
+    const byHmac = new Map(codes.map((c) => [codeHmacs(stack.services.dataKeys!, c)[0]!, c]));
 
     const sendAt = new Date(Date.now() + 4000);
     const scheduled = await send('ivy', { sendAt: sendAt.toISOString() });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../lib/config.ts';
-import { ensureRewardsKeys, loadRewardsKeys, requireRewardsKeys, rewardsKeyFile, RewardsKeyError } from '../../lib/rewards-keys.ts';
+import { ensureDataKeys, loadDataKeys, requireDataKeys, dataKeyFile, DataKeyError } from '../../lib/data-key.ts';
 import { entryPoint } from '../helpers/cli.ts';
 import { freshSqliteUrl } from '../helpers/database.ts';
 import { baseEnv, mysqlUrl, tempDir } from '../helpers/env.ts';
@@ -14,7 +14,7 @@ const newKey = () => randomBytes(32).toString('base64');
 function dataDirWithKey(key = newKey()): string {
   const dir = tempDir();
   mkdirSync(join(dir, 'secrets'));
-  writeFileSync(rewardsKeyFile(dir), `${key}\n`, { mode: 0o600 });
+  writeFileSync(dataKeyFile(dir), `${key}\n`, { mode: 0o600 });
   return dir;
 }
 
@@ -33,7 +33,7 @@ describe('rewards encryption key', function () {
         const result = await entryPoint(name, baseEnv({ DATABASE_URL: freshSqliteUrl(), DATA_DIR: dataDir, TEMPORAL_ADDRESS: '127.0.0.1:1' }));
         expect(result.code).to.equal(1);
         expect(result.stderr.trim().split('\n')).to.deep.equal([
-          `npm run ${name}: ${part} needs the data encryption key: set DATA_ENCRYPTION_KEY (32 bytes, base64: openssl rand -base64 32) or put it in ${rewardsKeyFile(dataDir)}`,
+          `npm run ${name}: ${part} needs the data encryption key: set DATA_ENCRYPTION_KEY (32 bytes, base64: openssl rand -base64 32) or put it in ${dataKeyFile(dataDir)}`,
         ]);
         expect(existsSync(join(dataDir, 'secrets'))).to.equal(false);
       });
@@ -56,7 +56,7 @@ describe('rewards encryption key', function () {
 
     it('npm start generates DATA_DIR/secrets/rewards.key (0600) with a warning naming DATA_ENCRYPTION_KEY once, then reuses it', async () => {
       const dataDir = tempDir();
-      const file = rewardsKeyFile(dataDir);
+      const file = dataKeyFile(dataDir);
       // An unreachable database stops it right after the key step: no Temporal server is started.
       const env = baseEnv({ DATA_DIR: dataDir, DATABASE_URL: 'mysql://root@127.0.0.1:1/cards' });
       const first = await entryPoint('start', env);
@@ -79,43 +79,43 @@ describe('rewards encryption key', function () {
   });
 
   describe('loading', () => {
-    it('ensureRewardsKeys writes a 0600 key file when there is none, and a second call reads it back', () => {
+    it('ensureDataKeys writes a 0600 key file when there is none, and a second call reads it back', () => {
       const config = loadConfig(baseEnv({ DATA_DIR: tempDir() }));
-      expect(loadRewardsKeys(config)).to.equal(undefined);
-      expect(() => requireRewardsKeys(config, 'the API')).to.throw(RewardsKeyError, /DATA_ENCRYPTION_KEY/);
-      const first = ensureRewardsKeys(config);
-      const file = rewardsKeyFile(config.dataDir);
+      expect(loadDataKeys(config)).to.equal(undefined);
+      expect(() => requireDataKeys(config, 'the API')).to.throw(DataKeyError, /DATA_ENCRYPTION_KEY/);
+      const first = ensureDataKeys(config);
+      const file = dataKeyFile(config.dataDir);
       expect(first.generated).to.equal(file);
       expect(first.keys.source).to.equal(file);
       expect(statSync(file).mode & 0o777).to.equal(0o600);
-      const second = ensureRewardsKeys(config);
+      const second = ensureDataKeys(config);
       expect(second.generated).to.equal(undefined);
       expect(second.keys.current.id).to.equal(first.keys.current.id);
       expect(second.keys.current.bytes.equals(first.keys.current.bytes)).to.equal(true);
-      expect(requireRewardsKeys(config, 'the API').current.id).to.equal(first.keys.current.id);
+      expect(requireDataKeys(config, 'the API').current.id).to.equal(first.keys.current.id);
     });
 
-    it('prefers REWARDS_ENCRYPTION_KEY to the key file, and ensureRewardsKeys then writes nothing', () => {
+    it('prefers REWARDS_ENCRYPTION_KEY to the key file, and ensureDataKeys then writes nothing', () => {
       const fileKey = newKey();
       const variable = newKey();
       const dataDir = dataDirWithKey(fileKey);
-      const fromFile = loadRewardsKeys(loadConfig(baseEnv({ DATA_DIR: dataDir })))!;
+      const fromFile = loadDataKeys(loadConfig(baseEnv({ DATA_DIR: dataDir })))!;
       const config = loadConfig(baseEnv({ DATA_DIR: dataDir, REWARDS_ENCRYPTION_KEY: variable }));
-      const keys = loadRewardsKeys(config)!;
+      const keys = loadDataKeys(config)!;
       expect(keys.source).to.equal('REWARDS_ENCRYPTION_KEY');
       expect(keys.current.bytes.toString('base64')).to.equal(variable);
       expect(keys.current.id).to.not.equal(fromFile.current.id);
 
       const bare = tempDir();
-      const ensured = ensureRewardsKeys(loadConfig(baseEnv({ DATA_DIR: bare, REWARDS_ENCRYPTION_KEY: variable })));
+      const ensured = ensureDataKeys(loadConfig(baseEnv({ DATA_DIR: bare, REWARDS_ENCRYPTION_KEY: variable })));
       expect(ensured.generated).to.equal(undefined);
-      expect(existsSync(rewardsKeyFile(bare))).to.equal(false);
+      expect(existsSync(dataKeyFile(bare))).to.equal(false);
     });
 
     it('takes 64 hex digits too, and a previous key while rotating', () => {
       const hex = randomBytes(32).toString('hex');
       const previous = newKey();
-      const keys = loadRewardsKeys(loadConfig(baseEnv({ DATA_DIR: tempDir(), REWARDS_ENCRYPTION_KEY: hex, REWARDS_ENCRYPTION_KEY_PREVIOUS: previous })))!;
+      const keys = loadDataKeys(loadConfig(baseEnv({ DATA_DIR: tempDir(), REWARDS_ENCRYPTION_KEY: hex, REWARDS_ENCRYPTION_KEY_PREVIOUS: previous })))!;
       expect(keys.current.bytes.toString('hex')).to.equal(hex);
       expect(keys.previous?.bytes.toString('base64')).to.equal(previous);
       expect(keys.byId(keys.previous!.id)).to.equal(keys.previous);
@@ -130,14 +130,14 @@ describe('rewards encryption key', function () {
         [{ REWARDS_ENCRYPTION_KEY: newKey(), REWARDS_ENCRYPTION_KEY_PREVIOUS: 'tooshort' }, 'REWARDS_ENCRYPTION_KEY_PREVIOUS'],
       ] as const) {
         const config = loadConfig(baseEnv({ DATA_DIR: tempDir(), ...env }));
-        expect(() => loadRewardsKeys(config), JSON.stringify(env)).to.throw(RewardsKeyError, new RegExp(`^${origin}: expected 32 bytes`));
+        expect(() => loadDataKeys(config), JSON.stringify(env)).to.throw(DataKeyError, new RegExp(`^${origin}: expected 32 bytes`));
       }
       const dataDir = dataDirWithKey('not a key at all');
       const config = loadConfig(baseEnv({ DATA_DIR: dataDir }));
-      expect(() => loadRewardsKeys(config)).to.throw(RewardsKeyError, `${rewardsKeyFile(dataDir)}: expected 32 bytes`);
+      expect(() => loadDataKeys(config)).to.throw(DataKeyError, `${dataKeyFile(dataDir)}: expected 32 bytes`);
       // A malformed file is not replaced by a new key: its codes would be lost.
-      expect(() => ensureRewardsKeys(config)).to.throw(RewardsKeyError);
-      expect(readFileSync(rewardsKeyFile(dataDir), 'utf8')).to.equal('not a key at all\n');
+      expect(() => ensureDataKeys(config)).to.throw(DataKeyError);
+      expect(readFileSync(dataKeyFile(dataDir), 'utf8')).to.equal('not a key at all\n');
     });
   });
 });

@@ -62,7 +62,7 @@ describe('rewards e2e: the manual flow (codes, a gift send, its claim link, expi
     return codes;
   };
   /** Which uploaded code a gift_codes row holds (by its keyed hash). */
-  const codeOfRow = (codes: string[], hmac: string) => codes.find((c) => codeHmacs(stack.services.rewardsKeys!, c)[0] === hmac);
+  const codeOfRow = (codes: string[], hmac: string) => codes.find((c) => codeHmacs(stack.services.dataKeys!, c)[0] === hmac);
   const orders = () => stack.models.GiftOrder.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] });
   const page = async (method: 'GET' | 'POST', link: string) => {
     const res = await fetch(link, { method, redirect: 'manual' });

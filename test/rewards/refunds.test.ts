@@ -48,7 +48,7 @@ describe('rewards e2e: refunds and released reservations', function () {
     api('POST', '/pub/ecard-actions/send-ecard', {
       ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: names, recipientEmail: names.map((n) => `${n}@${domain}`), giftCard: gift, ...extra,
     });
-  const seed = (count: number) => seedCodes(stack.models, stack.services.rewardsKeys!, account.accountId, 'Acme', 2500, count);
+  const seed = (count: number) => seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme', 2500, count);
   const spent = async () => (await spendUsed(stack.models, account.accountId, dayOf(new Date()))).day;
   const orders = () => stack.models.GiftOrder.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] });
   const inventory = async () => expectSuccess(await api('GET', '/gift-card/rewardInventory')) as Json[];

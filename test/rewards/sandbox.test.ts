@@ -32,7 +32,7 @@ describe('rewards: the sandbox gives fake codes and charges nothing', function (
   beforeEach(async () => {
     account = await newAccount(stack.models, 'pro');
     // One live code of the product the sandbox gives twice below.
-    liveCodes = await seedCodes(stack.models, stack.services.rewardsKeys!, account.accountId, 'Acme', 2500, 1);
+    liveCodes = await seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme', 2500, 1);
     const widget = await insertWidget(stack.models, account.sandboxAccountId);
     ecardId = (await insertEcard(stack.models, account.sandboxAccountId, widget.id)).id;
   });

@@ -27,7 +27,7 @@ describe('rewards: a gift card on send-ecard', function () {
   const base = () => ({ ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail: address('gift-rita') });
 
   it('manual code: one order, paid and fulfilled, the email carries the claim link and never the code', async () => {
-    const [code] = await seedCodes(stack.models, stack.services.rewardsKeys!, account.accountId, 'Acme', 2500, 1);
+    const [code] = await seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme', 2500, 1);
     const body = { ...base(), giftCard: { product_id: 'manual:Acme:25', amount: 25 } };
     const res = await send(body);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);

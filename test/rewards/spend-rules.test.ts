@@ -121,7 +121,7 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
     beforeEach(async () => {
       const widget = await insertWidget(stack.models, account.accountId);
       ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
-      await seedCodes(stack.models, stack.services.rewardsKeys!, account.accountId, 'Acme', 2500, 8);
+      await seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme', 2500, 8);
     });
 
     /** A 25.00 gift sent by email now at `at` (UTC) to one new recipient. */
@@ -232,7 +232,7 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
   it('a gift automation: each card\'s spend reserved at claim; the cards past the day limit fail spendlimit, no order, no email', async () => {
     const widget = await insertWidget(stack.models, account.accountId);
     const ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
-    await seedCodes(stack.models, stack.services.rewardsKeys!, account.accountId, 'Acme', 2500, 3);
+    await seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme', 2500, 3);
     await setRule(stack.models, account.accountId, 'day', 5000);
     const zone = firingZone();
     const d = localDateOf(new Date(), zone);

@@ -84,7 +84,7 @@ describe('the branded email: single sends, campaigns and automations', function 
   }
 
   it('a single send with a gift card: the brand, the recipient\'s own link, the gift block, no unsubscribe link', async () => {
-    await seedCodes(stack.models, stack.services.rewardsKeys!, account.accountId, 'Acme', 2500, 1);
+    await seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme', 2500, 1);
     const to = address('rita');
     const res = await api('POST', '/pub/ecard-actions/send-ecard', {
       ecardId, senderEmail: 'sam@example.com', senderName: 'Sam Sender', recipientName: 'Rita Receiver', recipientEmail: to,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, redactDatabaseUrl } from '../../lib/config.ts';
 import { packageRoot } from '../../lib/paths.ts';
-import { loadRewardsKeys, RewardsKeyError } from '../../lib/rewards-keys.ts';
+import { loadDataKeys, DataKeyError } from '../../lib/data-key.ts';
 import { tempDir } from '../helpers/env.ts';
 
 describe('loadConfig', () => {
@@ -83,19 +83,19 @@ describe('loadConfig', () => {
       REWARDS_ENCRYPTION_KEY_FILE: join(dir, 'rewards_key'),
       REWARDS_ENCRYPTION_KEY_PREVIOUS_FILE: join(dir, 'rewards_key_previous'),
     });
-    expect(config.rewards).to.deep.include({ encryptionKey: undefined, encryptionKeyFile: join(dir, 'rewards_key'), previousKeyFile: join(dir, 'rewards_key_previous') });
-    const keys = loadRewardsKeys(config)!;
+    expect(config.dataKey).to.deep.include({ key: undefined, keyFile: join(dir, 'rewards_key'), previousKeyFile: join(dir, 'rewards_key_previous') });
+    const keys = loadDataKeys(config)!;
     expect(keys.source).to.equal(join(dir, 'rewards_key'));
     expect(keys.current.bytes.toString('base64')).to.equal(key);
     expect(keys.previous?.bytes.toString('hex')).to.equal(previous);
-    expect(loadConfig({ REWARDS_ENCRYPTION_KEY_FILE: 'secrets/k' }).rewards.encryptionKeyFile).to.equal(join(packageRoot, 'secrets', 'k'));
+    expect(loadConfig({ REWARDS_ENCRYPTION_KEY_FILE: 'secrets/k' }).dataKey.keyFile).to.equal(join(packageRoot, 'secrets', 'k'));
 
     // A named file that is missing or malformed is an error naming the variable and the file (no key is generated).
     const missing = loadConfig({ DATA_DIR: dir, REWARDS_ENCRYPTION_KEY_FILE: join(dir, 'absent') });
-    expect(() => loadRewardsKeys(missing)).to.throw(RewardsKeyError, `REWARDS_ENCRYPTION_KEY_FILE: cannot read ${join(dir, 'absent')} (ENOENT)`);
+    expect(() => loadDataKeys(missing)).to.throw(DataKeyError, `REWARDS_ENCRYPTION_KEY_FILE: cannot read ${join(dir, 'absent')} (ENOENT)`);
     writeFileSync(join(dir, 'short'), 'c2hvcnQ=');
     const malformed = loadConfig({ DATA_DIR: dir, REWARDS_ENCRYPTION_KEY_FILE: join(dir, 'short') });
-    expect(() => loadRewardsKeys(malformed)).to.throw(RewardsKeyError, `REWARDS_ENCRYPTION_KEY_FILE (${join(dir, 'short')}): expected 32 bytes`);
+    expect(() => loadDataKeys(malformed)).to.throw(DataKeyError, `REWARDS_ENCRYPTION_KEY_FILE (${join(dir, 'short')}): expected 32 bytes`);
 
     // The variable and its file together are ambiguous: refused in one line.
     for (const name of ['REWARDS_ENCRYPTION_KEY', 'REWARDS_ENCRYPTION_KEY_PREVIOUS']) {
@@ -110,23 +110,23 @@ describe('loadConfig', () => {
     const [key, other] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
 
     it('reads DATA_ENCRYPTION_KEY and _PREVIOUS, naming them in messages', () => {
-      const keys = loadRewardsKeys(loadConfig({ DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: key, DATA_ENCRYPTION_KEY_PREVIOUS: other }))!;
+      const keys = loadDataKeys(loadConfig({ DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: key, DATA_ENCRYPTION_KEY_PREVIOUS: other }))!;
       expect(keys.current.bytes.toString('base64')).to.equal(key);
       expect(keys.previous?.bytes.toString('base64')).to.equal(other);
       expect(keys.source).to.equal('DATA_ENCRYPTION_KEY');
-      expect(() => loadRewardsKeys(loadConfig({ DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: 'short' }))).to.throw(RewardsKeyError, /^DATA_ENCRYPTION_KEY: expected 32 bytes/);
+      expect(() => loadDataKeys(loadConfig({ DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: 'short' }))).to.throw(DataKeyError, /^DATA_ENCRYPTION_KEY: expected 32 bytes/);
     });
 
     it('reads DATA_ENCRYPTION_KEY_FILE and _PREVIOUS_FILE', () => {
       const dir = tempDir();
       writeFileSync(join(dir, 'k'), key);
       writeFileSync(join(dir, 'p'), other);
-      const keys = loadRewardsKeys(loadConfig({ DATA_DIR: dir, DATA_ENCRYPTION_KEY_FILE: join(dir, 'k'), DATA_ENCRYPTION_KEY_PREVIOUS_FILE: join(dir, 'p') }))!;
+      const keys = loadDataKeys(loadConfig({ DATA_DIR: dir, DATA_ENCRYPTION_KEY_FILE: join(dir, 'k'), DATA_ENCRYPTION_KEY_PREVIOUS_FILE: join(dir, 'p') }))!;
       expect([keys.current.bytes.toString('base64'), keys.previous?.bytes.toString('base64')]).to.deep.equal([key, other]);
     });
 
     it('accepts both names set to the same key', () => {
-      const keys = loadRewardsKeys(loadConfig({ DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: key, REWARDS_ENCRYPTION_KEY: key }))!;
+      const keys = loadDataKeys(loadConfig({ DATA_DIR: tempDir(), DATA_ENCRYPTION_KEY: key, REWARDS_ENCRYPTION_KEY: key }))!;
       expect(keys.current.bytes.toString('base64')).to.equal(key);
     });
 

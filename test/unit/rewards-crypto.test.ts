@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { loadConfig } from '../../lib/config.ts';
-import { loadRewardsKeys, type RewardsKeys } from '../../lib/rewards-keys.ts';
-import { aadOf, codeHmacs, keysOrThrow, last4Of, masked, MissingRewardsKeyError, normalizeCode, open, seal } from '../../services/rewards/crypto.ts';
+import { loadDataKeys, type DataKeys } from '../../lib/data-key.ts';
+import { aadOf, codeHmacs, last4Of, masked, normalizeCode } from '../../services/rewards/crypto.ts';
+import { keysOrThrow, MissingDataKeyError, open, seal } from '../../lib/sealing.ts';
 import { tempDir } from '../helpers/env.ts';
 
 const newKey = () => randomBytes(32).toString('base64');
-const keysOf = (current: string, previous?: string): RewardsKeys =>
-  loadRewardsKeys(loadConfig({ DATA_DIR: tempDir(), REWARDS_ENCRYPTION_KEY: current, ...(previous ? { REWARDS_ENCRYPTION_KEY_PREVIOUS: previous } : {}) }))!;
+const keysOf = (current: string, previous?: string): DataKeys =>
+  loadDataKeys(loadConfig({ DATA_DIR: tempDir(), REWARDS_ENCRYPTION_KEY: current, ...(previous ? { REWARDS_ENCRYPTION_KEY_PREVIOUS: previous } : {}) }))!;
 
-describe('rewards crypto', () => {
+describe('sealing with the data key, and gift codes', () => {
   const aad = aadOf(12, 'manual:Acme:25');
 
   it('seals a code with a random nonce and opens it back with the same account and pool', () => {
@@ -44,7 +45,7 @@ describe('rewards crypto', () => {
     const resealed = seal(rotated, aad, 'OLD-CODE-123456');
     expect(resealed.keyId).to.equal(rotated.current.id).and.not.equal(sealed.keyId);
     // Once the previous key is dropped, its ciphertexts no longer open.
-    expect(() => open(keysOf(newKey()), aad, sealed)).to.throw(/REWARDS_ENCRYPTION_KEY_PREVIOUS/);
+    expect(() => open(keysOf(newKey()), aad, sealed)).to.throw(/DATA_ENCRYPTION_KEY_PREVIOUS/);
   });
 
   it('hashes the normalized code: case, spaces and dashes do not make another card; a rotation keeps both hashes', () => {
@@ -74,7 +75,7 @@ describe('rewards crypto', () => {
   });
 
   it('refuses gift work with no key configured', () => {
-    expect(() => keysOrThrow(undefined)).to.throw(MissingRewardsKeyError, /REWARDS_ENCRYPTION_KEY/);
+    expect(() => keysOrThrow(undefined)).to.throw(MissingDataKeyError, /DATA_ENCRYPTION_KEY/);
     const keys = keysOf(newKey());
     expect(keysOrThrow(keys)).to.equal(keys);
   });

@@ -192,7 +192,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     await ok(ctx.account, '/campaign/send', { campaignid: id });
     expect((await ended(id))!.status).to.equal('sent');
     // A gift claimed: no gift_claimed either.
-    const { order, token } = await seedGift(ctx.stack.models, ctx.stack.services.rewardsKeys!, ctx.account.accountId, { code: `NOSUB-${process.pid}-${Date.now()}-ABCD` });
+    const { order, token } = await seedGift(ctx.stack.models, ctx.stack.services.dataKeys!, ctx.account.accountId, { code: `NOSUB-${process.pid}-${Date.now()}-ABCD` });
     expect((await fetch(`${ctx.stack.url}/g/${token}`, { method: 'POST', redirect: 'manual' })).status).to.equal(200);
     expect((await order.reload()).claim_status).to.equal('claimed');
     expect(await marks()).to.equal(0);
@@ -227,7 +227,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     const path = hookPath('claimed');
     const endpointId = await ctx.hooks.subscribe('gift_claimed', `${ctx.receiver.url}${path}`);
     const code = `CLAIM-OUTCOME-${process.pid}-${Date.now()}-7QX2`;
-    const { order, token } = await seedGift(ctx.stack.models, ctx.stack.services.rewardsKeys!, ctx.account.accountId, { code });
+    const { order, token } = await seedGift(ctx.stack.models, ctx.stack.services.dataKeys!, ctx.account.accountId, { code });
     const send = await ctx.stack.models.Send.create({
       send_id: crypto.randomUUID(), account_id: ctx.account.accountId, ecard_id: 1, widget_id: 2, mode: 'email', status: 'sent', sandbox: false,
       sender_name: 'Sam', sender_email: 'sam@example.com', personal_message: null, locale: 'en', merge_tags: null, override_props: null, send_at: new Date(),

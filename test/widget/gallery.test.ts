@@ -59,7 +59,7 @@ describe('the widget gallery (GET /v2/widget/{vanity_id}) and its pages', functi
     expect(data.ecards[0]).to.include({ canSchedule: true, personalMessageBox: true, predefinedScheduleOn: false, predefinedScheduleForced: false, predefinedSchedule: null, price: null, thumb_image: null });
     expect(data.chosen).to.equal(null);
     expect(data.honeypot_field).to.equal('fax_number');
-    expect(readFormToken(stack.services.rewardsKeys, widget.id, data.form_token, stack.services.now())).to.not.equal(null);
+    expect(readFormToken(stack.services.dataKeys, widget.id, data.form_token, stack.services.now())).to.not.equal(null);
     expect(res.headers.get('set-cookie')).to.equal(null);
     expect(res.headers.get('cache-control')).to.equal('no-store');
   });

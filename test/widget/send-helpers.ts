@@ -10,7 +10,7 @@ let counter = 0;
 export const address = (name: string, domain = 'example.com') => `${name}-${process.pid}-${++counter}@${domain}`;
 
 /** A form token of the widget issued `ageMs` before `now` (10 s: a person's pace). */
-export const formToken = (stack: TestStack, widget: Pick<Widget, 'id'>, ageMs = 10_000, now = Date.now()) => issueFormToken(stack.services.rewardsKeys, widget.id, new Date(now - ageMs));
+export const formToken = (stack: TestStack, widget: Pick<Widget, 'id'>, ageMs = 10_000, now = Date.now()) => issueFormToken(stack.services.dataKeys, widget.id, new Date(now - ageMs));
 
 export function sendBody(stack: TestStack, widget: Pick<Widget, 'id'>, ecard: Pick<Ecard, 'vanity_id'>, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -382,7 +382,7 @@ describe('widget send: POST /v2/widget/{vanity_id}/send', function () {
 
   describe('sender verification', () => {
     const session = (email: string, memberId: number | null, ttlMs = 600_000) =>
-      issueWidgetSession(stack.services.rewardsKeys, { w: widget.id, e: email.toLowerCase(), m: memberId, x: Date.now() + ttlMs });
+      issueWidgetSession(stack.services.dataKeys, { w: widget.id, e: email.toLowerCase(), m: memberId, x: Date.now() + ttlMs });
 
     it('email_verification_required: without a session → 422 verification_required', async () => {
       await widget.update({ email_verification_required: true });

@@ -34,7 +34,7 @@ describe('widget sender verification: a mailed code for a widget session', funct
     account = await newAccount(stack.models, 'pro');
   });
 
-  const keys = () => stack.services.rewardsKeys;
+  const keys = () => stack.services.dataKeys;
   const formToken = (widgetId: number) => issueFormToken(keys(), widgetId, clock ?? new Date());
   const post = (path: string, body: unknown, from = ip): Promise<ApiResponse> =>
     call(app.url, 'POST', `/v2/widget${path}`, { body, headers: { 'X-Forwarded-For': from } });

@@ -80,3 +80,7 @@ export interface AutomationWave {
   dueAfter: string | null;
   dueThrough: string;
 }
+
+/** The workflows' function types: starts name them, so a start's arguments and result are checked (workflows/index.ts). */
+export type AutomationFiringWorkflow = (input: AutomationFiringInput) => Promise<AutomationFiringResult>;
+export type AutomationFanOutWorkflow = (input: AutomationFanOutInput) => Promise<AutomationBatchCounts>;

@@ -43,3 +43,7 @@ export interface FanOutInput {
   /** What earlier runs (before continue-as-new) counted. */
   counts: BatchCounts | null;
 }
+
+/** The workflows' function types: starts name them, so a start's arguments and result are checked (workflows/index.ts). */
+export type CampaignWorkflow = (input: CampaignWorkflowInput) => Promise<CampaignWorkflowResult>;
+export type CampaignFanOutWorkflow = (input: FanOutInput) => Promise<BatchCounts>;

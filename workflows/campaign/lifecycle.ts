@@ -2,11 +2,11 @@
 // workflow to look again, starting it when it is not running.
 import { withStartDeadline, type WorkflowTarget } from '../shared/start.ts';
 import { cardAttributes } from '../shared/search-attributes.ts';
-import { CAMPAIGN_WORKFLOW, campaignWorkflowId, wakeSignal, type CampaignWorkflowInput } from './contract.ts';
+import { CAMPAIGN_WORKFLOW, campaignWorkflowId, wakeSignal, type CampaignWorkflow, type CampaignWorkflowInput } from './contract.ts';
 
 export async function wakeCampaignWorkflow(target: WorkflowTarget, input: CampaignWorkflowInput, status: string): Promise<void> {
   await withStartDeadline(target, () =>
-    target.client.workflow.signalWithStart(CAMPAIGN_WORKFLOW, {
+    target.client.workflow.signalWithStart<CampaignWorkflow, []>(CAMPAIGN_WORKFLOW, {
       taskQueue: target.taskQueue,
       workflowId: campaignWorkflowId(input.accountId, input.campaignId),
       args: [input],

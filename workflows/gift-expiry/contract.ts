@@ -8,3 +8,6 @@ export interface GiftExpiryResult {
   /** Orders this run moved to `expired`. */
   expired: number;
 }
+
+/** The workflow's function type: the Schedule's action names it (workflows/index.ts). */
+export type GiftExpiryWorkflow = () => Promise<GiftExpiryResult>;

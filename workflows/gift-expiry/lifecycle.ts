@@ -1,9 +1,9 @@
 // The daily gift expiry's Temporal Schedule: one for the whole service (`gift-expiry`), every day at 00:10 UTC, on
 // the service's task queue. Every worker ensures it at its start (app/services.ts); the expiry itself is
 // idempotent, so a run more or less never matters. The only Temporal client calls for rewards.
-import { ScheduleAlreadyRunning, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
+import { ScheduleAlreadyRunning, type ScheduleDescription, type ScheduleOptions, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import type { WorkflowTarget } from '../shared/start.ts';
-import { GIFT_EXPIRY_SCHEDULE_ID, GIFT_EXPIRY_WORKFLOW } from './contract.ts';
+import { GIFT_EXPIRY_SCHEDULE_ID, GIFT_EXPIRY_WORKFLOW, type GiftExpiryWorkflow } from './contract.ts';
 /** When it fires, UTC: just after midnight, so an order due today is expired early in the day. */
 export const GIFT_EXPIRY_AT = { hour: 0, minute: 10 } as const;
 
@@ -23,7 +23,7 @@ export function giftExpiryScheduleOptions(taskQueue: string) {
       workflowId: GIFT_EXPIRY_SCHEDULE_ID,
       taskQueue,
       args: [],
-    },
+    } satisfies ScheduleOptionsStartWorkflowAction<GiftExpiryWorkflow>,
     // SKIP: a run still going when the next is due (or triggered) means the next does not start.
     policies: { overlap: 'SKIP', catchupWindow: CATCHUP_WINDOW_MS },
     state: { note: 'expires unclaimed gift orders past their expires_at' },

@@ -24,3 +24,6 @@ export interface SendEcardResult {
   emailsSent: number;
   error: string | null;
 }
+
+/** The workflow's function type: starts name it, so a start's arguments and result are checked (workflows/index.ts). */
+export type SendEcardWorkflow = (input: SendEcardInput) => Promise<SendEcardResult>;

@@ -1,15 +1,15 @@
 // Starting, awaiting and canceling send workflows: business ids, started once.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { startOnce, type WorkflowTarget } from '../shared/start.ts';
-import { SEND_ECARD_WORKFLOW, sendWorkflowId, type SendEcardInput, type SendEcardResult } from './contract.ts';
+import { SEND_ECARD_WORKFLOW, sendWorkflowId, type SendEcardInput, type SendEcardResult, type SendEcardWorkflow } from './contract.ts';
 
 export async function startSendWorkflow(target: WorkflowTarget, accountId: number, sendId: string, status: string, input: SendEcardInput): Promise<void> {
-  await startOnce(target, { workflowType: SEND_ECARD_WORKFLOW, workflowId: sendWorkflowId(accountId, sendId), args: [input], accountId, kind: 'send', status });
+  await startOnce<SendEcardWorkflow>(target, { workflowType: SEND_ECARD_WORKFLOW, workflowId: sendWorkflowId(accountId, sendId), args: [input], accountId, kind: 'send', status });
 }
 
 /** The send's result, or undefined when it has not finished within `waitMs`. */
 export async function awaitSendResult(target: WorkflowTarget, accountId: number, sendId: string, waitMs: number): Promise<SendEcardResult | undefined> {
-  const handle = target.client.workflow.getHandle<(input: SendEcardInput) => Promise<SendEcardResult>>(sendWorkflowId(accountId, sendId));
+  const handle = target.client.workflow.getHandle<SendEcardWorkflow>(sendWorkflowId(accountId, sendId));
   // The deadline aborts the long poll itself: a poll left running would retry on a connection closed at shutdown.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), waitMs);

@@ -1,6 +1,6 @@
 // Outside the sandbox (lifecycle code): where workflows start, and the one way to start one exactly once.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowIdReusePolicy, type Workflow } from '@temporalio/common';
 import { cardAttributes, type CardKindValue } from './search-attributes.ts';
 
 /** A Temporal client and the task queue the service's worker polls. */
@@ -9,11 +9,13 @@ export interface WorkflowTarget {
   taskQueue: string;
 }
 
-export interface StartOnce {
+/** One start, typed by the workflow's function type from its contract (`startOnce<SendEcardWorkflow>`). */
+export interface StartOnce<W extends Workflow> {
+  /** The contract's type name (workflows/index.ts checks it names a workflow of type W). */
   workflowType: string;
   /** A business id (`send/<account>/<sendId>`): starting it again is how a retry or a second process is recognized. */
   workflowId: string;
-  args: unknown[];
+  args: Parameters<W>;
   accountId: number;
   kind: CardKindValue;
   status: string;
@@ -31,13 +33,15 @@ export function withStartDeadline<T>(target: WorkflowTarget, work: () => Promise
 }
 
 /** Starts the workflow once: a start that finds its id taken (a retry, a sweeper, another process) is a success. */
-export async function startOnce(target: WorkflowTarget, start: StartOnce): Promise<void> {
+export async function startOnce<W extends Workflow>(target: WorkflowTarget, start: StartOnce<W>): Promise<void> {
+  // Checked against W at the call (StartOnce<W>); the SDK's own options type cannot narrow a generic W's arguments.
+  const args: unknown[] = start.args;
   try {
     await withStartDeadline(target, () =>
       target.client.workflow.start(start.workflowType, {
         taskQueue: target.taskQueue,
         workflowId: start.workflowId,
-        args: start.args,
+        args,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: cardAttributes(start.accountId, start.kind, start.status),
       }),

@@ -18,3 +18,6 @@ export interface WebhookDeliveryInput {
    */
   attemptTimeoutSeconds?: number;
 }
+
+/** The workflow's function type: starts name it (workflows/index.ts); it returns the delivery's final status. */
+export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<string>;
