@@ -6,6 +6,8 @@
 import { QueryTypes } from 'sequelize';
 import type { Send } from '../../models/Send.ts';
 import type { ServiceContext } from '../context.ts';
+import { publicWidgetSql } from '../widget/public.ts';
+import { ownPageShownSql } from './page-shown.ts';
 import type { PageRecipient, PageSend } from './page.ts';
 
 export interface OwnPage {
@@ -21,14 +23,14 @@ export interface OwnPage {
 }
 
 interface Row {
-  status: string;
+  /** ownPageShownSql: 1 when the recipient's page shows. */
+  shown: number | string;
   recipient_name: string;
   rendered_subject: string | null;
   rendered_header: string | null;
   rendered_html: string | null;
   opened_at: unknown;
   send_pk: number;
-  send_status: string;
   mode: Send['mode'];
   locale: string;
   override_props: string | null;
@@ -37,14 +39,14 @@ interface Row {
   design_sha256: string | null;
   design: string | null;
   vanity_id: string | null;
-  public_share_enabled: number | boolean | null;
-  is_campaign: number | boolean | null;
+  /** publicWidgetSql: 1 when the sending widget is public (null without a widget). */
+  widget_public: number | string | null;
 }
 
 // The tables' names as the models define them (one statement, both databases).
-const SQL = `SELECT r.status, r.recipient_name, r.rendered_subject, r.rendered_header, r.rendered_html, r.opened_at,
-  s.id AS send_pk, s.status AS send_status, s.mode, s.locale, s.override_props, s.sender_name, s.personal_message,
-  d.sha256 AS design_sha256, d.design, w.vanity_id, w.public_share_enabled, w.is_campaign
+const SQL = `SELECT ${ownPageShownSql('r', 's')} AS shown, r.recipient_name, r.rendered_subject, r.rendered_header, r.rendered_html,
+  r.opened_at, s.id AS send_pk, s.mode, s.locale, s.override_props, s.sender_name, s.personal_message,
+  d.sha256 AS design_sha256, d.design, w.vanity_id, ${publicWidgetSql('w')} AS widget_public
 FROM send_recipients r
 JOIN sends s ON s.id = r.send_id
 LEFT JOIN send_design_refs dr ON dr.send_id = s.id
@@ -60,14 +62,13 @@ WHERE r.page_id = :pageId`;
 export async function readOwnPage(ctx: Pick<ServiceContext, 'models'>, pageId: string): Promise<OwnPage | null | undefined> {
   const [row] = await ctx.models.sequelize.query<Row>(SQL, { type: QueryTypes.SELECT, replacements: { pageId } });
   if (!row) return undefined;
-  if (row.rendered_html === null || row.status === 'failed' || row.status === 'canceled') return null;
-  if (row.send_status !== 'pending' && row.send_status !== 'sent') return null;
+  if (Number(row.shown) !== 1 || row.rendered_html === null) return null;
   return {
     send: { locale: row.locale, override_props: row.override_props, sender_name: row.sender_name, personal_message: row.personal_message, mode: row.mode },
     recipient: { recipient_name: row.recipient_name, rendered_subject: row.rendered_subject, rendered_header: row.rendered_header, rendered_html: row.rendered_html },
     sendPk: row.send_pk,
     opened: row.opened_at !== null,
     design: row.design_sha256 === null || row.design === null ? null : { sha256: row.design_sha256, text: row.design },
-    widget: row.vanity_id === null ? null : { vanityId: row.vanity_id, public: Boolean(row.public_share_enabled) && !row.is_campaign },
+    widget: row.vanity_id === null ? null : { vanityId: row.vanity_id, public: Number(row.widget_public) === 1 },
   };
 }

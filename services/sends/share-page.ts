@@ -10,6 +10,7 @@ import { pageUrl } from './pages.ts';
 import { renderPage, type PageState, type RenderedPage } from './page.ts';
 import { cachedPage } from './page-cache.ts';
 import { readOwnPage, type OwnPage } from './page-read.ts';
+import { ownPageShown } from './page-shown.ts';
 import { outcomeTransaction, recordOutcomeEvents } from './outcome-events.ts';
 import { queueReadReceipt } from './read-receipt.ts';
 import { renderCard } from './render.ts';
@@ -32,12 +33,11 @@ export async function findPage(ctx: ServiceContext, pageId: string): Promise<Car
   if (!PAGE_ID.test(pageId)) return null;
   const own = await models.SendRecipient.findOne({ where: { page_id: pageId } });
   if (own) {
-    // The page is there once this recipient's card is rendered, which is before their email leaves: a person who
-    // clicks the moment it arrives finds it while the send's other recipients, or its own bookkeeping, are still
-    // under way. A recipient whose delivery failed, or a canceled send, has none.
-    if (own.rendered_html === null || own.status === 'failed' || own.status === 'canceled') return null;
-    const send = await models.Send.findOne({ where: { id: own.send_id, status: ['pending', 'sent'] } });
-    return send ? { send, recipient: own } : null;
+    // A person who clicks the moment the email arrives finds the page while the send's other recipients, or its own
+    // bookkeeping, are still under way (page-shown.ts).
+    if (own.rendered_html === null) return null;
+    const send = await models.Send.findByPk(own.send_id);
+    return send && ownPageShown(own, send.status) ? { send, recipient: own } : null;
   }
   // The send's id: its only recipient's card, or (several recipients) nobody's.
   const send = await models.Send.findOne({ where: { stat_vanity_id: pageId, status: 'sent' } });

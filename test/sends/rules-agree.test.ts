@@ -1,0 +1,91 @@
+// One owner per rule: where a hot read needs a rule in SQL and other code needs it in TypeScript, both forms come
+// from one module, and here both run on the same rows (on the pass's database: SQLite or MariaDB) and must agree.
+import { expect } from 'chai';
+import { QueryTypes } from 'sequelize';
+import { RECIPIENT_STATUSES } from '../../models/SendRecipient.ts';
+import { SEND_STATUSES } from '../../services/sends/log.ts';
+import { ownPageShown, ownPageShownSql } from '../../services/sends/page-shown.ts';
+import { isPublicWidget, isVisible, publicWidgetSql, visibleEcardsWhere } from '../../services/widget/public.ts';
+import { newAccount, type TestAccount } from '../helpers/api.ts';
+import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { testStack, type TestStack } from '../helpers/stack.ts';
+
+describe('rules written in SQL and in code agree on the same rows', function () {
+  let stack: TestStack;
+  let account: TestAccount;
+  before(async () => {
+    stack = await testStack();
+    account = await newAccount(stack.models, 'pro');
+  });
+
+  it('a recipient\'s own page shows: every recipient status, rendered or not, under every send status', async () => {
+    const { models } = stack;
+    const widget = await insertWidget(models, account.accountId);
+    const ecard = await insertEcard(models, account.accountId, widget.id);
+    for (const sendStatus of SEND_STATUSES) {
+      const send = await models.Send.create({
+        send_id: crypto.randomUUID(), account_id: account.accountId, ecard_id: ecard.id, widget_id: widget.id, mode: 'email', status: sendStatus,
+        sandbox: false, sender_name: 'Sam', sender_email: 'sam@example.com', personal_message: null, locale: 'en', merge_tags: null,
+        override_props: null, send_at: new Date(), stat_vanity_id: crypto.randomUUID().replaceAll('-', '').slice(0, 24), quota_month: null, quota_count: 0,
+      });
+      let position = 0;
+      for (const status of RECIPIENT_STATUSES) {
+        for (const rendered of [null, '<p>card</p>']) {
+          await models.SendRecipient.create({ send_id: send.id, position: ++position, recipient_name: 'Rita', recipient_email: `r${position}@example.com`, status, rendered_html: rendered });
+        }
+      }
+    }
+    const rows = await models.sequelize.query<{ id: number; shown: number | string }>(
+      `SELECT r.id, ${ownPageShownSql('r', 's')} AS shown FROM send_recipients r JOIN sends s ON s.id = r.send_id WHERE s.account_id = :accountId`,
+      { type: QueryTypes.SELECT, replacements: { accountId: account.accountId } },
+    );
+    const sends = new Map((await models.Send.findAll({ where: { account_id: account.accountId } })).map((send) => [send.id, send]));
+    const recipients = await models.SendRecipient.findAll({ where: { send_id: [...sends.keys()] } });
+    expect(rows).to.have.length(SEND_STATUSES.length * RECIPIENT_STATUSES.length * 2);
+    const inCode = new Map(recipients.map((r) => [r.id, ownPageShown(r, sends.get(r.send_id)!.status)]));
+    const inSql = new Map(rows.map((row) => [row.id, Number(row.shown) === 1]));
+    expect(inSql).to.deep.equal(inCode);
+    // Not all the same: the rule sorts the rows (rendered, not failed or canceled, of a pending or sent send).
+    expect([...inCode.values()].filter(Boolean)).to.have.length(2 * 2);
+  });
+
+  it('a widget is public: every combination of its owner\'s switch and being a campaign\'s', async () => {
+    const { models } = stack;
+    const ids: number[] = [];
+    for (const isCampaign of [false, true]) {
+      for (const on of [false, true]) {
+        const widget = await insertWidget(models, account.accountId, { is_campaign: isCampaign });
+        await widget.update({ public_share_enabled: on });
+        ids.push(widget.id);
+      }
+    }
+    const rows = await models.sequelize.query<{ id: number; public: number | string }>(`SELECT w.id, ${publicWidgetSql('w')} AS public FROM widgets w WHERE w.id IN (:ids)`, {
+      type: QueryTypes.SELECT,
+      replacements: { ids },
+    });
+    const widgets = await models.Widget.findAll({ where: { id: ids } });
+    const inCode = new Map(widgets.map((w) => [w.id, isPublicWidget(w)]));
+    expect(new Map(rows.map((row) => [row.id, Number(row.public) === 1]))).to.deep.equal(inCode);
+    expect([...inCode.values()].filter(Boolean)).to.have.length(1);
+  });
+
+  it('an eCard is visible in the gallery: disabled or not, before, inside and after its publish window', async () => {
+    const { models } = stack;
+    const widget = await insertWidget(models, account.accountId);
+    const now = new Date('2026-12-05T12:00:00.000Z');
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    const windows: Array<[Date | null, Date | null]> = [[null, null], [at(-1000), null], [at(1000), null], [now, null], [null, at(1000)], [null, now], [null, at(-1000)], [at(-1000), at(1000)], [at(1000), at(2000)]];
+    for (const disabled of [false, true]) {
+      for (const [publishOn, expireOn] of windows) {
+        const ecard = await insertEcard(models, account.accountId, widget.id);
+        await ecard.update({ disabled, publish_on: publishOn, expire_on: expireOn });
+      }
+    }
+    const all = await models.Ecard.findAll({ where: { widget_id: widget.id } });
+    const queried = await models.Ecard.findAll({ where: { widget_id: widget.id, ...visibleEcardsWhere(now) } });
+    expect(queried.map((e) => e.id).sort((a, b) => a - b)).to.deep.equal(all.filter((e) => isVisible(e, now)).map((e) => e.id).sort((a, b) => a - b));
+    // Of the enabled nine: no window, published a second ago or at this instant, expiring in a second, and a window
+    // around now (an expiry at this instant has passed).
+    expect(queried).to.have.length(5);
+  });
+});
