@@ -133,7 +133,7 @@ export async function deleteBrand(ctx: ServiceContext, accountId: number, id: nu
 /**
  * resolveBrand's rule as the joins of a written-out read (the accept's, in one statement): `b` is the brand the card
  * names (the SQL expression `brandId`), `d` the account's default (`accountId`, a SQL expression too); the card
- * shows b, else d. Both are the account's own, as resolveBrand reads them.
+ * shows b, else d. Both are the account's own, as resolveBrand reads them (test/sends/rules-agree.test.ts runs both forms).
  */
 export const brandJoinsSql = (brandId: string, accountId: string) => `LEFT JOIN brands b ON b.id = ${brandId} AND b.account_id = ${accountId}
 LEFT JOIN brands d ON d.default_for = ${accountId} AND d.account_id = ${accountId}`;

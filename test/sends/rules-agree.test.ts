@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { RECIPIENT_STATUSES } from '../../models/SendRecipient.ts';
+import { brandJoinsSql, resolveBrand } from '../../services/brands/brands.ts';
 import { SEND_STATUSES } from '../../services/sends/log.ts';
 import { ownPageShown, ownPageShownSql } from '../../services/sends/page-shown.ts';
 import { isPublicWidget, isVisible, publicWidgetSql, visibleEcardsWhere } from '../../services/widget/public.ts';
@@ -87,5 +88,34 @@ describe('rules written in SQL and in code agree on the same rows', function () 
     // Of the enabled nine: no window, published a second ago or at this instant, expiring in a second, and a window
     // around now (an expiry at this instant has passed).
     expect(queried).to.have.length(5);
+  });
+
+  it('the brand a card shows: the one it names (its own account\'s), else the account\'s default, else none', async () => {
+    const { models } = stack;
+    const other = await newAccount(models, 'pro');
+    const brandless = await newAccount(models, 'pro');
+    const brand = (accountId: number, name: string) =>
+      models.Brand.create({ account_id: accountId, default_for: null, name, logo_url: null, website: null, address: null, primary_color: '#112233', accent_color: null, background_color: null, text_color: null, footer_text: null, social: { twitter: null, facebook: null, instagram: null, linkedin: null, youtube: null } });
+    // Every account is made with its default brand; one without any is an old account's case.
+    const house = (await models.Brand.findOne({ where: { account_id: account.accountId, default_for: account.accountId } }))!;
+    const named = await brand(account.accountId, 'Named');
+    const foreign = await brand(other.accountId, 'Foreign');
+    await models.Brand.destroy({ where: { account_id: brandless.accountId } });
+    const cases: Array<[number, number | null]> = [
+      [account.accountId, named.id], [account.accountId, null], [account.accountId, foreign.id], [account.accountId, 2_000_000_000],
+      [brandless.accountId, null], [brandless.accountId, named.id],
+    ];
+    const shown = [];
+    for (const [accountId, brandId] of cases) {
+      const [row] = await models.sequelize.query<{ b_id: number | null; d_id: number | null }>(
+        `SELECT b.id AS b_id, d.id AS d_id FROM (SELECT 1 AS one) card ${brandJoinsSql(':brandId', ':accountId')}`,
+        { type: QueryTypes.SELECT, replacements: { brandId, accountId } },
+      );
+      const inSql = row!.b_id ?? row!.d_id;
+      const inCode = (await resolveBrand(models, accountId, brandId))?.id ?? null;
+      expect(inSql, `account ${accountId}, brand ${brandId}`).to.equal(inCode);
+      shown.push(inCode);
+    }
+    expect(shown).to.deep.equal([named.id, house.id, house.id, house.id, null, null]);
   });
 });
