@@ -1,7 +1,7 @@
 // The bulk sender's second step: emails prepared sends micro-batch by micro-batch. One conditional UPDATE claims a
 // micro-batch (a token on its recipients, before SMTP is asked); the emails go out in parallel over the pool; the
-// results are one UPDATE per outcome. A claimed recipient without a result (its try died) becomes `unknown`,
-// never a second email.
+// results are one UPDATE per outcome, settled as a single send's email is (services/sends/settlement.ts). A claimed
+// recipient without a result (its try died) becomes `unknown`, never a second email.
 import { Op } from 'sequelize';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
@@ -13,6 +13,7 @@ import { OUTCOME_UNKNOWN, outgoingMail } from '../sends/delivery.ts';
 import { recipientUrl } from '../sends/pages.ts';
 import { prepareEmails, renderEmail } from '../sends/email.ts';
 import { loadSnapshots } from '../sends/snapshot.ts';
+import { releaseClaims, settlementOf } from '../sends/settlement.ts';
 import { unsubscribeUrlOf } from '../sends/unsubscribe.ts';
 
 // Callers read the outcomes back from the sends (also after a try that threw).
@@ -110,13 +111,10 @@ export async function deliverBulk(ctx: ServiceContext, accountId: number, sendPk
     const failed = new Map<string, SendRecipient[]>();
     const again: SendRecipient[] = [];
     for (const r of claimed) {
-      const error = results.get(r);
-      if (!error) sent.push(r);
-      else if (error.kind === 'retryable' && !options.lastTry) again.push(r);
-      else {
-        const reason = error.kind === 'unknown' ? `${OUTCOME_UNKNOWN} (${error.message})` : error.message;
-        failed.set(reason, [...(failed.get(reason) ?? []), r]);
-      }
+      const settled = settlementOf(results.get(r) ?? null, options.lastTry);
+      if (settled.outcome === 'sent') sent.push(r);
+      else if (settled.outcome === 'retry') again.push(r);
+      else failed.set(settled.error, [...(failed.get(settled.error) ?? []), r]);
     }
     const announce = await announcedTypes(ctx, accountId);
     await finishRows(ctx, sent, 'sent', null, announce);
@@ -124,8 +122,7 @@ export async function deliverBulk(ctx: ServiceContext, accountId: number, sendPk
       await finishRows(ctx, rows, 'failed', error, announce);
     }
     if (again.length) {
-      // SMTP never took these: their claim is freed for the retry.
-      await models.SendRecipient.update({ claim_token: null, claimed_at: null }, { where: { id: again.map((r) => r.id) } });
+      await releaseClaims(ctx, again.map((r) => r.id));
       retry = `SMTP refused ${again.length} email(s) for now`;
     }
     options.heartbeat();

@@ -3,7 +3,7 @@
 // how the send ended. A share link is published as its accept publishes it (./share-link.ts).
 // Each recipient's claim (a deterministic Message-ID) is written before SMTP is asked: a retry that finds a
 // claim without a result cannot know whether the message left, so it marks the recipient failed instead of
-// sending a second email.
+// sending a second email. The transport's answer is settled as the bulk sender settles it (./settlement.ts).
 import { Op } from 'sequelize';
 import { ApiError } from '../../lib/errors.ts';
 import type { Send, SendStatus } from '../../models/Send.ts';
@@ -17,6 +17,7 @@ import { settleGiftOrders } from '../rewards/settle.ts';
 import { outcomeTransaction, recordOutcomeEvents } from './outcome-events.ts';
 import { releaseQuota } from './quota.ts';
 import { messageIdOf, OUTCOME_UNKNOWN, outgoingMail } from './delivery.ts';
+import { releaseClaims, settlementOf } from './settlement.ts';
 import { givePagesToRecipients, recipientUrl } from './pages.ts';
 import { prepareEmails, renderEmail } from './email.ts';
 import { renderCard } from './render.ts';
@@ -85,17 +86,19 @@ async function emailOne(ctx: ServiceContext, send: Send, design: EcardDesign, re
   // The gift block (a fresh claim link) is made now, at the hand-off: it is never part of what is stored.
   const gift = send.gift_product_id ? (await giftEmailsFor(ctx, [recipient.id])).get(recipient.id) : undefined;
   const email = await renderEmail(send, design, recipient, link, { gift, unsubscribeUrl: headers && unsubscribeUrlOf(headers) });
+  let answer: MailError | null = null;
   try {
     await ctx.mail.send(outgoingMail(ctx.config, send, recipient, messageId, email, headers), { sandbox: send.sandbox });
   } catch (err) {
     if (!(err instanceof MailError)) throw err;
-    if (err.kind === 'retryable' && !lastTry) {
-      // SMTP never took it: free the claim so the activity's retry sends it.
-      await models.SendRecipient.update({ claimed_at: null, message_id: null }, { where: { id: recipient.id } });
-      throw err;
-    }
-    return markFailed(recipient, err.kind === 'unknown' ? `${OUTCOME_UNKNOWN} (${err.message})` : err.message, ctx.now());
+    answer = err;
   }
+  const settled = settlementOf(answer, lastTry);
+  if (settled.outcome === 'retry') {
+    await releaseClaims(ctx, [recipient.id]);
+    throw answer!;
+  }
+  if (settled.outcome === 'failed') return markFailed(recipient, settled.error, ctx.now());
   await recipient.update({ status: 'sent', finished_at: ctx.now(), error: null });
 }
 
