@@ -33,9 +33,10 @@ const made = new WeakMap<ModelStatic<Model>, Map<string, RawReader<Model>>>();
 
 /**
  * The reader of `model`'s rows under `alias`. A column with a getter in the model (JSON kept as text, a BIGINT read
- * as a number) is decoded by that getter, so a value reads as the model's instance would give it; a column of
- * another type the drivers give differently (JSON, ENUM…) is refused when the reader is made, and so is a model with
- * a column named apart from its attribute (`field:`), which a row keyed by attribute name would misread.
+ * as a number) is decoded by that getter, so a value reads as the model's instance would give it; booleans, dates
+ * and JSON columns (DataTypes.JSON) are decoded here from the attribute's type; a column of another type the drivers
+ * give differently (ENUM…) is refused when the reader is made, and so is a model with a column named apart from its
+ * attribute (`field:`), which a row keyed by attribute name would misread.
  */
 export function rawReader<M extends Model, K extends keyof Attributes<M> = keyof Attributes<M>>(model: ModelStatic<M>, alias: string, options: ReaderOptions<K> = {}): RawReader<M, K> {
   const key = `${alias}|${options.prefix ?? ''}|${options.only?.join(',') ?? '*'}`;
@@ -59,7 +60,9 @@ function makeReader<M extends Model, K extends keyof Attributes<M>>(model: Model
     if (!attribute) throw new Error(`rawReader(${model.name}): no attribute ${name}`);
     return { name, read: readerOfColumn(model.name, name, attribute) };
   });
-  const idField = `${prefix}id`;
+  // The column that tells a row found by a LEFT JOIN from none: its primary key, else a column that is never NULL.
+  const present = fields.find((f) => attributes[f.name as keyof typeof attributes].primaryKey) ?? fields.find((f) => attributes[f.name as keyof typeof attributes].allowNull === false);
+  const presentColumn = present ? prefix + present.name : undefined;
   const decode = (row: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const { name, read } of fields) out[name] = read(row[prefix + name] ?? null);
@@ -68,7 +71,10 @@ function makeReader<M extends Model, K extends keyof Attributes<M>>(model: Model
   return {
     columns: fields.map((f) => (prefix ? `${alias}.${f.name} AS ${prefix}${f.name}` : `${alias}.${f.name}`)).join(', '),
     decode,
-    decodeJoined: (row) => (row[idField] === null || row[idField] === undefined ? null : decode(row)),
+    decodeJoined(row) {
+      if (!presentColumn) throw new Error(`rawReader(${model.name}): none of its columns read tells a joined row from none`);
+      return row[presentColumn] === null || row[presentColumn] === undefined ? null : decode(row);
+    },
     async select(sql, replacements) {
       const rows = await model.sequelize!.query<Record<string, unknown>>(sql, { type: QueryTypes.SELECT, replacements });
       return rows.map(decode);
