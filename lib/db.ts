@@ -54,11 +54,11 @@ const SQLITE_RETRY = { max: 40, match: [/SQLITE_BUSY/], backoffBase: 50, backoff
 
 // Sequelize's SQLite dialect runs no afterConnect hooks, so each new connection is prepared here, once.
 function prepareSqliteConnections(sequelize: Sequelize): void {
-  const manager = sequelize.connectionManager as unknown as { getConnection(options?: object): Promise<SqliteConnection> };
+  const manager = sequelize.connectionManager;
   const open = manager.getConnection.bind(manager);
   const prepared = new WeakMap<SqliteConnection, Promise<void>>();
   manager.getConnection = async (options) => {
-    const connection = await open(options);
+    const connection = (await open(options)) as SqliteConnection;
     let ready = prepared.get(connection);
     if (!ready) {
       // A new connection (each transaction opens one) is prepared outside Sequelize's retries: retried here.

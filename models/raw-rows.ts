@@ -1,10 +1,8 @@
 // A model's rows read by a written-out SELECT, as the attributes Sequelize would give: for the hot reads that skip
 // its query building and instance building (about a fifth of an API process's time on a one-row read; docs/
 // performance.md, "Reads (issue 35 item 4)"). Both drivers give text and numbers as the model does; what differs is
-// fixed here: booleans come as 0/1, and SQLite gives dates as text. And rows written by a written-out INSERT, as the
-// model's create would write them (the accept's inserts; docs/performance.md, "Accepts, round two").
-import { QueryTypes, type Attributes, type Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
-import { transactionStatement } from '../lib/transaction-statement.ts';
+// fixed here: booleans come as 0/1, and SQLite gives dates as text. (The written-out writes: lib/written-statements.ts.)
+import { QueryTypes, type Attributes, type Model, type ModelStatic } from 'sequelize';
 
 // Types whose value both drivers already give as the model does (DECIMAL: MySQL's text, as the model keeps it).
 const AS_IS = new Set(['INTEGER', 'BIGINT', 'STRING', 'CHAR', 'TEXT', 'DECIMAL', 'FLOAT', 'DOUBLE']);
@@ -35,9 +33,10 @@ const made = new WeakMap<ModelStatic<Model>, Map<string, RawReader<Model>>>();
 
 /**
  * The reader of `model`'s rows under `alias`. A column with a getter in the model (JSON kept as text, a BIGINT read
- * as a number) is decoded by that getter, so a value reads as the model's instance would give it; a column of
- * another type the drivers give differently (JSON, ENUM…) is refused when the reader is made, and so is a model with
- * a column named apart from its attribute (`field:`), which a row keyed by attribute name would misread.
+ * as a number) is decoded by that getter, so a value reads as the model's instance would give it; booleans, dates
+ * and JSON columns (DataTypes.JSON) are decoded here from the attribute's type; a column of another type the drivers
+ * give differently (ENUM…) is refused when the reader is made, and so is a model with a column named apart from its
+ * attribute (`field:`), which a row keyed by attribute name would misread.
  */
 export function rawReader<M extends Model, K extends keyof Attributes<M> = keyof Attributes<M>>(model: ModelStatic<M>, alias: string, options: ReaderOptions<K> = {}): RawReader<M, K> {
   const key = `${alias}|${options.prefix ?? ''}|${options.only?.join(',') ?? '*'}`;
@@ -61,7 +60,9 @@ function makeReader<M extends Model, K extends keyof Attributes<M>>(model: Model
     if (!attribute) throw new Error(`rawReader(${model.name}): no attribute ${name}`);
     return { name, read: readerOfColumn(model.name, name, attribute) };
   });
-  const idField = `${prefix}id`;
+  // The column that tells a row found by a LEFT JOIN from none: its primary key, else a column that is never NULL.
+  const present = fields.find((f) => attributes[f.name as keyof typeof attributes].primaryKey) ?? fields.find((f) => attributes[f.name as keyof typeof attributes].allowNull === false);
+  const presentColumn = present ? prefix + present.name : undefined;
   const decode = (row: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const { name, read } of fields) out[name] = read(row[prefix + name] ?? null);
@@ -70,7 +71,10 @@ function makeReader<M extends Model, K extends keyof Attributes<M>>(model: Model
   return {
     columns: fields.map((f) => (prefix ? `${alias}.${f.name} AS ${prefix}${f.name}` : `${alias}.${f.name}`)).join(', '),
     decode,
-    decodeJoined: (row) => (row[idField] === null || row[idField] === undefined ? null : decode(row)),
+    decodeJoined(row) {
+      if (!presentColumn) throw new Error(`rawReader(${model.name}): none of its columns read tells a joined row from none`);
+      return row[presentColumn] === null || row[presentColumn] === undefined ? null : decode(row);
+    },
     async select(sql, replacements) {
       const rows = await model.sequelize!.query<Record<string, unknown>>(sql, { type: QueryTypes.SELECT, replacements });
       return rows.map(decode);
@@ -85,33 +89,9 @@ function readerOfColumn(model: string, name: string, attribute: { type: unknown;
   const type = (attribute.type as { key?: string }).key ?? '';
   if (type === 'BOOLEAN') return (value) => (value === null ? null : Boolean(value));
   if (type === 'DATE') return (value) => (value === null ? null : toDate(value));
+  // A JSON column is text in both databases (MariaDB's JSON is LONGTEXT), so both drivers give the text; a driver
+  // that parses it already (MySQL's own JSON type) gives the value.
+  if (type === 'JSON') return (value) => (typeof value === 'string' ? (JSON.parse(value) as unknown) : value);
   if (!AS_IS.has(type)) throw new Error(`rawReader(${model}): ${name} is ${type}, which is not decoded here`);
   return (value) => value;
-}
-
-/**
- * A Date as the model writes it into a DATE(3) column: UTC with milliseconds, and SQLite's offset. (Sequelize's
- * escape of a Date drops the milliseconds on MySQL.)
- */
-export function sqlDate(sequelize: Sequelize, date: Date): string {
-  const text = date.toISOString().slice(0, 23).replace('T', ' ');
-  return sequelize.getDialect() === 'sqlite' ? `${text} +00:00` : text;
-}
-
-/**
- * Rows of `model` in one written-out multi-row INSERT (columns by their attribute names, all rows the same columns),
- * with no model instance, no validation and no hooks: the caller gives every value the model's create would write,
- * its defaults included, sent on the transaction's connection by the driver (lib/transaction-statement.ts). Returns
- * the auto-increment id of a one-row insert (of a multi-row one, a driver's choice).
- */
-export async function insertRows<M extends Model>(model: ModelStatic<M>, rows: ReadonlyArray<Partial<Attributes<M>>>, transaction: Transaction): Promise<number> {
-  const sequelize = model.sequelize!;
-  const attributes = model.getAttributes();
-  const names = Object.keys(rows[0]!);
-  // Sequelize's escape: NULL, booleans as the dialect writes them, quoted strings.
-  const value = (v: unknown) => sequelize.escape((v instanceof Date ? sqlDate(sequelize, v) : v) as string);
-  const columns = names.map((name) => attributes[name as keyof typeof attributes].field ?? name).join(', ');
-  const values = rows.map((row) => `(${names.map((name) => value(row[name as keyof typeof row] ?? null)).join(', ')})`).join(', ');
-  const { insertId } = await transactionStatement(transaction, `INSERT INTO ${model.getTableName() as string} (${columns}) VALUES ${values}`, [], model);
-  return Number(insertId);
 }

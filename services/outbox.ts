@@ -2,8 +2,8 @@
 // without the other; the webhook engine drains them into deliveries. Also the redaction of an erased
 // member's events once nothing still has to deliver them.
 import { literal, Op, type Transaction } from 'sequelize';
+import { insertRows } from '../lib/written-statements.ts';
 import type { Models } from '../models/index.ts';
-import { insertRows } from '../models/raw-rows.ts';
 import type { ServiceContext } from './context.ts';
 
 export interface NewEvent {

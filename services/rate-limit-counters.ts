@@ -3,8 +3,8 @@
 // taking counts back out of them.
 import type { Sequelize } from 'sequelize';
 import type { RateLimit } from '../lib/config.ts';
-import { mysqlCountAfter, mysqlCountingUpsert } from '../lib/counting-upsert.ts';
 import { writeStatement } from '../lib/db.ts';
+import { mysqlCountAfter, mysqlCountingUpsert } from '../lib/written-statements.ts';
 
 export const MINUTE = 60;
 export const HOUR = 3600;
@@ -23,12 +23,8 @@ export type AddToWindows = (w: Windows, n: number) => Promise<{ hour: number | n
 /** Takes `n` counts back out of the named windows of a key (counts it added and will not use). */
 export type TakeBack = (apiKeyId: number, windows: Array<{ seconds: number; start: number }>, n: number) => Promise<void>;
 
-// Adding runs on every lease, so it uses the driver through Sequelize's pool: Sequelize's query layer (SQL
-// formatting, result shaping) costs more CPU than the statement itself.
-interface Pool<C> {
-  getConnection(options?: object): Promise<C>;
-  releaseConnection(connection: C): Promise<void> | void;
-}
+// Adding runs on every lease, so it uses the driver on a connection of Sequelize's pool (its public
+// connectionManager): Sequelize's query layer (SQL formatting, result shaping) costs more CPU than the statement itself.
 type SqliteDb = {
   all(sql: string, params: unknown[], cb: (err: Error | null, rows: Array<{ window_seconds: number; count: number }>) => void): void;
 };
@@ -44,12 +40,12 @@ const SQLITE_ADD = `INSERT INTO rate_limit_counters (api_key_id, window_seconds,
   RETURNING window_seconds, count`;
 
 function sqliteAdd(sequelize: Sequelize): AddToWindows {
-  const pool = sequelize.connectionManager as unknown as Pool<SqliteDb>;
   return async ({ apiKeyId, hourStart, minuteStart, limits }, n) => {
     const params = [apiKeyId, hourStart, n, apiKeyId, minuteStart, n, limits.perMinute, limits.perHour];
     // A write like any other: it waits its turn behind this process's writers instead of failing SQLITE_BUSY.
     const rows = await writeStatement(sequelize, async () => {
-      const db = await pool.getConnection();
+      // SQLite's one connection outside transactions (there is no pool to give it back to).
+      const db = (await sequelize.connectionManager.getConnection({ type: 'write' })) as SqliteDb;
       return new Promise<Array<{ window_seconds: number; count: number }>>((ok, fail) =>
         db.all(SQLITE_ADD, params, (err, result) => (err ? fail(err) : ok(result))),
       );
@@ -59,16 +55,17 @@ function sqliteAdd(sequelize: Sequelize): AddToWindows {
   };
 }
 
-// MySQL: one counting upsert per window (lib/counting-upsert.ts), both at once on two connections.
+// MySQL: one counting upsert per window (lib/written-statements.ts), both at once on two connections.
 function mysqlAdd(sequelize: Sequelize): AddToWindows {
-  const pool = sequelize.connectionManager as unknown as Pool<MysqlConnection>;
+  const pool = sequelize.connectionManager;
   const add = async (apiKeyId: number, seconds: number, start: number, n: number, limit: number) => {
     const { sql, params } = mysqlCountingUpsert({ table: 'rate_limit_counters', key: { api_key_id: apiKeyId, window_seconds: seconds, window_start: start }, column: 'count', n, limit });
-    const connection = await pool.getConnection({ type: 'write' });
+    const connection = (await pool.getConnection({ type: 'write' })) as MysqlConnection;
     try {
       return mysqlCountAfter(n, await new Promise<MysqlResult>((ok, fail) => connection.query(sql, params, (err, result) => (err ? fail(err) : ok(result)))));
     } finally {
-      await pool.releaseConnection(connection);
+      // Typed as returning nothing, Sequelize's release is async: awaited, so a failure reaches the caller.
+      await Promise.resolve(pool.releaseConnection(connection));
     }
   };
   return async ({ apiKeyId, hourStart, minuteStart, limits }, n) => {

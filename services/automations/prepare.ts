@@ -155,9 +155,9 @@ async function applyOutcomes(ctx: ServiceContext, config: AutomationConfig, acco
   let granted = ready.length;
   if (!sandbox && ready.length) {
     const limit = ctx.config.emailsPerMonth[account.plan];
-    if (!(await reserveQuota(account.id, month, ready.length, limit, transaction))) {
+    if (!(await reserveQuota(ctx.models, account.id, month, ready.length, limit, transaction))) {
       granted = Math.min(ready.length, await quotaRemaining(models, account.id, month, limit, transaction));
-      if (granted > 0 && !(await reserveQuota(account.id, month, granted, limit, transaction))) granted = 0;
+      if (granted > 0 && !(await reserveQuota(ctx.models, account.id, month, granted, limit, transaction))) granted = 0;
       for (const r of ready.slice(granted)) note('failed', 'wouldexceedlimit', r.recipient.key);
       await refuseQuota(ctx, config, account, ready.length - granted, transaction);
     }

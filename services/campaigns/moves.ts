@@ -86,7 +86,7 @@ async function reserveMonth(ctx: ServiceContext, account: Account, campaign: Cam
   if (account.mode === 'sandbox') return;
   const month = billingMonth(at);
   const limit = ctx.config.emailsPerMonth[account.plan];
-  if (!(await reserveQuota(account.id, month, count, limit, transaction))) {
+  if (!(await reserveQuota(ctx.models, account.id, month, count, limit, transaction))) {
     const remaining = await quotaRemaining(models, account.id, month, limit, transaction);
     throw wouldExceedLimit(`The ${account.plan} plan has ${remaining} emails left for ${month}; this campaign needs ${count}`, {
       extra: { needed: count, remaining },

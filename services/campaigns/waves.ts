@@ -88,7 +88,7 @@ export async function writeCampaignWaves(ctx: ServiceContext, account: Account, 
   for (const w of waves) needs.set(billingMonth(w.sendAt), (needs.get(billingMonth(w.sendAt)) ?? 0) + w.recipientIds.length);
   if (!sandbox) {
     for (const [month, count] of needs) {
-      if (!(await reserveQuota(account.id, month, count, limit, transaction))) {
+      if (!(await reserveQuota(ctx.models, account.id, month, count, limit, transaction))) {
         const remaining = await quotaRemaining(models, account.id, month, limit, transaction);
         throw wouldExceedLimit(`The ${account.plan} plan has ${remaining} emails left for ${month}; this campaign's waves in that month need ${count}`, {
           extra: { needed: count, remaining, month },

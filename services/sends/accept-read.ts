@@ -5,7 +5,7 @@
 import { QueryTypes, type Attributes } from 'sequelize';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
-import { rawReader, toDate } from '../../models/raw-rows.ts';
+import { rawReader } from '../../models/raw-rows.ts';
 import type { Widget } from '../../models/Widget.ts';
 import { brandJoinsSql } from '../brands/brands.ts';
 import type { BrandView } from '../brands/view.ts';
@@ -13,6 +13,7 @@ import { blockingValues } from './rules.ts';
 
 /** The eCard's widget's columns an accept reads. */
 export const ACCEPT_WIDGET_COLUMNS = ['id', 'vanity_id', 'dir_sender_must_be_in_directory', 'is_campaign', 'logo', 'website', 'address', 'stwitter', 'sfacebook', 'sinstagram', 'slinkedin', 'syoutube', 'merge_tag_defaults'] as const;
+const KEY_COLUMNS = ['request_hash', 'send_id', 'created_at'] as const;
 const BRAND_COLUMNS = ['id', 'name', 'logo_url', 'website', 'address', 'primary_color', 'accent_color', 'background_color', 'text_color', 'font', 'footer_text', 'social'] as const;
 
 /** The eCard's widget, as far as an accept reads it. */
@@ -40,6 +41,7 @@ const readersOf = (models: Models) => ({
   widget: rawReader(models.Widget, 'w', { prefix: 'w_', only: ACCEPT_WIDGET_COLUMNS }),
   named: rawReader(models.Brand, 'b', { prefix: 'b_', only: BRAND_COLUMNS }),
   fallback: rawReader(models.Brand, 'd', { prefix: 'd_', only: BRAND_COLUMNS }),
+  key: rawReader(models.IdempotencyKey, 'k', { prefix: 'k_', only: KEY_COLUMNS }),
 });
 
 /** The eCard and its widget as the caller read them already (a widget send): the accept reads neither again. */
@@ -53,7 +55,7 @@ export interface KnownRows {
 // eCard known, its brand id is a replacement and neither the eCard nor its widget is joined.
 const sqlOf = (readers: ReturnType<typeof readersOf>, withEmails: boolean, known: boolean) => `SELECT ${known ? '' : `${readers.ecard.columns}, ${readers.widget.columns},`}
   ${readers.named.columns}, ${readers.fallback.columns},
-  k.request_hash AS k_request_hash, k.send_id AS k_send_id, k.created_at AS k_created_at,
+  ${readers.key.columns},
   EXISTS (SELECT 1 FROM send_suspensions x WHERE x.account_id = :accountId) AS suspended,
   ${withEmails ? 'EXISTS (SELECT 1 FROM suppressions p WHERE p.account_id = :accountId AND p.value IN (:values))' : '0'} AS suppressed
 FROM (SELECT 1 AS one) base
@@ -77,7 +79,7 @@ export async function readForAccept(
     replacements: { accountId, key: request.idempotencyKey ?? null, ecardId: request.ecardId, brandId: known?.ecard.ecardbrandid ?? null, values },
   });
   return {
-    key: row!.k_send_id === null || row!.k_send_id === undefined ? null : { request_hash: row!.k_request_hash as string, send_id: Number(row!.k_send_id), created_at: toDate(row!.k_created_at) },
+    key: readers.key.decodeJoined(row!),
     ecard: known ? known.ecard : readers.ecard.decodeJoined(row!),
     widget: known ? known.widget : readers.widget.decodeJoined(row!),
     // brandJoinsSql's rule: the brand the eCard names, else the account's default.

@@ -10,6 +10,7 @@ import {
   sendAtTooFar, sendBlocked, senderEmailInvalid, senderNotInDirectory, sendingSuspended, tooManySendRecipients, wouldExceedLimit,
 } from '../../lib/errors.ts';
 import { randomId } from '../../lib/ids.ts';
+import { insertRows } from '../../lib/written-statements.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
@@ -24,7 +25,6 @@ import { publishShareLink } from './share-link.ts';
 import { billingMonth, reserveQuota } from './quota.ts';
 import { blockedRecipient } from './rules.ts';
 import { readForAccept, type AcceptReads, type AcceptWidget, type KnownRows } from './accept-read.ts';
-import { insertRows } from '../../models/raw-rows.ts';
 import { withPageIds } from './pages.ts';
 import { newBounceToken } from './return-path.ts';
 import { widgetDesignsOf } from './widget-design.ts';
@@ -250,7 +250,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         await insertRows(models.IdempotencyKey, [{ account_id: account.id, idem_key: request.idempotencyKey, request_hash: request.requestHash, send_id: id, created_at: now }], transaction);
       }
       if (request.reserve) await request.reserve(transaction);
-      if (quotaCount && !(await reserveQuota(account.id, month, quotaCount, ctx.config.emailsPerMonth[account.plan], transaction))) {
+      if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, ctx.config.emailsPerMonth[account.plan], transaction))) {
         throw wouldExceedLimit(`The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
       }
       if (gift) await reserveGiftSpend(ctx, account.id, gift, giftCents, transaction, giftDay);

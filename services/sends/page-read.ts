@@ -4,10 +4,12 @@
 // (docs/performance.md, "Reads (issue 35 item 4)"). The page's actions (the open, the thanks) still find their page
 // with findPage: they write, and are once per person.
 import { QueryTypes } from 'sequelize';
+import type { Models } from '../../models/index.ts';
+import { rawReader } from '../../models/raw-rows.ts';
 import type { Send } from '../../models/Send.ts';
 import type { ServiceContext } from '../context.ts';
-import { publicWidgetSql } from '../widget/public.ts';
-import { ownPageShownSql } from './page-shown.ts';
+import { isPublicWidget } from '../widget/public.ts';
+import { ownPageShown } from './page-shown.ts';
 import type { PageRecipient, PageSend } from './page.ts';
 
 export interface OwnPage {
@@ -22,31 +24,21 @@ export interface OwnPage {
   widget: { vanityId: string; public: boolean } | null;
 }
 
-interface Row {
-  /** ownPageShownSql: 1 when the recipient's page shows. */
-  shown: number | string;
-  recipient_name: string;
-  rendered_subject: string | null;
-  rendered_header: string | null;
-  rendered_html: string | null;
-  opened_at: unknown;
-  send_pk: number;
-  mode: Send['mode'];
-  locale: string;
-  override_props: string | null;
-  sender_name: string;
-  personal_message: string | null;
-  design_sha256: string | null;
-  design: string | null;
-  vanity_id: string | null;
-  /** publicWidgetSql: 1 when the sending widget is public (null without a widget). */
-  widget_public: number | string | null;
-}
+type Row = Record<string, unknown>;
 
-// The tables' names as the models define them (one statement, both databases).
-const SQL = `SELECT ${ownPageShownSql('r', 's')} AS shown, r.recipient_name, r.rendered_subject, r.rendered_header, r.rendered_html,
-  r.opened_at, s.id AS send_pk, s.mode, s.locale, s.override_props, s.sender_name, s.personal_message,
-  d.sha256 AS design_sha256, d.design, w.vanity_id, ${publicWidgetSql('w')} AS widget_public
+// One reader per table joined: each column decoded as its model reads it (dates, booleans), no hand-written row type.
+const readersOf = (models: Models) => ({
+  recipient: rawReader(models.SendRecipient, 'r', { only: ['status', 'recipient_name', 'rendered_subject', 'rendered_header', 'rendered_html', 'opened_at'] }),
+  send: rawReader(models.Send, 's', { prefix: 's_', only: ['id', 'status', 'mode', 'locale', 'override_props', 'sender_name', 'personal_message'] }),
+  design: rawReader(models.SendDesign, 'd', { prefix: 'd_', only: ['sha256', 'design'] }),
+  widget: rawReader(models.Widget, 'w', { prefix: 'w_', only: ['vanity_id', 'public_share_enabled', 'is_campaign'] }),
+});
+
+// The tables' names as the models define them (one statement, both databases). Made once per set of models.
+const statements = new WeakMap<Models, { readers: ReturnType<typeof readersOf>; sql: string }>();
+const statementOf = (models: Models) => statements.get(models) ?? statements.set(models, { readers: readersOf(models), sql: sqlOf(readersOf(models)) }).get(models)!;
+const sqlOf = (readers: ReturnType<typeof readersOf>) => `SELECT ${readers.recipient.columns},
+  ${readers.send.columns}, ${readers.design.columns}, ${readers.widget.columns}
 FROM send_recipients r
 JOIN sends s ON s.id = r.send_id
 LEFT JOIN send_design_refs dr ON dr.send_id = s.id
@@ -56,19 +48,23 @@ WHERE r.page_id = :pageId`;
 
 /**
  * The recipient whose own page this is: `undefined` when no recipient has that page id (it may be a send's shared
- * id: findPage reads those), null when the recipient's page is not there (as findPage says: not rendered yet, failed,
- * canceled, or a send not pending or sent).
+ * id: findPage reads those), null when the recipient's page is not there (the rule findPage applies: page-shown.ts).
  */
 export async function readOwnPage(ctx: Pick<ServiceContext, 'models'>, pageId: string): Promise<OwnPage | null | undefined> {
-  const [row] = await ctx.models.sequelize.query<Row>(SQL, { type: QueryTypes.SELECT, replacements: { pageId } });
+  const { readers, sql } = statementOf(ctx.models);
+  const [row] = await ctx.models.sequelize.query<Row>(sql, { type: QueryTypes.SELECT, replacements: { pageId } });
   if (!row) return undefined;
-  if (Number(row.shown) !== 1 || row.rendered_html === null) return null;
+  const recipient = readers.recipient.decode(row);
+  const send = readers.send.decode(row);
+  if (recipient.rendered_html === null || !ownPageShown(recipient, send.status)) return null;
+  const design = readers.design.decodeJoined(row);
+  const widget = readers.widget.decodeJoined(row);
   return {
-    send: { locale: row.locale, override_props: row.override_props, sender_name: row.sender_name, personal_message: row.personal_message, mode: row.mode },
-    recipient: { recipient_name: row.recipient_name, rendered_subject: row.rendered_subject, rendered_header: row.rendered_header, rendered_html: row.rendered_html },
-    sendPk: row.send_pk,
-    opened: row.opened_at !== null,
-    design: row.design_sha256 === null || row.design === null ? null : { sha256: row.design_sha256, text: row.design },
-    widget: row.vanity_id === null ? null : { vanityId: row.vanity_id, public: Number(row.widget_public) === 1 },
+    send: { locale: send.locale, override_props: send.override_props, sender_name: send.sender_name, personal_message: send.personal_message, mode: send.mode },
+    recipient: { recipient_name: recipient.recipient_name, rendered_subject: recipient.rendered_subject, rendered_header: recipient.rendered_header, rendered_html: recipient.rendered_html },
+    sendPk: send.id,
+    opened: recipient.opened_at !== null,
+    design: design === null ? null : { sha256: design.sha256, text: design.design },
+    widget: widget === null ? null : { vanityId: widget.vanity_id, public: isPublicWidget(widget) },
   };
 }

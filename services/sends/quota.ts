@@ -1,7 +1,7 @@
 // The plan's emails per billing month (UTC calendar month): reserved atomically when a send is accepted,
 // released for what a cancel or a failure did not send.
 import { literal, Op, type Transaction } from 'sequelize';
-import { addWithinLimit } from '../../lib/counting-upsert.ts';
+import { addIfWithinLimit } from '../../lib/written-statements.ts';
 import type { Models } from '../../models/index.ts';
 
 export const billingMonth = (at: Date) => at.toISOString().slice(0, 7);
@@ -14,9 +14,8 @@ export const billingMonth = (at: Date) => at.toISOString().slice(0, 7);
  * (the statement order in docs/decisions.md, "Hot paths"): the row stays locked until commit. (Two statements until
  * "Accepts, round two" in docs/performance.md: an upsert of 0, then a conditional UPDATE.)
  */
-export async function reserveQuota(accountId: number, month: string, count: number, limit: number, transaction: Transaction): Promise<boolean> {
-  const used = await addWithinLimit(transaction, { table: 'quota_usage', key: { account_id: accountId, month }, column: 'used', n: Number(count), limit: Number(limit) });
-  return used !== null;
+export async function reserveQuota(models: Models, accountId: number, month: string, count: number, limit: number, transaction: Transaction): Promise<boolean> {
+  return addIfWithinLimit(models.sequelize, transaction, { table: 'quota_usage', key: { account_id: accountId, month }, column: 'used', n: Number(count), limit: Number(limit) });
 }
 
 export async function releaseQuota(models: Models, accountId: number, month: string, count: number, transaction?: Transaction): Promise<void> {

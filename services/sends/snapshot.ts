@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { Attributes, Transaction } from 'sequelize';
 import { z } from 'zod';
+import { insertRows } from '../../lib/written-statements.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
-import { insertRows } from '../../models/raw-rows.ts';
 import type { Widget } from '../../models/Widget.ts';
 import type { BrandView } from '../brands/view.ts';
 

@@ -2,11 +2,10 @@
 // gives them back): per client IP at most `limitEmailsPerSession` emails in a 10-minute window (the IP kept only
 // as a SHA-256 with the widget's id), and per widget at most `dailySendCap` emails per UTC day, the owner told once
 // when the day's count first reaches 80 % of the cap. Each is one counting upsert within its limit
-// (lib/counting-upsert.ts), so two API processes never both let the last emails through, nor both send the notice.
+// (lib/written-statements.ts), so two API processes never both let the last emails through, nor both send the notice.
 import type { Transaction } from 'sequelize';
 import { sha256Hex } from '../../lib/hash.ts';
-import { addWithinLimit } from '../../lib/counting-upsert.ts';
-import { sqlDate } from '../../models/raw-rows.ts';
+import { addIfWithinLimit, addWithinLimit, sqlDate } from '../../lib/written-statements.ts';
 import type { Widget } from '../../models/Widget.ts';
 import type { ServiceContext } from '../context.ts';
 import { queueOwnerNotice } from '../owner-mail.ts';
@@ -25,7 +24,7 @@ export async function takeFromIpWindow(ctx: ServiceContext, widget: Pick<Widget,
   const now = ctx.now().getTime();
   const start = sqlDate(ctx.models.sequelize, new Date(now - (now % IP_WINDOW_MS)));
   const key = { widget_id: widget.id, ip_hash: ipHashOf(widget.id, ip), window_start: start };
-  return (await addWithinLimit(transaction, { table: 'widget_send_windows', key, column: 'emails', n, limit })) !== null;
+  return addIfWithinLimit(ctx.models.sequelize, transaction, { table: 'widget_send_windows', key, column: 'emails', n, limit });
 }
 
 export type CapOutcome = 'taken' | 'crossed' | 'full';
@@ -37,7 +36,7 @@ export type CapOutcome = 'taken' | 'crossed' | 'full';
  */
 export async function takeFromDailyCap(ctx: ServiceContext, widget: Pick<Widget, 'id' | 'account_id'>, n: number, cap: number, transaction: Transaction): Promise<CapOutcome> {
   const key = { widget_id: widget.id, day: utcDay(ctx.now()), kind: CAP_COUNTER_KIND };
-  const count = await addWithinLimit(transaction, { table: 'widget_counters', key, alsoInserted: { account_id: widget.account_id }, column: 'count', n, limit: cap });
+  const count = await addWithinLimit(ctx.models.sequelize, transaction, { table: 'widget_counters', key, alsoInserted: { account_id: widget.account_id }, column: 'count', n, limit: cap });
   if (count === null) return 'full';
   const threshold = Math.ceil(cap * CAP_NOTICE_SHARE);
   return count >= threshold && count - n < threshold ? 'crossed' : 'taken';

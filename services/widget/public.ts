@@ -1,7 +1,7 @@
 // What strangers may reach of a widget: a public widget (turned on by its owner, not a campaign's) and the eCards
 // its gallery shows (enabled and inside their publish window). Unknown, private and campaign-backed widgets answer
-// the same 404 on the loader, the page and the API, so nobody can probe which widgets exist. Each rule is here once,
-// with its SQL or query form beside the code form (test/sends/rules-agree.test.ts runs both on the same rows).
+// the same 404 on the loader, the page and the API, so nobody can probe which widgets exist. Each rule is here once;
+// the gallery's has its query form beside the code form (test/sends/rules-agree.test.ts runs both on the same rows).
 import { Op, type WhereOptions } from 'sequelize';
 import { notFound } from '../../lib/errors.ts';
 import type { Ecard } from '../../models/Ecard.ts';
@@ -19,9 +19,6 @@ export async function findPublicWidget(models: Models, vanityId: string): Promis
 
 /** Whether strangers may reach a widget: its owner turned it on, and it is not a campaign's. */
 export const isPublicWidget = (widget: Pick<Widget, 'public_share_enabled' | 'is_campaign'>): boolean => widget.public_share_enabled && !widget.is_campaign;
-
-/** The same rule in SQL over `widgets` aliased `w` (the card page's read): 1 when public, else 0. */
-export const publicWidgetSql = (w: string) => `CASE WHEN ${w}.public_share_enabled = 1 AND ${w}.is_campaign = 0 THEN 1 ELSE 0 END`;
 
 /** The gallery's rule (also `get-ecards`'): not disabled, and published (`publish_on` ≤ now < `expire_on`, each open when null). */
 export function visibleEcardsWhere(now: Date): WhereOptions<Ecard> {
