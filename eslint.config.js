@@ -68,19 +68,10 @@ export default tseslint.config(
     },
   },
   {
-    // Browser scripts inlined into pages (the card page): plain ES5 in a browser, outside the TypeScript project.
-    files: ['templates/**/*.js'],
-    ...tseslint.configs.disableTypeChecked,
-    languageOptions: {
-      sourceType: 'script',
-      parserOptions: { projectService: false },
-      globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', getComputedStyle: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Promise: 'readonly' },
-    },
-  },
-  {
     // The console's browser modules (web/console/, loaded as type=module): modern browser JavaScript, outside the
     // TypeScript project.
     files: ['web/**/*.js'],
+    ignores: ['web/card-page/**', 'web/widget/**', 'web/widget-embed/**'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       sourceType: 'module',
@@ -89,6 +80,17 @@ export default tseslint.config(
         window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', getComputedStyle: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
         FormData: 'readonly', URLSearchParams: 'readonly', URL: 'readonly', DataTransfer: 'readonly', FileReader: 'readonly', Event: 'readonly', CustomEvent: 'readonly', HTMLElement: 'readonly', HTMLImageElement: 'readonly', HTMLInputElement: 'readonly', HTMLSelectElement: 'readonly', DOMParser: 'readonly', createImageBitmap: 'readonly', requestAnimationFrame: 'readonly', customElements: 'readonly', Trix: 'readonly', console: 'readonly',
       },
+    },
+  },
+  {
+    // Browser scripts served or inlined as classic scripts (the card page, the widget's page, the embed's loader and
+    // bridge, the message counter): plain ES5 in a browser, outside the TypeScript project.
+    files: ['web/card-page/**/*.js', 'web/widget/**/*.js', 'web/widget-embed/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'script',
+      parserOptions: { projectService: false },
+      globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', getComputedStyle: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Promise: 'readonly', Intl: 'readonly' },
     },
   },
 );

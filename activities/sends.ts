@@ -1,6 +1,6 @@
-// The send workflow's activities: thin wrappers over services/sends/dispatch.ts.
+// The send workflow's activities: thin wrappers over services/sends/delivery/dispatch.ts.
 import type { ServiceContext } from '../services/context.ts';
-import { dispatchSend, failSend, type SendOutcome } from '../services/sends/dispatch.ts';
+import { dispatchSend, failSend, type SendOutcome } from '../services/sends/delivery/dispatch.ts';
 import { DISPATCH_ATTEMPTS } from '../workflows/send-ecard/contract.ts';
 import { currentAttempt } from './attempt.ts';
 

@@ -6,7 +6,7 @@ import type { KeyAuthenticator } from '../services/api-keys.ts';
 import type { ServiceContext } from '../services/context.ts';
 import type { RateLimiter } from '../services/rate-limits.ts';
 import type { ApiServices, ApiState } from './context.ts';
-import { consolePageRoutes } from './console/pages/routes.ts';
+import { consolePageRoutes } from './console/page-routes.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { API_PREFIX, mountRoutes } from './http/mount.ts';
 import type { AnyRoute } from './http/route.ts';
@@ -19,7 +19,7 @@ import { publicPageLimit } from './middleware/public-limit.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { publicRoutes } from './public/routes.ts';
-import { WIDGET_API_PREFIX, widgetApiRoutes } from './widget/routes.ts';
+import { WIDGET_API_PREFIX, widgetApiRoutes } from './widgets/public/routes.ts';
 import { apiRoutes } from './routes.ts';
 
 export interface AppOptions {

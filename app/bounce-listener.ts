@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { isKnownBounceToken, recordBounce } from '../services/bounces/record.ts';
 import { parseBounceReport, type BounceReport } from '../services/bounces/report.ts';
-import { tokenOfReturnPath } from '../services/sends/return-path.ts';
+import { tokenOfReturnPath } from '../services/sends/delivery/return-path.ts';
 import type { Services } from './services.ts';
 
 /** The largest message taken, in bytes. */

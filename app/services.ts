@@ -20,9 +20,9 @@ import { createMailTransport, type MailTransport } from '../services/mail/transp
 import { rewardsHooks } from '../services/rewards/hooks.ts';
 import { simulatedProvider } from '../services/rewards/simulated-provider.ts';
 import { sendsHooks } from '../services/sends/hooks.ts';
-import { sendStarter } from '../services/sends/starter.ts';
+import { sendStarter } from '../services/sends/accept/starter.ts';
 import { webhooksHooks } from '../services/webhooks/hooks.ts';
-import { widgetHooks } from '../services/widget/hooks.ts';
+import { widgetHooks } from '../services/widgets/hooks.ts';
 
 // Every area that reacts to others or runs in the background, listed once. The order is the order their hooks
 // run in: usage checks (sends, campaigns, automations), a member's erasure in its transaction (campaigns, then

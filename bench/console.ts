@@ -1,7 +1,7 @@
 // P10: requests per second of the console's delivery-log page (GET /v2/console/webhooks/deliveries, 50 rows, HTML)
 // for a signed-in owner of an account with many webhook deliveries, as a ratio to the console API call returning
 // the same page (GET /v2/console/api/deliveries?perPage=50), both through the API process, rounds alternated.
-import { DELIVERY_PAGE_ROWS } from '../api/console/pages/webhooks.ts';
+import { DELIVERY_PAGE_ROWS } from '../api/console/webhooks/pages.ts';
 import { createAccount } from '../services/accounts.ts';
 import { deliveryWorkflowId } from '../workflows/webhook-delivery/contract.ts';
 import { setOwnerPassword, signedInPages } from '../test/helpers/console.ts';

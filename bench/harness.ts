@@ -13,7 +13,7 @@ import type { Ecard } from '../models/Ecard.ts';
 import type { Models } from '../models/index.ts';
 import { sendCampaign } from '../services/campaigns/moves.ts';
 import { PING_WORKFLOW } from '../workflows/ping/contract.ts';
-import { newVanityId } from '../services/widgets.ts';
+import { newVanityId } from '../services/widgets/admin/widgets.ts';
 import { createTransport } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { SMTPServer } from 'smtp-server';

@@ -5,7 +5,7 @@
 //   page, the priced eCards of its widgets).
 // Both sides answer the same rows (checked before measuring); both driven by the load generator (bench/load.ts).
 import { createAccount } from '../services/accounts.ts';
-import { newVanityId } from '../services/widgets.ts';
+import { newVanityId } from '../services/widgets/admin/widgets.ts';
 import { PER_PAGE, type BareSettings } from './bare-server.ts';
 import { alternatedRates, freePort, startNodeProcess, type NodeProcess, type Pair } from './harness.ts';
 import { getRate } from './load.ts';

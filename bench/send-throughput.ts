@@ -1,7 +1,7 @@
 // P1: send workflows per second (render and email over the worker's SMTP pool, one activity) against one-activity
 // workflows (ping), both started at once on the same dev server and worker process; 1,000 of each per round.
 import { createAccount } from '../services/accounts.ts';
-import { acceptSend } from '../services/sends/accept.ts';
+import { acceptSend } from '../services/sends/accept/accept.ts';
 import { PING_WORKFLOW } from '../workflows/ping/contract.ts';
 import { sendWorkflowId } from '../workflows/send-ecard/contract.ts';
 import { startSendWorkflow } from '../workflows/send-ecard/lifecycle.ts';

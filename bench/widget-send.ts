@@ -12,9 +12,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Op } from 'sequelize';
 import { createAccount } from '../services/accounts.ts';
-import { MIN_FILL_MS } from '../services/widget/send.ts';
-import { issueFormToken } from '../services/widget/tokens.ts';
-import { newVanityId } from '../services/widgets.ts';
+import { MIN_FILL_MS } from '../services/widgets/public/send.ts';
+import { issueFormToken } from '../services/widgets/public/tokens.ts';
+import { newVanityId } from '../services/widgets/admin/widgets.ts';
 import { sendWorkflowId } from '../workflows/send-ecard/contract.ts';
 import { alternatedRounds, untilWorkflowsStarted, workflowStartRate, type Pair } from './harness.ts';
 import { httpLoad } from './load.ts';

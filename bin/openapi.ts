@@ -5,8 +5,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openApiText } from '../api/openapi.ts';
 import { apiRoutes } from '../api/routes.ts';
-import { widgetOpenApiText } from '../api/widget/openapi-doc.ts';
-import { widgetApiRoutes } from '../api/widget/routes.ts';
+import { widgetOpenApiText } from '../api/widgets/public/openapi-doc.ts';
+import { widgetApiRoutes } from '../api/widgets/public/routes.ts';
 import { runMain } from '../lib/main.ts';
 import { packageRoot } from '../lib/paths.ts';
 

@@ -2,7 +2,7 @@
 // rules from an operator's shell (the console's settings manage suppressions too; suspending sends is here only).
 import { parseArgs } from 'node:util';
 import { resolveAccount } from '../services/api-keys.ts';
-import { addSuppression, removeSuppression, setSuspended, validSuppressionValue, type SuppressionKind } from '../services/sends/rules.ts';
+import { addSuppression, removeSuppression, setSuspended, validSuppressionValue, type SuppressionKind } from '../services/sends/accept/rules.ts';
 import type { CommandContext } from './context.ts';
 import { positiveId, UsageError } from './output.ts';
 

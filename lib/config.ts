@@ -185,7 +185,7 @@ export interface Config {
   };
   sendWaitSeconds: number;
   sendNowWindowSeconds: number;
-  /** Tests and drills only: how long the send starter holds each send back (services/sends/starter.ts). */
+  /** Tests and drills only: how long the send starter holds each send back (services/sends/accept/starter.ts). */
   sendStarterDelayMs: number;
   bulk: {
     concurrency: number;

@@ -1,4 +1,4 @@
-// Send designs stored once per distinct content: a design (the JSON text of services/sends/snapshot.ts) is keyed by
+// Send designs stored once per distinct content: a design (the JSON text of services/sends/accept/snapshot.ts) is keyed by
 // its SHA-256, and each send refers to one. Sends from before keep theirs in send_snapshots until migrated.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn } from './columns.ts';

@@ -42,7 +42,7 @@ export function defineSendRecipient(sequelize: Sequelize) {
     declare claim_token: CreationOptional<string | null>;
     declare finished_at: CreationOptional<Date | null>;
     declare error: CreationOptional<string | null>;
-    /** A bulk recipient's outcome event still to announce (services/sends/outcome-marks.ts); null once written or when none is due. */
+    /** A bulk recipient's outcome event still to announce (services/sends/delivery/outcome-marks.ts); null once written or when none is due. */
     declare announce_event: CreationOptional<string | null>;
   }
   SendRecipient.init(

@@ -6,7 +6,7 @@ export function defineSendSnapshot(sequelize: Sequelize) {
   class SendSnapshot extends Model<InferAttributes<SendSnapshot>, InferCreationAttributes<SendSnapshot>> {
     /** The send's row id. */
     declare send_id: number;
-    /** JSON text of the design (see services/sends/snapshot.ts). */
+    /** JSON text of the design (see services/sends/accept/snapshot.ts). */
     declare design: string;
   }
   SendSnapshot.init(

@@ -12,10 +12,10 @@ import type { Hooks } from './hooks.ts';
 import type { MailTransport } from './mail/transport.ts';
 import type { GiftProviders } from './rewards/provider.ts';
 
-/** What a workflow start needs of a committed send (services/sends/start.ts). */
+/** What a workflow start needs of a committed send (services/sends/accept/start.ts). */
 export type StartableSend = Pick<Send, 'id' | 'account_id' | 'send_id' | 'status' | 'send_at'>;
 
-/** A process's starter of committed sends' workflows, in batches after the answer (services/sends/starter.ts). */
+/** A process's starter of committed sends' workflows, in batches after the answer (services/sends/accept/starter.ts). */
 export interface SendStarter {
   /** A committed send whose workflow should start soon (the row is the truth: a hand-over lost loses nothing). */
   add(send: StartableSend): void;
@@ -45,6 +45,6 @@ export interface ServiceContext {
   dataKeys: DataKeys | undefined;
   /** Tells this process's background passes that something was committed for them (an event, a send). */
   nudge(): void;
-  /** This process's starter of committed sends' workflows (services/sends/starter.ts): accepts that do not wait hand their sends to it. */
+  /** This process's starter of committed sends' workflows (services/sends/accept/starter.ts): accepts that do not wait hand their sends to it. */
   sendStarter: SendStarter;
 }

@@ -1,7 +1,7 @@
 // Area hooks: what an area does when another changes something it depends on. Each area exports its hooks from
 // `services/<area>/hooks.ts`; the composition root (app/services.ts) lists the areas once, in order, and gives
 // use cases the composed result as `ctx.hooks`. An area that changes something calls `ctx.hooks`, never another
-// area's internals: deleting eCards or widgets (services/ecards.ts, services/widgets.ts) asks `usage` and calls
+// area's internals: deleting eCards or widgets (services/ecards/records.ts, services/widgets/admin/widgets.ts) asks `usage` and calls
 // `ecardsRemoved`; erasing a member (services/directory/members.ts) calls `memberErased`.
 import type { Transaction } from 'sequelize';
 import type { BackgroundPass } from '../lib/background.ts';

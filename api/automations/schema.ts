@@ -5,7 +5,7 @@ import { localeCode } from '../../services/i18n/locale-code.ts';
 import { EVENT_TYPES } from '../../models/Automation.ts';
 import { NOTIFICATION_TYPES } from '../../models/AutomationEcard.ts';
 import { daysInMonth, parseLocalDate } from '../../services/automations/local-date.ts';
-import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/accept/personal-message.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, timeZoneName, withAliases, named } from '../schema-helpers.ts';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { localeCode } from '../../services/i18n/locale-code.ts';
 import { CAMPAIGN_STATUSES } from '../../models/Campaign.ts';
 import { CAMPAIGN_RECIPIENT_STATUSES } from '../../models/CampaignRecipient.ts';
-import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/accept/personal-message.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, withAliases, named } from '../schema-helpers.ts';
 
 const id = resource('campaign', numericId());

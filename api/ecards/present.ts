@@ -1,7 +1,7 @@
 // How an eCard is shown: the spec's field names.
 import type { z } from 'zod';
-import { ecardModeOf, priceOf, type EcardRow, type ENVELOPE_THEMES } from '../../services/ecards.ts';
-import { thumbImageOf } from '../../services/widget/thumbs.ts';
+import { ecardModeOf, priceOf, type EcardRow, type ENVELOPE_THEMES } from '../../services/ecards/records.ts';
+import { thumbImageOf } from '../../services/widgets/public/thumbs.ts';
 import type { Ecard } from './schema.ts';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);

@@ -2,9 +2,9 @@
 import { missingField } from '../../lib/errors.ts';
 import {
   bulkUpdateEcards, copyEcard, deleteEcards, findEcard, readEcard, renderEcard, saveEcard, saveOrder, searchEcards, textsOf, type DateWindow,
-} from '../../services/ecards.ts';
+} from '../../services/ecards/records.ts';
 import { uploadImage } from '../../services/media.ts';
-import { findWidget } from '../../services/widgets.ts';
+import { findWidget } from '../../services/widgets/admin/widgets.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { Deleted } from '../widgets/schema.ts';
@@ -13,7 +13,7 @@ import {
   BulkUpdateBody, CopyEcardBody, DeleteEcardsBody, Ecard, ecardFieldSchemas, EcardIdParams, EcardList, Order, PageMeta, Preview,
   PreviewBody, SaveEcardBody, SaveOrderBody, SearchEcardsQuery, SendTestBody, SentTest, Updated, UploadedMedia, UploadMediaBody,
 } from './schema.ts';
-import { queueTestEmail } from '../../services/sends/test-email.ts';
+import { queueTestEmail } from '../../services/sends/email/test-email.ts';
 import { inputError } from '../http/validation.ts';
 
 const tags = ['ecards'];

@@ -1,8 +1,8 @@
 // Contracts of the eCard endpoints.
 import { z } from 'zod';
 import { hasWhitespaceOrControl } from '../../lib/urls.ts';
-import { DATE_WINDOWS, ECARD_MODES, ENVELOPE_THEMES } from '../../services/ecards.ts';
-import { ENVELOPE_COLOR_KEYS, isEnvelopeColor } from '../../services/envelope-colors.ts';
+import { DATE_WINDOWS, ECARD_MODES, ENVELOPE_THEMES } from '../../services/ecards/records.ts';
+import { ENVELOPE_COLOR_KEYS, isEnvelopeColor } from '../../services/ecards/envelope-colors.ts';
 import { numericId, flag, PageMeta, pageQuery, queryBoolean, resource, withAliases, named } from '../schema-helpers.ts';
 
 const id = z.number().int().positive();

@@ -2,7 +2,7 @@
 // a page's failures as HTML pages), a public answer as its handler shaped it, a 303 See Other.
 import type { Context } from 'koa';
 import { ApiError } from '../../lib/errors.ts';
-import { renderPage } from '../console/pages/render.ts';
+import { renderPage } from '../console/kit/render.ts';
 import { successBody } from './envelope.ts';
 import type { Envelope, FileResult, PageResult, PageSession } from './route.ts';
 

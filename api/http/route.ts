@@ -8,7 +8,7 @@ import type { Account } from '../../models/Account.ts';
 import type { Area } from '../../models/ApiKey.ts';
 import type { ConsoleSession } from '../../models/ConsoleSession.ts';
 import type { ApiServices, Caller } from '../context.ts';
-import type { PageData } from '../console/pages/render.ts';
+import type { PageData } from '../console/kit/render.ts';
 
 /** Koa's context as a route sees it: with the path's parameters, as the router sets them. */
 export type KoaContext = Context & { params: Record<string, string> };

@@ -12,7 +12,7 @@ import { rootRoutes } from './root.ts';
 import { sharePageRoutes } from './share-page.ts';
 import { thanksRoutes } from './thanks.ts';
 import { unsubscribePageRoutes } from './unsubscribe-page.ts';
-import { widgetPublicRoutes } from '../widget/routes.ts';
+import { widgetPublicRoutes } from '../widgets/public/routes.ts';
 
 /** `keyRoutes`: the key API's routes, documented by the OpenAPI document served here. */
 export function publicRoutes(keyRoutes: readonly AnyRoute[], readinessProbe: Connection): AnyRoute[] {

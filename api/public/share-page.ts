@@ -1,9 +1,9 @@
 // The public eCard page of one recipient, `/e/<pageId>` (no key, not enveloped), and its open action
-// `POST /e/<pageId>/open`: HTTP only; the page comes from the send's snapshot (services/sends/share-page.ts).
+// `POST /e/<pageId>/open`: HTTP only; the page comes from the send's snapshot (services/sends/card-page/share-page.ts).
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { openPage, sharePage } from '../../services/sends/share-page.ts';
+import { openPage, sharePage } from '../../services/sends/card-page/share-page.ts';
 import { defineFile, type FileResult } from '../http/route.ts';
 
 const NOT_FOUND = 'This eCard does not exist, or it has not been sent.';

@@ -1,5 +1,5 @@
 // "Say thank you" on a recipient's card page, `POST /e/<pageId>/thanks` with `message` (1–1,000 characters): HTTP
-// only, the rules are services/sends/thanks.ts. A form (the page's, without JavaScript) is answered as a person
+// only, the rules are services/sends/card-page/thanks.ts. A form (the page's, without JavaScript) is answered as a person
 // reads it: 303 back to the card with `?thanks=sent`, or a small page in the send's language with the refusal's
 // status; JSON (the page's script, or another client) in the API's envelope: 201 `{ sent, remaining }`, 400
 // `invalid_parameter`, 429 `thanks_limit`, 404 `not_found`.
@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { invalidParameter, notFound, thanksLimit } from '../../lib/errors.ts';
 import { stringsFor } from '../../services/i18n/locale.ts';
-import { sayThanks } from '../../services/sends/thanks.ts';
+import { sayThanks } from '../../services/sends/card-page/thanks.ts';
 import { readFormBody, readJsonBody } from '../http/body.ts';
 import { defineFile, type FileResult } from '../http/route.ts';
 import { successBody } from '../http/envelope.ts';

@@ -3,7 +3,7 @@
 // (RFC 8058), suppresses the address.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { unsubscribe, unsubscribeTarget } from '../../services/sends/unsubscribe.ts';
+import { unsubscribe, unsubscribeTarget } from '../../services/sends/delivery/unsubscribe.ts';
 import { defineFile, type FileResult } from '../http/route.ts';
 
 const page = (body: string) =>

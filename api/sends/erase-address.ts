@@ -1,6 +1,6 @@
 // POST /pub/ecard-actions/erase-address: a stranger (not a member of the directory) asks to be forgotten.
 import { z } from 'zod';
-import { eraseAddress } from '../../services/sends/erase-address.ts';
+import { eraseAddress } from '../../services/sends/erasure/erase-address.ts';
 import { defineRoute } from '../http/route.ts';
 
 export const eraseAddressRoutes = [

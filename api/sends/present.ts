@@ -2,9 +2,9 @@
 // send as the reading endpoints show it.
 import type { z } from 'zod';
 import { providerFailed } from '../../lib/errors.ts';
-import { recipientOutcome, type LoggedSend as Logged } from '../../services/sends/log.ts';
-import { pageUrl } from '../../services/sends/pages.ts';
-import type { Send } from '../../services/sends/send-ecard.ts';
+import { recipientOutcome, type LoggedSend as Logged } from '../../services/sends/log/log.ts';
+import { pageUrl } from '../../services/sends/card-page/pages.ts';
+import type { Send } from '../../services/sends/accept/send-ecard.ts';
 import type { LoggedSend } from './schema.ts';
 
 export type SendAnswer = Record<string, unknown> & { sendId: string };

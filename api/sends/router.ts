@@ -1,10 +1,10 @@
 // Sending: the widget's eCards, send-ecard (email now, scheduled, share link; flat bodies) and cancel-send; reading
 // sends: the list with its filters and one send with its recipients.
-import { sendableEcards } from '../../services/ecards.ts';
-import { thumbImageOf } from '../../services/widget/thumbs.ts';
-import { cancelSend } from '../../services/sends/cancel.ts';
-import { findLoggedSend, listSends } from '../../services/sends/log.ts';
-import { requestHashOf, sendEcard } from '../../services/sends/send-ecard.ts';
+import { sendableEcards } from '../../services/ecards/records.ts';
+import { thumbImageOf } from '../../services/widgets/public/thumbs.ts';
+import { cancelSend } from '../../services/sends/accept/cancel.ts';
+import { findLoggedSend, listSends } from '../../services/sends/log/log.ts';
+import { requestHashOf, sendEcard } from '../../services/sends/accept/send-ecard.ts';
 import { checkAccess } from '../http/mount.ts';
 import { defineRoute } from '../http/route.ts';
 import { presentFormFields } from '../ecards/present.ts';

@@ -6,9 +6,9 @@ import { BrandOverride } from '../brands/schema.ts';
 import { GiftCard } from '../campaigns/schema.ts';
 import { ecardFormFields, httpUrl } from '../ecards/schema.ts';
 import { RECIPIENT_STATUSES } from '../../models/SendRecipient.ts';
-import { ENVELOPE_THEMES } from '../../services/ecards.ts';
-import { SEND_ORIGINS, SEND_STATUSES } from '../../services/sends/log.ts';
-import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/personal-message.ts';
+import { ENVELOPE_THEMES } from '../../services/ecards/records.ts';
+import { SEND_ORIGINS, SEND_STATUSES } from '../../services/sends/log/log.ts';
+import { PERSONAL_MESSAGE_MAX, PERSONAL_MESSAGE_TOO_LONG } from '../../services/sends/accept/personal-message.ts';
 import { flag, numericId, PageMeta, pageQuery, resource, withAliases, named } from '../schema-helpers.ts';
 
 export const GetEcardsQuery = withAliases(z.object({ widgetId: resource('widget', z.string().trim().min(1)).describe('the widget\'s vanity id') }), {

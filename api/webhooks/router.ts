@@ -4,7 +4,7 @@ import { enableEndpoint, listEndpoints, setEcardSharedUrl, subscribe, unsubscrib
 import { findDelivery, listDeliveries, replayDelivery, sendTest, type LoggedDelivery } from '../../services/webhooks/deliveries.ts';
 import { checkAccess } from '../http/mount.ts';
 import { defineRoute } from '../http/route.ts';
-import { isAnyOutcomeEventType } from '../../services/sends/outcome-events.ts';
+import { isAnyOutcomeEventType } from '../../services/sends/delivery/outcome-events.ts';
 import { sampleEvent } from '../../services/webhooks/samples.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { seesDirectory } from '../scopes.ts';

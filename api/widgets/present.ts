@@ -1,6 +1,6 @@
 // How a widget is shown: the spec's field names, `wconfig` parsed, prices as a map.
 import type { z } from 'zod';
-import type { WidgetView } from '../../services/widgets.ts';
+import type { WidgetView } from '../../services/widgets/admin/widgets.ts';
 import type { Widget } from './schema.ts';
 
 export function presentWidget({ widget, prices }: WidgetView): z.input<typeof Widget> {

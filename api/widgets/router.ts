@@ -1,5 +1,5 @@
 // Widget endpoints: search, findOne, save, deleteWidgets, copyWidgetWithEcards.
-import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets, widgetView, widgetViews } from '../../services/widgets.ts';
+import { copyWidget, deleteWidgets, findWidget, saveWidget, searchWidgets, widgetView, widgetViews } from '../../services/widgets/admin/widgets.ts';
 import { defineRoute } from '../http/route.ts';
 import { pageMeta } from '../schema-helpers.ts';
 import { presentWidget } from './present.ts';

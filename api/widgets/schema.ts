@@ -1,8 +1,8 @@
 // Contracts of the widget endpoints.
 import { z } from 'zod';
 import { parseColor } from '../../lib/colors.ts';
-import { WIDGET_CSS_MAX_BYTES } from '../../services/widget/css.ts';
-import { normalizeDomainList } from '../../services/widget/domains.ts';
+import { WIDGET_CSS_MAX_BYTES } from '../../services/widgets/public/css.ts';
+import { normalizeDomainList } from '../../services/widgets/public/domains.ts';
 import { httpsUrl } from '../brands/schema.ts';
 import { numericId, flag, PageMeta, pageQuery, resource, sortOrder, withAliases, named } from '../schema-helpers.ts';
 

@@ -1,6 +1,6 @@
 // A widget's public use for its owner (`widgets: view`): daily counters and the abuse log of the last 30 days.
 import { z } from 'zod';
-import { widgetAbuse, widgetStats } from '../../services/widget/stats.ts';
+import { widgetAbuse, widgetStats } from '../../services/widgets/admin/stats.ts';
 import { defineRoute } from '../http/route.ts';
 import { numericId, resource, withAliases } from '../schema-helpers.ts';
 

@@ -6,7 +6,7 @@ import type { Migration } from '../migrator.ts';
 import { mediumText, tableOptions } from '../columns.ts';
 
 // The eCard columns a snapshot keeps, by the design field that holds them (the spec's names; see
-// services/sends/snapshot.ts). Written out here so this migration never changes with the code.
+// services/sends/accept/snapshot.ts). Written out here so this migration never changes with the code.
 const DESIGN_COLUMNS = {
   ecard_id: 'id',
   widget_id: 'widget_id',

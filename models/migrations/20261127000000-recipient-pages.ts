@@ -1,5 +1,5 @@
 // Every recipient of a send gets a page of their own (`/e/<page_id>`, rendering only their merge values) and their
-// own first open. Existing rows keep `page_id` null: their send's shared id still answers (services/sends/share-page.ts).
+// own first open. Existing rows keep `page_id` null: their send's shared id still answers (services/sends/card-page/share-page.ts).
 import { DataTypes } from 'sequelize';
 import type { Migration } from '../migrator.ts';
 

@@ -15,7 +15,7 @@ import { checkGiftAmount } from '../rewards/catalog.ts';
 import { loadSettings } from '../rewards/settings.ts';
 import { timeInQuietHours } from '../local-time/quiet-hours.ts';
 import { keywordWhere } from '../search.ts';
-import { sanitizeHtmlField } from '../templates.ts';
+import { sanitizeHtmlField } from '../ecards/templates.ts';
 import { loadConfig, loadConfigs, type AutomationConfig } from './config.ts';
 import { lastPassedDate, type TimingConfig } from './due.ts';
 import { chunks } from './members.ts';

@@ -6,8 +6,8 @@
 // limited to erased members alone is disabled (it would otherwise reach every active member) and its owner told.
 import { Op, type Transaction } from 'sequelize';
 import type { ServiceContext } from '../context.ts';
-import { releaseQuota } from '../sends/quota.ts';
-import { cancelUnclaimedSends, redactSends } from '../sends/redact.ts';
+import { releaseQuota } from '../sends/accept/quota.ts';
+import { cancelUnclaimedSends, redactSends } from '../sends/erasure/redact.ts';
 import { automationDisables } from './disable.ts';
 import type { StoredCelebrant } from './find-due.ts';
 

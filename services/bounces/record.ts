@@ -5,8 +5,8 @@
 import { Op } from 'sequelize';
 import type { BounceKind } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
-import { outcomeTransaction, recordOutcomeEvents } from '../sends/outcome-events.ts';
-import { suppressAddress } from '../sends/rules.ts';
+import { outcomeTransaction, recordOutcomeEvents } from '../sends/delivery/outcome-events.ts';
+import { suppressAddress } from '../sends/accept/rules.ts';
 import type { BounceReport } from './report.ts';
 
 export type BounceOutcome = 'recorded' | 'unchanged' | 'unmatched';

@@ -1,20 +1,20 @@
 // The bulk sender's second step: emails prepared sends micro-batch by micro-batch. One conditional UPDATE claims a
 // micro-batch (a token on its recipients, before SMTP is asked); the emails go out in parallel over the pool; the
-// results are one UPDATE per outcome, settled as a single send's email is (services/sends/settlement.ts). A claimed
+// results are one UPDATE per outcome, settled as a single send's email is (services/sends/delivery/settlement.ts). A claimed
 // recipient without a result (its try died) becomes `unknown`, never a second email.
 import { Op } from 'sequelize';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { writeTransaction } from '../../lib/db.ts';
-import { subscribedTypes, type OutcomeEventType } from '../sends/outcome-events.ts';
+import { subscribedTypes, type OutcomeEventType } from '../sends/delivery/outcome-events.ts';
 import { MailError } from '../mail/transport.ts';
 import { giftEmailsFor } from '../rewards/hand-off.ts';
-import { OUTCOME_UNKNOWN, outgoingMail } from '../sends/delivery.ts';
-import { recipientUrl } from '../sends/pages.ts';
-import { prepareEmails, renderEmail } from '../sends/email.ts';
-import { loadSnapshots } from '../sends/snapshot.ts';
-import { releaseClaims, settlementOf } from '../sends/settlement.ts';
-import { unsubscribeUrlOf } from '../sends/unsubscribe.ts';
+import { OUTCOME_UNKNOWN, outgoingMail } from '../sends/delivery/delivery.ts';
+import { recipientUrl } from '../sends/card-page/pages.ts';
+import { prepareEmails, renderEmail } from '../sends/email/email.ts';
+import { loadSnapshots } from '../sends/accept/snapshot.ts';
+import { releaseClaims, settlementOf } from '../sends/delivery/settlement.ts';
+import { unsubscribeUrlOf } from '../sends/delivery/unsubscribe.ts';
 
 // Callers read the outcomes back from the sends (also after a try that threw).
 type BulkOutcome = 'sent' | 'failed' | 'unknown';
@@ -37,7 +37,7 @@ export class BulkRetry extends MailError {}
 
 // The rows' outcome in one plain transaction: only rows still pending change (a retried try's rows were finished by
 // the first). The same UPDATE marks them for their outcome event when an endpoint takes it (`announce`); the batch's
-// end announces the marks in deliveries of up to 100 (services/sends/outcome-marks.ts).
+// end announces the marks in deliveries of up to 100 (services/sends/delivery/outcome-marks.ts).
 async function finishRows(ctx: ServiceContext, rows: SendRecipient[], outcome: BulkOutcome, error: string | null, announce: ReadonlySet<OutcomeEventType>): Promise<void> {
   if (rows.length === 0) return;
   const type: OutcomeEventType = outcome === 'sent' ? 'ecard_delivered' : 'ecard_failed';

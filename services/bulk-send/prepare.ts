@@ -9,16 +9,16 @@ import type { SendOrigin } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../outbox.ts';
-import { subscribedTypes } from '../sends/outcome-events.ts';
-import { messageIdOf } from '../sends/delivery.ts';
-import { pageUrl } from '../sends/pages.ts';
-import { newBounceToken } from '../sends/return-path.ts';
-import { renderCard } from '../sends/render.ts';
-import { sharedEvent } from '../sends/shared-event.ts';
+import { subscribedTypes } from '../sends/delivery/outcome-events.ts';
+import { messageIdOf } from '../sends/delivery/delivery.ts';
+import { pageUrl } from '../sends/card-page/pages.ts';
+import { newBounceToken } from '../sends/delivery/return-path.ts';
+import { renderCard } from '../sends/card-page/render.ts';
+import { sharedEvent } from '../sends/delivery/shared-event.ts';
 import { resolveBrand } from '../brands/brands.ts';
-import { brandDesignOf, designOf, saveSnapshots, type BrandDesign, type EcardDesign } from '../sends/snapshot.ts';
-import { widgetDesignsOf } from '../sends/widget-design.ts';
-import { sanitizeHtmlField, type TemplateValues } from '../templates.ts';
+import { brandDesignOf, designOf, saveSnapshots, type BrandDesign, type EcardDesign } from '../sends/accept/snapshot.ts';
+import { widgetDesignsOf } from '../sends/accept/widget-design.ts';
+import { sanitizeHtmlField, type TemplateValues } from '../ecards/templates.ts';
 
 export const EVENT_ELEMENTS = 100;
 

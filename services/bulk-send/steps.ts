@@ -4,11 +4,11 @@
 import type { Transaction } from 'sequelize';
 import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
-import { OUTCOME_UNKNOWN } from '../sends/delivery.ts';
-import { suppressionHash } from '../sends/rules.ts';
+import { OUTCOME_UNKNOWN } from '../sends/delivery/delivery.ts';
+import { suppressionHash } from '../sends/accept/rules.ts';
 import { buyPendingGifts } from '../rewards/provider-buys.ts';
 import { settleGiftOrders } from '../rewards/settle.ts';
-import { announceMarked } from '../sends/outcome-marks.ts';
+import { announceMarked } from '../sends/delivery/outcome-marks.ts';
 import { deliverBulk } from './deliver.ts';
 
 // The sink is a table, not a pool of connections: larger micro-batches.
@@ -19,7 +19,7 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 export async function suppressedEmails(models: Models, accountId: number, emails: readonly string[], transaction?: Transaction): Promise<Set<string>> {
   const lower = emails.map((e) => e.toLowerCase());
   if (lower.length === 0) return new Set();
-  // An erased address is suppressed by its hash (services/sends/rules.ts).
+  // An erased address is suppressed by its hash (services/sends/accept/rules.ts).
   const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: [...new Set([...lower, ...lower.map(suppressionHash), ...lower.map(domainOf)])] }, ...(transaction ? { transaction } : {}) });
   const blocked = new Set(rows.map((s) => s.value));
   return new Set(lower.filter((e) => blocked.has(e) || blocked.has(suppressionHash(e)) || blocked.has(domainOf(e))));

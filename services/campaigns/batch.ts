@@ -10,8 +10,8 @@ import { accountTransaction } from '../account-lock.ts';
 import { prepareBulkSends, sendLinks, type BulkRecipient } from '../bulk-send/prepare.ts';
 import { deliverPrepared, settleFromSends, suppressedEmails } from '../bulk-send/steps.ts';
 import type { ServiceContext } from '../context.ts';
-import { releaseQuota } from '../sends/quota.ts';
-import { isSuspended } from '../sends/rules.ts';
+import { releaseQuota } from '../sends/accept/quota.ts';
+import { isSuspended } from '../sends/accept/rules.ts';
 import { orderBulkGifts, parseGiftCard } from '../rewards/bulk-gift.ts';
 import { storedGift } from '../rewards/catalog.ts';
 import { toCents } from '../rewards/money.ts';
@@ -20,7 +20,7 @@ import { recordCampaignCompleted } from './completed-event.ts';
 import { campaignEcards, ecardFor } from './ecards.ts';
 import { cancelUnclaimed } from './moves.ts';
 import { releaseWaveQuota } from './waves.ts';
-import { listUnsubscribeHeaders } from '../sends/unsubscribe.ts';
+import { listUnsubscribeHeaders } from '../sends/delivery/unsubscribe.ts';
 
 export interface BatchInput {
   campaignId: number;

@@ -9,8 +9,8 @@ import type { ServiceContext } from '../context.ts';
 import { checkGiftAmount } from '../rewards/catalog.ts';
 import { loadSettings } from '../rewards/settings.ts';
 import { keywordWhere } from '../search.ts';
-import { sanitizeHtmlField } from '../templates.ts';
-import { newVanityId } from '../widgets.ts';
+import { sanitizeHtmlField } from '../ecards/templates.ts';
+import { newVanityId } from '../widgets/admin/widgets.ts';
 
 export interface GiftCard {
   product_id: string;

@@ -5,7 +5,7 @@
 import type { Transaction } from 'sequelize';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { ServiceContext } from '../context.ts';
-import { recordSummaryEvent } from '../sends/outcome-events.ts';
+import { recordSummaryEvent } from '../sends/delivery/outcome-events.ts';
 import { campaignCounts, type CampaignCounts } from './view.ts';
 
 export interface CampaignCompletedEvent {

@@ -2,12 +2,12 @@
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { type ApiError, csvInvalid, csvTooLarge } from '../../lib/errors.ts';
-import { BUILT_IN_TAGS } from '../templates.ts';
+import { BUILT_IN_TAGS } from '../ecards/templates.ts';
 
 export const MAX_CSV_BYTES = 10 * 1024 * 1024;
 export const MAX_CSV_ROWS = 50_000;
 export const MAX_FIELD_LENGTH = 1_000;
-// The tags the renderer fills itself (services/templates.ts, one list): a column of that name is ignored.
+// The tags the renderer fills itself (services/ecards/templates.ts, one list): a column of that name is ignored.
 const BUILT_IN: readonly string[] = BUILT_IN_TAGS;
 
 export type CsvRowErrorReason = 'missing_email' | 'invalid_email' | 'duplicate_email' | 'column_count' | 'field_too_long';

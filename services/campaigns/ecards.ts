@@ -9,7 +9,7 @@ import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { assertEcardsFit } from '../limits.ts';
 import { duplicateImages, thumbFilesOf } from '../media.ts';
-import { copyOfEcard } from '../widgets.ts';
+import { copyOfEcard } from '../widgets/admin/widgets.ts';
 import { findCampaign, findDraft } from './campaigns.ts';
 
 /** The campaign's eCard copies in display order. */

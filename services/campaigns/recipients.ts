@@ -9,7 +9,7 @@ import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { findCampaign, findDraft } from './campaigns.ts';
-import { redactSends } from '../sends/redact.ts';
+import { redactSends } from '../sends/erasure/redact.ts';
 
 export const MAX_CAMPAIGN_RECIPIENTS = 100_000;
 const INSERT_CHUNK = 1000;

@@ -4,8 +4,8 @@ import { fn, col, Op } from 'sequelize';
 import type { CampaignStatus } from '../../models/Campaign.ts';
 import type { ServiceContext } from '../context.ts';
 import { releaseReservation } from '../rewards/reservations.ts';
-import { outcomeTransaction } from '../sends/outcome-events.ts';
-import { announceMarkedOf } from '../sends/outcome-marks.ts';
+import { outcomeTransaction } from '../sends/delivery/outcome-events.ts';
+import { announceMarkedOf } from '../sends/delivery/outcome-marks.ts';
 import { recordCampaignCompleted } from './completed-event.ts';
 import { wakeCampaignNow } from './moves.ts';
 

@@ -9,7 +9,7 @@ import type { Campaign } from '../../models/Campaign.ts';
 import type { Models } from '../../models/index.ts';
 import { loadAccountSettings } from '../account-settings.ts';
 import type { ServiceContext } from '../context.ts';
-import { billingMonth, quotaRemaining, releaseQuota, reserveQuota } from '../sends/quota.ts';
+import { billingMonth, quotaRemaining, releaseQuota, reserveQuota } from '../sends/accept/quota.ts';
 import { canonicalTimeZone } from './schedule-time.ts';
 import { delaysAny, planWaves, recipientZone, type PlannedWave, type WaveRecipient, type WaveTime } from './wave-plan.ts';
 

@@ -3,7 +3,7 @@
 // members take of the plan's.
 import type { Account } from '../../models/Account.ts';
 import type { ServiceContext } from '../context.ts';
-import { billingMonth } from '../sends/quota.ts';
+import { billingMonth } from '../sends/accept/quota.ts';
 
 export interface ConsoleOverview {
   widgets: number;

@@ -7,13 +7,13 @@ import type { SendRecipient } from '../../models/SendRecipient.ts';
 import type { Widget } from '../../models/Widget.ts';
 import { assertBrandOf, resolveBrand } from '../brands/brands.ts';
 import type { ServiceContext } from '../context.ts';
-import { ecardColumns, findEcard, renderEcard, type EcardInput } from '../ecards.ts';
+import { ecardColumns, findEcard, renderEcard, type EcardInput } from '../ecards/records.ts';
 import { stringsFor } from '../i18n/locale.ts';
-import { renderEmail } from '../sends/email.ts';
-import { renderPage, type RenderedPage } from '../sends/page.ts';
-import { brandDesignOf, designOf, widgetDesignOf, type BrandOverride, type EcardDesign } from '../sends/snapshot.ts';
+import { renderEmail } from '../sends/email/email.ts';
+import { renderPage, type RenderedPage } from '../sends/card-page/page.ts';
+import { brandDesignOf, designOf, widgetDesignOf, type BrandOverride, type EcardDesign } from '../sends/accept/snapshot.ts';
 import type { BrandView } from '../brands/view.ts';
-import { findWidget } from '../widgets.ts';
+import { findWidget } from '../widgets/admin/widgets.ts';
 
 /** The card page preview of a saved eCard in the owner's console (where a preview's button leads); a new eCard has none. */
 export const previewPageUrl = (publicBaseUrl: string, ecardId: number) => (ecardId ? `${publicBaseUrl}/v2/console/preview/ecard/${ecardId}?state=sealed` : '#');

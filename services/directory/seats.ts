@@ -19,7 +19,7 @@ const activeCount = (models: Models, accountId: number, transaction: Transaction
  * The seats row, made from the active members when missing (the migration made one per existing account, and
  * createAccount makes one with each account, so only an account written by other means lacks it). An upsert, not
  * INSERT IGNORE: on MySQL IGNORE takes a shared lock that two makers would both try to upgrade for the update that
- * follows (services/sends/quota.ts, the same case).
+ * follows (services/sends/accept/quota.ts, the same case).
  */
 async function makeSeatsRow(models: Models, accountId: number, transaction: Transaction): Promise<number> {
   const used = await activeCount(models, accountId, transaction);

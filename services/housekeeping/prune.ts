@@ -7,9 +7,9 @@ import { Op } from 'sequelize';
 import type { ServiceContext } from '../context.ts';
 import { ABSOLUTE_MS, IDLE_MS } from '../console/sessions.ts';
 import { pruneSlots } from '../console/throttle.ts';
-import { IDEMPOTENCY_WINDOW_MS } from '../sends/accept.ts';
-import { ABUSE_DAYS } from '../widget/stats.ts';
-import { LIMIT_WINDOW_MS } from '../widget/verification.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../sends/accept/accept.ts';
+import { ABUSE_DAYS } from '../widgets/admin/stats.ts';
+import { LIMIT_WINDOW_MS } from '../widgets/public/verification.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 

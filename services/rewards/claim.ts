@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context.ts';
 import { manualProductId } from './catalog.ts';
 import { claimTokenHash } from './claim-token.ts';
 import { recordGiftClaimed } from './claimed-event.ts';
-import { outcomeTransaction } from '../sends/outcome-events.ts';
+import { outcomeTransaction } from '../sends/delivery/outcome-events.ts';
 import { aadOf } from './crypto.ts';
 import { keysOrThrow, open } from '../../lib/sealing.ts';
 

@@ -4,7 +4,7 @@
 import type { Transaction } from 'sequelize';
 import type { GiftOrder } from '../../models/Gift.ts';
 import type { ServiceContext } from '../context.ts';
-import { recordSummaryEvent, sendOf, type OutcomeSend } from '../sends/outcome-events.ts';
+import { recordSummaryEvent, sendOf, type OutcomeSend } from '../sends/delivery/outcome-events.ts';
 import { last4Of, masked } from './crypto.ts';
 import { fromCents } from './money.ts';
 

@@ -6,8 +6,8 @@
 import { Op, type Transaction } from 'sequelize';
 import type { GiftOrder } from '../../models/Gift.ts';
 import type { ServiceContext } from '../context.ts';
-import { OUTCOME_UNKNOWN } from '../sends/delivery.ts';
-import { subscribedTypes } from '../sends/outcome-events.ts';
+import { OUTCOME_UNKNOWN } from '../sends/delivery/delivery.ts';
+import { subscribedTypes } from '../sends/delivery/outcome-events.ts';
 import { returnCode } from './inventory.ts';
 import { providerNamed } from './provider.ts';
 import { releaseSpend } from './spend.ts';
@@ -44,7 +44,7 @@ export async function refundOrder(ctx: ServiceContext, order: GiftOrder, reason:
 /**
  * The recipients (send_recipients ids) fail without an email: their gift could not be had. A bulk send's recipient
  * (campaign, automation: the send ends here) is marked for its ecard_failed when an endpoint takes it, announced with
- * its batch's outcomes (services/sends/outcome-marks.ts); a single send's are written when the send ends (dispatch).
+ * its batch's outcomes (services/sends/delivery/outcome-marks.ts); a single send's are written when the send ends (dispatch).
  */
 export async function failRecipients(ctx: ServiceContext, recipientIds: readonly number[], reason: string, transaction?: Transaction): Promise<void> {
   if (recipientIds.length === 0) return;

@@ -3,10 +3,10 @@
 // and announce the outcome marks a crashed bulk batch left behind (./outcome-marks.ts).
 import type { AreaHooks } from '../hooks.ts';
 import type { ServiceContext } from '../context.ts';
-import { eraseAddressFromSends } from './erase-address.ts';
-import { sweepOutcomeMarks } from './outcome-marks.ts';
-import { startUnstartedSends } from './start.ts';
-import { sendsUsageCheck } from './usage.ts';
+import { eraseAddressFromSends } from './erasure/erase-address.ts';
+import { sweepOutcomeMarks } from './delivery/outcome-marks.ts';
+import { startUnstartedSends } from './accept/start.ts';
+import { sendsUsageCheck } from './log/usage.ts';
 
 export const sendsHooks = (ctx: ServiceContext): AreaHooks => ({
   area: 'sends',

@@ -9,7 +9,7 @@ import type { WorkflowTarget } from '../../workflows/shared/start.ts';
 import { replayWorkflowId, testWorkflowId } from '../../workflows/webhook-delivery/contract.ts';
 import { startDeliveryWorkflow } from '../../workflows/webhook-delivery/lifecycle.ts';
 import { MEMBER_EVENT_TYPES } from '../directory/events.ts';
-import { isOutcomeEventType, maskedOutcomeBody, MEMBER_RECIPIENTS_SOURCE, outcomeRecipientValues } from '../sends/outcome-events.ts';
+import { isOutcomeEventType, maskedOutcomeBody, MEMBER_RECIPIENTS_SOURCE, outcomeRecipientValues } from '../sends/delivery/outcome-events.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent, redactedPayload } from '../outbox.ts';

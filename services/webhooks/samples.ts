@@ -4,7 +4,7 @@ import { MEMBER_EVENT_TYPES, type MemberEventType } from '../directory/events.ts
 import { sampleMemberEvent } from '../directory/sample.ts';
 import { sampleCampaignCompleted } from '../campaigns/completed-event.ts';
 import { sampleGiftClaimed } from '../rewards/claimed-event.ts';
-import { ALL_OUTCOME_EVENT_TYPES, isOutcomeEventType, sampleOutcomeEvent } from '../sends/outcome-events.ts';
+import { ALL_OUTCOME_EVENT_TYPES, isOutcomeEventType, sampleOutcomeEvent } from '../sends/delivery/outcome-events.ts';
 
 /** Every type a delivery may carry: the ecard_shared URL's, the member changes and the outcome events. */
 export const WEBHOOK_EVENT_TYPES = ['ecard_shared', ...MEMBER_EVENT_TYPES, ...ALL_OUTCOME_EVENT_TYPES] as const;

@@ -4,7 +4,7 @@ import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { testStack } from '../helpers/stack.ts';
-import { loadSnapshot } from '../../services/sends/snapshot.ts';
+import { loadSnapshot } from '../../services/sends/accept/snapshot.ts';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/ap
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
-import { EcardDesign, loadSnapshot } from '../../services/sends/snapshot.ts';
+import { EcardDesign, loadSnapshot } from '../../services/sends/accept/snapshot.ts';
 
 type Json = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import { mysqlUrl } from '../helpers/env.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { resolveBrand } from '../../services/brands/brands.ts';
 import { addCustomField } from '../../services/directory/custom-fields.ts';
-import { addSuppression } from '../../services/sends/rules.ts';
+import { addSuppression } from '../../services/sends/accept/rules.ts';
 
 /** A computed style property of the first element matching `selector` (or of the focused element). */
 const style = (page: Page, selector: string, property: string) =>

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { randomId } from '../../lib/ids.ts';
-import { addToCounter } from '../../services/widget/counters.ts';
+import { addToCounter } from '../../services/widgets/public/counters.ts';
 import { newAccount } from '../helpers/api.ts';
 import { insertAutomation } from '../helpers/automations.ts';
 import { artifacts, atPhoneWidth, expectAccessibleElsewhere, screenshot, signedInPage } from '../helpers/browser.ts';

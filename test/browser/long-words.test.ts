@@ -3,7 +3,7 @@
 // which shows the one limit and follows the visitor's typing. Screenshots of each.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { PERSONAL_MESSAGE_MAX } from '../../services/sends/personal-message.ts';
+import { PERSONAL_MESSAGE_MAX } from '../../services/sends/accept/personal-message.ts';
 import { newAccount, type TestAccount } from '../helpers/api.ts';
 import { expectAccessible, newPage, screenshot, signedInPage } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';

@@ -5,7 +5,7 @@
 // abuse log, a bad range shown beside its field, another account's widget 404.
 import { expect } from 'chai';
 import type { Ecard } from '../../models/Ecard.ts';
-import { addToCounter } from '../../services/widget/counters.ts';
+import { addToCounter } from '../../services/widgets/public/counters.ts';
 import { insertAutomation } from '../helpers/automations.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
 import { ownerOnPages } from '../helpers/console.ts';

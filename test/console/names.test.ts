@@ -2,7 +2,7 @@
 // each section's page and title, a widget's tabs). Identifiers and addresses (`/ecards`, `saveCampaignEcards`) are
 // not read by people: only the pages' text and titles are checked.
 import { expect } from 'chai';
-import { NAV } from '../../api/console/pages/render.ts';
+import { NAV } from '../../api/console/kit/render.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { ownerOnPages } from '../helpers/console.ts';
 import { testStack } from '../helpers/stack.ts';

@@ -2,7 +2,7 @@
 // worker never hears the email left. After a restart nobody gets a second email (the send's claim makes the retry
 // record "outcome unknown" instead), and every other send goes out.
 import { expect } from 'chai';
-import { OUTCOME_UNKNOWN } from '../../services/sends/delivery.ts';
+import { OUTCOME_UNKNOWN } from '../../services/sends/delivery/delivery.ts';
 import { killDuringDelivery } from '../helpers/worker-child.ts';
 import { expectPass, settled, startDrill, stopChildren } from './harness.ts';
 

@@ -3,7 +3,7 @@
 // send once the starter's grace has passed, and the card reaches the SMTP server exactly once, not before its time.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { expect } from 'chai';
-import { STARTER_GRACE_MS } from '../../services/sends/start.ts';
+import { STARTER_GRACE_MS } from '../../services/sends/accept/start.ts';
 import { sendWorkflowId } from '../../workflows/send-ecard/contract.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { expectPass, mailsTo, settled, startDrill, step, stopChildren } from './harness.ts';

@@ -2,8 +2,8 @@
 import { randomId } from '../../lib/ids.ts';
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Models } from '../../models/index.ts';
-import { designOf } from '../../services/sends/snapshot.ts';
-import { newVanityId } from '../../services/widgets.ts';
+import { designOf } from '../../services/sends/accept/snapshot.ts';
+import { newVanityId } from '../../services/widgets/admin/widgets.ts';
 
 export async function insertWidget(models: Models, accountId: number, fields: { name?: string; is_campaign?: boolean; dir_sender_must_be_in_directory?: boolean } = {}) {
   return models.Widget.create({

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
-import { newVanityId } from '../../services/widgets.ts';
+import { newVanityId } from '../../services/widgets/admin/widgets.ts';
 import { call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { extraApp, testModels, type ExtraApp } from '../helpers/stack.ts';

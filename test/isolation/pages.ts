@@ -1,7 +1,7 @@
 // The console's HTML pages in the isolation matrix: every page route whose path names an id, and the forms and
 // filters that carry one, with what each names. The routes come from the page routers themselves, so a new page
 // with a path parameter that is missing here fails the matrix until it is added (or explained in UNCHECKED).
-import { consolePageRoutes } from '../../api/console/pages/routes.ts';
+import { consolePageRoutes } from '../../api/console/page-routes.ts';
 import { CONSOLE_PREFIX } from '../../api/http/session.ts';
 import type { ResourceKind } from '../../api/schema-helpers.ts';
 import type { Made } from './fixtures.ts';

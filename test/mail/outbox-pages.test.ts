@@ -4,7 +4,7 @@ import { expectSuccess, type TestAccount } from '../helpers/api.ts';
 import { hidden, keptEmail, ownerOnApi, ownerOnPages, pageClient, sandboxEmail, type signedInPages } from '../helpers/console.ts';
 import { startStack, testStack, type TestStack } from '../helpers/stack.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
-import { KEPT_EMAIL_CSP } from '../../api/console/pages/outbox.ts';
+import { KEPT_EMAIL_CSP } from '../../api/console/outbox/pages.ts';
 
 type Pages = Awaited<ReturnType<typeof signedInPages>>;
 

@@ -4,7 +4,7 @@ import type { DatabaseConfig } from '../../lib/config.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { connectDatabase } from '../../lib/db.ts';
 import { createModels } from '../../models/index.ts';
-import { loadSnapshot } from '../../services/sends/snapshot.ts';
+import { loadSnapshot } from '../../services/sends/accept/snapshot.ts';
 import { createMigrator, migrateDownAll, migrateUp, pendingMigrations } from '../../models/migrator.ts';
 import { freshSqliteUrl, scratchMysqlDatabase } from '../helpers/database.ts';
 import { mysqlUrl } from '../helpers/env.ts';

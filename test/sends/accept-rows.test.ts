@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { writeTransaction } from '../../lib/db.ts';
-import { acceptSend } from '../../services/sends/accept.ts';
-import { reserveQuota } from '../../services/sends/quota.ts';
+import { acceptSend } from '../../services/sends/accept/accept.ts';
+import { reserveQuota } from '../../services/sends/accept/quota.ts';
 import { newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';

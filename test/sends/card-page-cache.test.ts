@@ -9,7 +9,7 @@ import { testStack, type TestStack } from '../helpers/stack.ts';
 let counter = 0;
 const tag = crypto.randomUUID().slice(0, 8);
 
-// The card page is rendered once and kept a minute per process by everything it shows (services/sends/page-cache.ts):
+// The card page is rendered once and kept a minute per process by everything it shows (services/sends/card-page/page-cache.ts):
 // whatever changes what a page shows, here or in another process, shows on the next request.
 describe('the card page\'s render cache: a page shows every change at once', function () {
   this.timeout(60_000);

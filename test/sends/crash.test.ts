@@ -2,7 +2,7 @@
 // queue of its own, killed with SIGKILL by the SMTP server either when the recipient is named (RCPT TO, before
 // the hand-over) or when the message has arrived (after it, before the worker hears so). A new child takes over.
 import { expect } from 'chai';
-import { OUTCOME_UNKNOWN } from '../../services/sends/delivery.ts';
+import { OUTCOME_UNKNOWN } from '../../services/sends/delivery/delivery.ts';
 import { startSendWorkflow } from '../../workflows/send-ecard/lifecycle.ts';
 import { newAccount } from '../helpers/api.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';

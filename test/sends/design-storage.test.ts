@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Op } from 'sequelize';
-import { loadSnapshot, saveSnapshot, type EcardDesign } from '../../services/sends/snapshot.ts';
+import { loadSnapshot, saveSnapshot, type EcardDesign } from '../../services/sends/accept/snapshot.ts';
 import { call, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';

@@ -8,10 +8,10 @@ import { contrastRatio } from '../../lib/colors.ts';
 import { packageRoot } from '../../lib/paths.ts';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
-import { renderEmail } from '../../services/sends/email.ts';
-import { paletteOf, type EmailPalette } from '../../services/sends/email-palette.ts';
-import { emailMjml, emailTemplate } from '../../services/sends/email-template.ts';
-import type { BrandDesign, EcardDesign } from '../../services/sends/snapshot.ts';
+import { renderEmail } from '../../services/sends/email/email.ts';
+import { paletteOf, type EmailPalette } from '../../services/sends/email/email-palette.ts';
+import { emailMjml, emailTemplate } from '../../services/sends/email/email-template.ts';
+import type { BrandDesign, EcardDesign } from '../../services/sends/accept/snapshot.ts';
 
 const brand = (fields: Partial<BrandDesign> = {}): BrandDesign => ({
   id: 1, name: 'Maple Goods', logo_url: 'https://cdn.example.com/maple.png', website: 'https://maple.example', address: '1 Main St\nSpringfield',

@@ -13,8 +13,8 @@ import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
 import { localDateOf } from '../../services/automations/local-date.ts';
-import { paletteOf } from '../../services/sends/email-palette.ts';
-import { recipientUrl } from '../../services/sends/pages.ts';
+import { paletteOf } from '../../services/sends/email/email-palette.ts';
+import { recipientUrl } from '../../services/sends/card-page/pages.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Op } from 'sequelize';
 import type { Models } from '../../models/index.ts';
-import { addSuppression, suppressionHash } from '../../services/sends/rules.ts';
+import { addSuppression, suppressionHash } from '../../services/sends/accept/rules.ts';
 import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';

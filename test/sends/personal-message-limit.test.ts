@@ -2,7 +2,7 @@
 // JSON send and its no-JavaScript form. A message of exactly the limit is taken; one character more is refused with
 // a message that names the limit, and nothing is sent. The forms' maxlength is that same limit.
 import { expect } from 'chai';
-import { PERSONAL_MESSAGE_MAX } from '../../services/sends/personal-message.ts';
+import { PERSONAL_MESSAGE_MAX } from '../../services/sends/accept/personal-message.ts';
 import { call, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { ownerOnPages } from '../helpers/console.ts';

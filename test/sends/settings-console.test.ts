@@ -75,7 +75,7 @@ describe('console: custom fields and suppressions', function () {
   it('what the console blocks is what the send checks see (the live account only, not its sandbox)', async () => {
     const { account, client } = await signedIn();
     expectSuccess(await client.call('POST', '/suppressions', { body: { domain: 'blocked.example' } }));
-    const { blockedRecipient } = await import('../../services/sends/rules.ts');
+    const { blockedRecipient } = await import('../../services/sends/accept/rules.ts');
     expect(await blockedRecipient(stack.models, account.accountId, ['a@blocked.example'])).to.match(/blocked domain/);
     expect(await blockedRecipient(stack.models, account.sandboxAccountId, ['a@blocked.example'])).to.equal(null);
   });

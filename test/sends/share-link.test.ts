@@ -4,7 +4,7 @@
 import type { Client } from '@temporalio/client';
 import { expect } from 'chai';
 import { randomId } from '../../lib/ids.ts';
-import { designOf } from '../../services/sends/snapshot.ts';
+import { designOf } from '../../services/sends/accept/snapshot.ts';
 import { startSendWorkflow } from '../../workflows/send-ecard/lifecycle.ts';
 import { sendWorkflowId } from '../../workflows/send-ecard/contract.ts';
 import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';

@@ -1,5 +1,5 @@
 // A scheduled accept answers right after its commit; its workflow is started after the answer by the API process's
-// send starter (services/sends/starter.ts), in batches: every accepted send's workflow exists soon after, also when
+// send starter (services/sends/accept/starter.ts), in batches: every accepted send's workflow exists soon after, also when
 // many are accepted at once, and each row is marked started.
 import type { Client } from '@temporalio/client';
 import { expect } from 'chai';
@@ -11,7 +11,7 @@ import { createLogger } from '../../lib/logger.ts';
 import { testConfig, testStack, type TestStack } from '../helpers/stack.ts';
 import { testClient, workflowStatus } from '../helpers/temporal.ts';
 import { sendWorkflowId } from '../../workflows/send-ecard/contract.ts';
-import { sendEcard } from '../../services/sends/send-ecard.ts';
+import { sendEcard } from '../../services/sends/accept/send-ecard.ts';
 
 let counter = 0;
 const address = (name: string) => `${name}-${process.pid}-${++counter}@example.com`;

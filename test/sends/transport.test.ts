@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { SMTPServer } from 'smtp-server';
 import { randomId } from '../../lib/ids.ts';
 import { createMailTransport, MailError, classifySmtpError } from '../../services/mail/transport.ts';
-import { STARTER_GRACE_MS } from '../../services/sends/start.ts';
+import { STARTER_GRACE_MS } from '../../services/sends/accept/start.ts';
 import { newAccount } from '../helpers/api.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';

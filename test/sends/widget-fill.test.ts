@@ -4,7 +4,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
-import { loadSnapshot } from '../../services/sends/snapshot.ts';
+import { loadSnapshot } from '../../services/sends/accept/snapshot.ts';
 
 type Json = Record<string, unknown>;
 let counter = 0;

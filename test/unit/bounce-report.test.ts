@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../lib/config.ts';
 import { DIAGNOSTIC_LENGTH, parseBounceReport } from '../../services/bounces/report.ts';
-import { outgoingMail } from '../../services/sends/delivery.ts';
-import { newBounceToken, returnPathOf, tokenOfReturnPath } from '../../services/sends/return-path.ts';
+import { outgoingMail } from '../../services/sends/delivery/delivery.ts';
+import { newBounceToken, returnPathOf, tokenOfReturnPath } from '../../services/sends/delivery/return-path.ts';
 import { complaint, dsn } from '../bounces/reports.ts';
 
 const parse = (raw: string) => parseBounceReport(Buffer.from(raw));

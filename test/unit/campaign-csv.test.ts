@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/errors.ts';
 import {
   MAX_CSV_BYTES, MAX_CSV_ROWS, parseRecipientsCsv, toMergeKey,
 } from '../../services/campaigns/csv.ts';
-import { BUILT_IN_TAGS } from '../../services/templates.ts';
+import { BUILT_IN_TAGS } from '../../services/ecards/templates.ts';
 
 function expectApiError(fn: () => unknown, status: number, code: string, message?: RegExp, line?: number): void {
   expect(fn).to.throw(ApiError).that.satisfies((err: ApiError) => {

@@ -2,8 +2,8 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import type { Send } from '../../models/Send.ts';
 import type { SendRecipient } from '../../models/SendRecipient.ts';
-import { renderPage } from '../../services/sends/page.ts';
-import type { EcardDesign } from '../../services/sends/snapshot.ts';
+import { renderPage } from '../../services/sends/card-page/page.ts';
+import type { EcardDesign } from '../../services/sends/accept/snapshot.ts';
 
 // The page carries its own CSS and JS inline (canvas-confetti too, when the card throws confetti), so its HTML is
 // everything of its own a browser downloads: the heaviest page, gzipped, stays within 60 KB.

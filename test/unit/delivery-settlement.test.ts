@@ -1,9 +1,9 @@
-// The one delivery settlement (services/sends/settlement.ts): what the transport's answer means for a recipient,
+// The one delivery settlement (services/sends/delivery/settlement.ts): what the transport's answer means for a recipient,
 // for single and bulk sends alike.
 import { expect } from 'chai';
 import { MailError } from '../../services/mail/transport.ts';
-import { OUTCOME_UNKNOWN } from '../../services/sends/delivery.ts';
-import { settlementOf } from '../../services/sends/settlement.ts';
+import { OUTCOME_UNKNOWN } from '../../services/sends/delivery/delivery.ts';
+import { settlementOf } from '../../services/sends/delivery/settlement.ts';
 
 describe('delivery settlement', () => {
   it('an email SMTP took is sent, on any try', () => {

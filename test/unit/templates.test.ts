@@ -1,7 +1,7 @@
 // renderTemplate with list values (an automation digest's `celebrants`): rows reach `{{#each}}` as plain string
 // fields, escaped, with nothing from a prototype.
 import { expect } from 'chai';
-import { renderTemplate, type TemplateValues } from '../../services/templates.ts';
+import { renderTemplate, type TemplateValues } from '../../services/ecards/templates.ts';
 
 describe('renderTemplate with list values', () => {
   const each = '{{#each celebrants}}[{{name}} {{event}} {{occasion_date}} {{years}}]{{/each}}';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { sanitizeWidgetCss, WIDGET_CSS_MAX_BYTES } from '../../services/widget/css.ts';
-import { normalizeDomainList } from '../../services/widget/domains.ts';
+import { sanitizeWidgetCss, WIDGET_CSS_MAX_BYTES } from '../../services/widgets/public/css.ts';
+import { normalizeDomainList } from '../../services/widgets/public/domains.ts';
 
 const clean = (css: string) => {
   const result = sanitizeWidgetCss(css);

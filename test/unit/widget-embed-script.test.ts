@@ -1,7 +1,7 @@
 // The loader as written per widget: settings that cannot break out of its source.
 import { Script } from 'node:vm';
 import { expect } from 'chai';
-import { loaderScript } from '../../services/widget/embed-script.ts';
+import { loaderScript } from '../../services/widgets/public/embed-script.ts';
 
 describe('embed scripts', function () {
   it("writes the loader's settings as inert data, whatever characters they hold", function () {

@@ -3,7 +3,7 @@
 // time, and a new subscription is taken once it has passed. The check inside the writing transaction always reads.
 import { expect } from 'chai';
 import type { FindOptions } from 'sequelize';
-import { subscribedTypes } from '../../services/sends/outcome-events.ts';
+import { subscribedTypes } from '../../services/sends/delivery/outcome-events.ts';
 import { newAccount } from '../helpers/api.ts';
 import { testConfig, testModels, testServices } from '../helpers/stack.ts';
 

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { Op } from 'sequelize';
 import { verifySignature } from '../../lib/signing.ts';
-import { OUTCOME_EVENT_TYPES } from '../../services/sends/outcome-events.ts';
+import { OUTCOME_EVENT_TYPES } from '../../services/sends/delivery/outcome-events.ts';
 import { accountSecret } from '../../services/webhooks/secrets.ts';
 import { call, expectFailure, expectSuccess, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';

@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
-import { widgetOpenApiText } from '../../api/widget/openapi-doc.ts';
-import { widgetApiRoutes } from '../../api/widget/routes.ts';
+import { widgetOpenApiText } from '../../api/widgets/public/openapi-doc.ts';
+import { widgetApiRoutes } from '../../api/widgets/public/routes.ts';
 import { packageRoot } from '../../lib/paths.ts';
-import { readFormToken } from '../../services/widget/tokens.ts';
+import { readFormToken } from '../../services/widgets/public/tokens.ts';
 import { expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertWidget } from '../helpers/catalog.ts';
 import { insertPublicWidget, widgetData } from '../helpers/public-widget.ts';
 import { extraApp, testStack, type ExtraApp, type TestStack } from '../helpers/stack.ts';
-import { PERSONAL_MESSAGE_MAX } from '../../services/sends/personal-message.ts';
+import { PERSONAL_MESSAGE_MAX } from '../../services/sends/accept/personal-message.ts';
 
 interface GalleryBody {
   widget: { vanity_id: string; name: string; display: Record<string, unknown>; styles: Record<string, unknown>; texts: Record<string, string>; lang: string; dir: string };
@@ -138,7 +138,7 @@ describe('the widget gallery (GET /v2/widget/{vanity_id}) and its pages', functi
     expect(await frameAncestors(anyOrigin.widget.vanity_id)).to.equal('*');
     const listed = await insertPublicWidget(stack.models, accountId, { wconfig: { allowedOrigins: ['https://shop.example', 'http://localhost:8080'] } });
     expect(await frameAncestors(listed.widget.vanity_id)).to.equal("'self' https://shop.example http://localhost:8080");
-    const { frameAncestors: policy } = await import('../../services/widget/framing.ts');
+    const { frameAncestors: policy } = await import('../../services/widgets/public/framing.ts');
     expect(policy(['https://shop.example', 'http://localhost:8080'], false)).to.equal("'self' https://shop.example");
     for (const path of [`/w/${listed.widget.vanity_id}/e/${listed.ecards[0]!.vanity_id}`, `/w/${listed.widget.vanity_id}/sent`]) {
       const res = await page(stack.url, path);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Transaction } from 'sequelize';
 import { writeTransaction } from '../../lib/db.ts';
-import { takeFromDailyCap, takeFromIpWindow } from '../../services/widget/limits.ts';
+import { takeFromDailyCap, takeFromIpWindow } from '../../services/widgets/public/limits.ts';
 import { newAccount } from '../helpers/api.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 import { insertWidget } from '../helpers/catalog.ts';

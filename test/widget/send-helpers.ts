@@ -2,7 +2,7 @@
 // the "too fast" trap (or at a given age), a valid body, and the API and form posts.
 import type { Ecard } from '../../models/Ecard.ts';
 import type { Widget } from '../../models/Widget.ts';
-import { issueFormToken } from '../../services/widget/tokens.ts';
+import { issueFormToken } from '../../services/widgets/public/tokens.ts';
 import { call, type ApiResponse } from '../helpers/api.ts';
 import type { TestStack } from '../helpers/stack.ts';
 

@@ -3,9 +3,9 @@
 // rules (quota, suppression) and sender verification.
 import { expect } from 'chai';
 import { SHARE_TYPES } from '../../models/Send.ts';
-import { billingMonth } from '../../services/sends/quota.ts';
-import { loadSnapshot } from '../../services/sends/snapshot.ts';
-import { issueWidgetSession } from '../../services/widget/tokens.ts';
+import { billingMonth } from '../../services/sends/accept/quota.ts';
+import { loadSnapshot } from '../../services/sends/accept/snapshot.ts';
+import { issueWidgetSession } from '../../services/widgets/public/tokens.ts';
 import { newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { insertPublicWidget } from '../helpers/public-widget.ts';

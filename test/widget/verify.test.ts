@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { issueFormToken, readWidgetSession } from '../../services/widget/tokens.ts';
-import { addSuppression } from '../../services/sends/rules.ts';
+import { issueFormToken, readWidgetSession } from '../../services/widgets/public/tokens.ts';
+import { addSuppression } from '../../services/sends/accept/rules.ts';
 import { call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { insertPublicWidget } from '../helpers/public-widget.ts';

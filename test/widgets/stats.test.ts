@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ServiceContext } from '../../services/context.ts';
-import { addToCounter, recordAbuse } from '../../services/widget/counters.ts';
+import { addToCounter, recordAbuse } from '../../services/widgets/public/counters.ts';
 import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';

@@ -7,7 +7,7 @@ import { CampaignCounts } from '../../campaigns/schema.ts';
 import { defineSessionRoute } from '../../http/route.ts';
 import { numericId, resource } from '../../schema-helpers.ts';
 import { CAMPAIGN_STATUSES } from '../../../models/Campaign.ts';
-import { progressOf } from '../pages/campaign-common.ts';
+import { progressOf } from './common.ts';
 
 const Params = z.object({ id: resource('campaign', numericId()) });
 const Progress = z.object({

@@ -2,7 +2,7 @@
 // (addresses and blocked domains). The same services as `cardsvc field` and `cardsvc suppression`.
 import type { CustomField as CustomFieldRow } from '../../../models/CustomField.ts';
 import { activeCustomFields, addCustomField, deactivateCustomField } from '../../../services/directory/custom-fields.ts';
-import { addSuppression, listSuppressions, removeSuppression, validSuppressionValue, type SuppressionKind } from '../../../services/sends/rules.ts';
+import { addSuppression, listSuppressions, removeSuppression, validSuppressionValue, type SuppressionKind } from '../../../services/sends/accept/rules.ts';
 import { PageMeta, pageMeta } from '../../schema-helpers.ts';
 import { defineSessionRoute } from '../../http/route.ts';
 import { CustomField, CustomFieldBody, CustomFieldList, CustomFieldParams, SuppressionBody, SuppressionChange, SuppressionList, SuppressionsQuery } from './schema.ts';
