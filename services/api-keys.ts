@@ -1,5 +1,5 @@
 // API keys: generation in the documented format, hashing, and creation with scopes.
-import { Op, type Transaction } from 'sequelize';
+import { Op, type Transaction, type Attributes } from 'sequelize';
 import { accountNotFound, keyNotFound, keyRevoked } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import type { Account } from '../models/Account.ts';
@@ -7,7 +7,10 @@ import { AREAS, type ApiKey, type Area, type Level, type Permissions } from '../
 import type { Models } from '../models/index.ts';
 import { writeTransaction } from '../lib/db.ts';
 
-export type { Account, ApiKey };
+/** A key as presenters read it: the row's values, never the model. */
+export type ApiKeyView = Attributes<ApiKey>;
+/** An account as presenters read it: the row's values, never the model. */
+export type AccountView = Attributes<Account>;
 
 /** How long an API process trusts a looked-up key: a revocation takes effect everywhere within this time. */
 export const KEY_CACHE_MS = 4000;

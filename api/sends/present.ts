@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { providerFailed } from '../../lib/errors.ts';
 import { recipientOutcome, type LoggedSend as Logged } from '../../services/sends/log/log.ts';
 import { pageUrl } from '../../services/sends/card-page/pages.ts';
-import type { Send } from '../../services/sends/accept/send-ecard.ts';
+import type { SendView as Send } from '../../services/sends/accept/send-ecard.ts';
 import type { LoggedSend } from './schema.ts';
 
 export type SendAnswer = Record<string, unknown> & { sendId: string };

@@ -1,7 +1,7 @@
 // How endpoints, deliveries and attempts are shown.
 import type { z } from 'zod';
-import { memberMask, type DeliveryDetail as Detail, type MemberMask, type WebhookAttempt, type WebhookDelivery } from '../../services/webhooks/deliveries.ts';
-import type { WebhookEndpoint } from '../../services/webhooks/endpoints.ts';
+import { memberMask, type DeliveryDetail as Detail, type MemberMask, type WebhookAttemptView as WebhookAttempt, type WebhookDeliveryView as WebhookDelivery } from '../../services/webhooks/deliveries.ts';
+import type { WebhookEndpointView as WebhookEndpoint } from '../../services/webhooks/endpoints.ts';
 import type { Attempt, Delivery, DeliveryDetail, Endpoint } from './schema.ts';
 
 export function presentEndpoint(e: WebhookEndpoint): z.input<typeof Endpoint> {

@@ -1,12 +1,14 @@
 // The outbox: the emails an account "sent" as the mail transport stored them in mail_sink (a sandbox's always; a
 // live account's when the transport is the sink, as under `npm start` without SMTP_URL). Read by the console;
 // always scoped by the account.
+import type { Attributes } from 'sequelize';
 import type { Config } from '../../lib/config.ts';
 import type { AccountMode } from '../../models/Account.ts';
 import type { Models } from '../../models/index.ts';
 import type { MailSinkMessage } from '../../models/MailSinkMessage.ts';
 
-export type { MailSinkMessage };
+/** A sink message as presenters read it: the row's values, never the model. */
+export type MailSinkMessageView = Attributes<MailSinkMessage>;
 
 /** Whether the account's emails are kept in mail_sink (so its outbox has them): a sandbox's, or all with the sink. */
 export function keepsItsEmails(mode: AccountMode, transport: Config['mail']['transport']): boolean {

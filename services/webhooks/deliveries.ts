@@ -1,5 +1,5 @@
 // The delivery log (list, one delivery with its attempts), replays of a delivery and test sends to an endpoint.
-import { Op, type WhereOptions } from 'sequelize';
+import { Op, type WhereOptions, type Attributes } from 'sequelize';
 import { deliveryInProgress, deliveryRedacted, endpointRemoved, noEndpoint, notFound, serviceUnavailable } from '../../lib/errors.ts';
 import type { Models } from '../../models/index.ts';
 import type { WebhookAttempt } from '../../models/WebhookAttempt.ts';
@@ -17,7 +17,10 @@ import { attemptTimeoutSeconds } from './attempts.ts';
 import { ecardSharedEndpoint, findEndpoint } from './endpoints.ts';
 import { sampleEvent, type WebhookEventType } from './samples.ts';
 
-export type { WebhookAttempt, WebhookDelivery };
+/** A delivery as presenters read it: the row's values, never the model. */
+export type WebhookDeliveryView = Attributes<WebhookDelivery>;
+/** An attempt as presenters read it: the row's values, never the model. */
+export type WebhookAttemptView = Attributes<WebhookAttempt>;
 
 export interface DeliveryQuery {
   page: number;

@@ -1,5 +1,5 @@
 // Webhook endpoints of an account: member-change subscriptions, the ecard_shared URL, re-enabling a paused one.
-import { Op, type Transaction } from 'sequelize';
+import { Op, type Transaction, type Attributes } from 'sequelize';
 import { invalidParameter, notFound } from '../../lib/errors.ts';
 import { resolveTarget, TargetRefusedError } from '../../lib/guarded-http.ts';
 import type { Models } from '../../models/index.ts';
@@ -8,7 +8,8 @@ import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { assertWebhookRoom } from '../limits.ts';
 
-export type { WebhookEndpoint };
+/** An endpoint as presenters read it: the row's values, never the model. */
+export type WebhookEndpointView = Attributes<WebhookEndpoint>;
 
 /** Integration platforms whose hooks are never paused (a 410 removes them instead); subdomains count, substrings do not. */
 export const INTEGRATION_HOSTS = ['zapier.com', 'make.com', 'n8n.cloud'] as const;

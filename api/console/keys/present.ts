@@ -1,6 +1,6 @@
 // What the console shows of an API key (never the key or its hash): the JSON API's groups and the pages share it.
 import type { z } from 'zod';
-import type { Account, ApiKey } from '../../../services/api-keys.ts';
+import type { AccountView as Account, ApiKeyView as ApiKey } from '../../../services/api-keys.ts';
 import type { Key } from './schema.ts';
 
 export function presentConsoleKey(key: ApiKey, account: Account, now: Date): z.input<typeof Key> {

@@ -1,6 +1,6 @@
 // How a kept email's head is shown (the console API's outbox and the outbox pages), and where mail goes.
 import type { Config } from '../../../lib/config.ts';
-import type { MailSinkMessage } from '../../../services/mail/outbox.ts';
+import type { MailSinkMessageView as MailSinkMessage } from '../../../services/mail/outbox.ts';
 
 export const outboxHead = (m: MailSinkMessage) => ({
   id: m.id,

@@ -2,6 +2,7 @@
 // link is published right after it), then for email-now start its workflow and wait for the dispatch, up to
 // SEND_WAIT_SECONDS, while a scheduled send is handed to the process's starter and answered at once. Returns the
 // send as it stands then.
+import type { Attributes } from 'sequelize';
 import { sha256Hex } from '../../../lib/hash.ts';
 import type { Account } from '../../../models/Account.ts';
 import type { Send } from '../../../models/Send.ts';
@@ -11,7 +12,8 @@ import { checkOverrideTemplates } from '../../ecards/records.ts';
 import { acceptSend, type SendRequest } from './accept.ts';
 import { startSendWorkflows } from './start.ts';
 
-export type { Send };
+/** A send as presenters read it: the row's values, never the model. */
+export type SendView = Attributes<Send>;
 
 // Object keys in one order, so the same body always hashes the same (Idempotency-Key checks).
 const canonical = (value: unknown): unknown =>
