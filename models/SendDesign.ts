@@ -1,5 +1,5 @@
 // Send designs stored once per distinct content: a design (the JSON text of services/sends/accept/snapshot.ts) is keyed by
-// its SHA-256, and each send refers to one. Sends from before keep theirs in send_snapshots until migrated.
+// its SHA-256, and each send refers to one. Sends from before were moved here by the migration that made this table.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn } from './columns.ts';
 

@@ -1,5 +1,6 @@
-// A send's design in the form from before designs were stored once per content (models/SendDesign.ts): still read
-// for sends the migration has not moved (and restored by its `down`).
+// A send's design in the form from before designs were stored once per content (models/SendDesign.ts). Read by
+// nothing: the migration that brought send_designs moved every row out (its `down` moves them back); the table stays
+// until a migration drops it, and the isolation and secrecy tests still look into it.
 import { DataTypes, Model, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
 export function defineSendSnapshot(sequelize: Sequelize) {

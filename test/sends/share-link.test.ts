@@ -4,7 +4,7 @@
 import type { Client } from '@temporalio/client';
 import { expect } from 'chai';
 import { randomId } from '../../lib/ids.ts';
-import { designOf } from '../../services/sends/accept/snapshot.ts';
+import { designOf, saveSnapshot } from '../../services/sends/accept/snapshot.ts';
 import { startSendWorkflow } from '../../workflows/send-ecard/lifecycle.ts';
 import { sendWorkflowId } from '../../workflows/send-ecard/contract.ts';
 import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
@@ -73,7 +73,7 @@ describe('share links: published by the accept, no workflow', function () {
       sandbox: false, sender_name: 'Sam', sender_email: 'sam@example.com', personal_message: null, locale: 'en', merge_tags: null,
       override_props: null, send_at: new Date(), stat_vanity_id: statVanityId, quota_month: null, quota_count: 0,
     });
-    await stack.models.SendSnapshot.create({ send_id: send.id, design: JSON.stringify(designOf(ecard)) });
+    await stack.models.sequelize.transaction((transaction) => saveSnapshot(stack.models, send.id, designOf(ecard), transaction));
     await stack.models.SendRecipient.create({ send_id: send.id, position: 1, recipient_name: 'Pat', recipient_email: null, page_id: statVanityId });
     const shareUrl = `${stack.config.publicBaseUrl}/e/${statVanityId}`;
     expect((await fetch(shareUrl)).status).to.equal(404);

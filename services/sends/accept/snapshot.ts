@@ -2,7 +2,8 @@
 // dispatch and the share page read only this, so a sent or scheduled card is unaffected by later edits and
 // deletes of its design ("Sent cards keep working"). Campaigns and automations will take theirs the same way.
 // Each distinct design is stored once (send_designs, keyed by the SHA-256 of its JSON text) and a send refers to it
-// (send_design_refs); sends from before may still hold their own copy in send_snapshots, which reads the same.
+// (send_design_refs); the migration that brought them moved every older copy out of send_snapshots, so nothing reads
+// that table.
 import { createHash } from 'node:crypto';
 import type { Attributes, Transaction } from 'sequelize';
 import { z } from 'zod';
@@ -234,10 +235,6 @@ export async function loadSnapshots(models: Models, sendPks: readonly number[]):
     (await models.SendDesign.findAll({ where: { id: [...new Set(refs.map((r) => r.design_id))] } })).map((d) => [d.id, designFromText(d.design)]),
   );
   for (const ref of refs) found.set(ref.send_id, designs.get(ref.design_id)!);
-  const older = sendPks.filter((pk) => !found.has(pk));
-  if (older.length > 0) {
-    for (const row of await models.SendSnapshot.findAll({ where: { send_id: older } })) found.set(row.send_id, designFromText(row.design));
-  }
   return found;
 }
 

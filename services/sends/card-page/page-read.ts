@@ -15,10 +15,8 @@ import type { PageRecipient, PageSend } from './page.ts';
 export interface OwnPage {
   send: PageSend & Pick<Send, 'mode'>;
   recipient: PageRecipient;
-  /** The row id of the send (its legacy snapshot, when it has no design). */
-  sendPk: number;
   opened: boolean;
-  /** The send's design: its SHA-256 (what it is known by) and JSON text; null for a send from before designs were shared. */
+  /** The send's design: its SHA-256 (what it is known by) and JSON text; null for a send that has none (see loadSnapshot). */
   design: { sha256: string; text: string } | null;
   /** The sending widget, when it still exists. */
   widget: { vanityId: string; public: boolean } | null;
@@ -62,7 +60,6 @@ export async function readOwnPage(ctx: Pick<ServiceContext, 'models'>, pageId: s
   return {
     send: { locale: send.locale, override_props: send.override_props, sender_name: send.sender_name, personal_message: send.personal_message, mode: send.mode },
     recipient: { recipient_name: recipient.recipient_name, rendered_subject: recipient.rendered_subject, rendered_header: recipient.rendered_header, rendered_html: recipient.rendered_html },
-    sendPk: send.id,
     opened: recipient.opened_at !== null,
     design: design === null ? null : { sha256: design.sha256, text: design.design },
     widget: widget === null ? null : { vanityId: widget.vanity_id, public: isPublicWidget(widget) },

@@ -82,8 +82,8 @@ async function ownPage(ctx: ServiceContext, pageId: string, own: OwnPage, nonce:
     thanksSent: query.thanksSent,
     sendBackUrl: own.widget?.public ? widgetPageUrl(base, own.widget.vanityId) : null,
   };
-  // A send from before designs were shared keeps its own snapshot: read, and rendered, every time.
-  if (!own.design) return renderPage(own.send, await loadSnapshot(ctx.models, own.sendPk), own.recipient, nonce, state);
+  // Only a send accepted before snapshots existed, whose eCard was gone before the migration took one, has none.
+  if (!own.design) return renderPage(own.send, null, own.recipient, nonce, state);
   const { sha256, text } = own.design;
   // Every value the render reads, the design by the hash of its content.
   const key = JSON.stringify([sha256, own.send, own.recipient, state]);
