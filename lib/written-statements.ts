@@ -41,6 +41,30 @@ export function sqlDate(sequelize: Sequelize, date: Date): string {
   return sequelize.getDialect() === 'sqlite' ? `${text} +00:00` : text;
 }
 
+// A timestamp column's attribute name (ModelOptions: `true` or absent means Sequelize's own name; `false`, none).
+const timestampName = (option: string | boolean | undefined, fallback: string) => (option === false ? undefined : typeof option === 'string' ? option : fallback);
+
+/**
+ * The row as the model's create writes it: every attribute not given that has a default (a constant of the model's
+ * definition) takes it, a nullable one without a default is NULL, and the timestamps take `at`. The one place a written-out insert learns a model's defaults,
+ * so no caller repeats them; test/models/written-statements.test.ts checks it against create on every model.
+ */
+export function withDefaults<M extends Model, R extends Partial<Attributes<M>>>(model: ModelStatic<M>, row: R, at: Date): R & Partial<Attributes<M>> {
+  const filled: Record<string, unknown> = { ...row };
+  const { timestamps, createdAt, updatedAt } = model.options;
+  const stamps = timestamps === false ? [] : [timestampName(createdAt, 'createdAt'), timestampName(updatedAt, 'updatedAt')];
+  for (const [name, attribute] of Object.entries(model.getAttributes())) {
+    if (filled[name] !== undefined) continue;
+    if (stamps.includes(name)) filled[name] = at;
+    else if (attribute.defaultValue !== undefined) {
+      // Every default in models/ is a constant; a computed one (a function, NOW, a literal) would need its own rule.
+      if (typeof attribute.defaultValue === 'object' || typeof attribute.defaultValue === 'function') throw new Error(`${model.name}.${name}: a computed default is not written out`);
+      filled[name] = attribute.defaultValue;
+    } else if (attribute.allowNull !== false && !attribute.autoIncrement) filled[name] = null;
+  }
+  return filled as R & Partial<Attributes<M>>;
+}
+
 /** The multi-row INSERT of insertRows: columns by the attributes' fields, each value escaped as Sequelize does. */
 export function insertSql<M extends Model>(model: ModelStatic<M>, rows: ReadonlyArray<Partial<Attributes<M>>>): string {
   const sequelize = model.sequelize!;
@@ -55,11 +79,12 @@ export function insertSql<M extends Model>(model: ModelStatic<M>, rows: Readonly
 
 /**
  * Rows of `model` in one written-out multi-row INSERT (columns by their attribute names, all rows the same columns),
- * with no model instance, no validation and no hooks: the caller gives every value the model's create would write,
- * its defaults included. Returns the auto-increment id of a one-row insert (of a multi-row one, a driver's choice).
+ * with no model instance, no validation and no hooks: the model's defaults and timestamps are filled in
+ * (withDefaults) where a row does not give them. Returns the auto-increment id of a one-row insert (of a multi-row
+ * one, a driver's choice).
  */
-export async function insertRows<M extends Model>(model: ModelStatic<M>, rows: ReadonlyArray<Partial<Attributes<M>>>, transaction: Transaction): Promise<number> {
-  return (await runWrite(model.sequelize!, transaction, insertSql(model, rows))).insertId;
+export async function insertRows<M extends Model>(model: ModelStatic<M>, rows: ReadonlyArray<Partial<Attributes<M>>>, transaction: Transaction, at = new Date()): Promise<number> {
+  return (await runWrite(model.sequelize!, transaction, insertSql(model, rows.map((row) => withDefaults(model, row, at))))).insertId;
 }
 
 // The counting upsert: adding to a counter row that may not exist yet, within a limit, in one statement. The row's

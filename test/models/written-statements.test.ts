@@ -7,6 +7,7 @@ import { DatabaseError, ForeignKeyConstraintError, UniqueConstraintError } from 
 import { writeTransaction } from '../../lib/db.ts';
 import { addIfWithinLimit, addWithinLimit, countingUpsert, insertRows, runSelect, runWrite } from '../../lib/written-statements.ts';
 import { newAccount } from '../helpers/api.ts';
+import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 describe('the written-out statements (lib/written-statements.ts) on this database', function () {
@@ -46,6 +47,34 @@ describe('the written-out statements (lib/written-statements.ts) on this databas
     await writeTransaction(models.sequelize, (t) => insertRows(models.OutboxEvent, many, t));
     const rows = await models.OutboxEvent.findAll({ where: { event_id: many.map((m) => m.event_id) }, order: [['id', 'ASC']] });
     expect(rows.map((r) => [r.event_id, r.redact_after_delivery, r.occurred_at.getTime()])).to.deep.equal(many.map((m) => [m.event_id, m.redact_after_delivery, m.occurred_at.getTime()]));
+  });
+
+  it('insertRows fills the model\'s defaults and timestamps as create does: a send and its recipient given only what is required', async () => {
+    const { models } = stack;
+    const { accountId } = await newAccount(models);
+    const widget = await insertWidget(models, accountId);
+    const ecard = await insertEcard(models, accountId, widget.id);
+    const at = new Date('2031-05-06T07:08:09.010Z');
+    // Only the columns without a default (and not nullable): everything else is the model's to fill in.
+    const send = (sendId: string) => ({
+      send_id: sendId, account_id: accountId, ecard_id: ecard.id, widget_id: widget.id, mode: 'email' as const, status: 'pending' as const, sandbox: false,
+      sender_name: 'Sam', sender_email: 'sam@example.com', send_at: at, stat_vanity_id: sendId.replaceAll('-', '').slice(0, 24),
+    });
+    const [writtenId, createdId] = [crypto.randomUUID(), crypto.randomUUID()];
+    const sendPk = await writeTransaction(models.sequelize, (t) => insertRows(models.Send, [send(writtenId)], t, at));
+    // create's types ask for two columns that have defaults: given as those defaults.
+    const created = await models.Send.create({ ...send(createdId), locale: 'en', quota_count: 0 });
+    const plain = (row: { get(options: { plain: true }): object }, ...drop: string[]) => Object.fromEntries(Object.entries(row.get({ plain: true })).filter(([k]) => !drop.includes(k)));
+    const [written, made] = [(await models.Send.findByPk(sendPk))!, (await models.Send.findByPk(created.id))!];
+    expect(plain(written, 'id', 'send_id', 'stat_vanity_id', 'created_at', 'updated_at')).to.deep.equal(plain(made, 'id', 'send_id', 'stat_vanity_id', 'created_at', 'updated_at'));
+    // The defaults are there, not NULLs: a send starts with no emails, no workflow, no gift reserved.
+    expect(written).to.deep.include({ emails_sent: 0, workflow_started: false, locale: 'en', origin: 'single', quota_count: 0, created_at: at, updated_at: at });
+    const recipient = (sendPkOf: number) => ({ send_id: sendPkOf, position: 1, recipient_name: 'Rita', recipient_email: 'rita@example.com' });
+    await writeTransaction(models.sequelize, (t) => insertRows(models.SendRecipient, [recipient(sendPk)], t));
+    await models.SendRecipient.create(recipient(created.id));
+    const [own, other] = await Promise.all([sendPk, created.id].map(async (pk) => (await models.SendRecipient.findOne({ where: { send_id: pk } }))!));
+    expect(plain(own!, 'id', 'send_id')).to.deep.equal(plain(other!, 'id', 'send_id'));
+    expect(own).to.deep.include({ status: 'pending', thanks_count: 0 });
   });
 
   it('a write answers the new row\'s id and the rows changed; a SELECT its rows; a duplicate is a UniqueConstraintError and nothing of its transaction stays', async () => {

@@ -10,7 +10,7 @@ import {
   sendAtTooFar, sendBlocked, senderEmailInvalid, senderNotInDirectory, sendingSuspended, tooManySendRecipients, wouldExceedLimit,
 } from '../../../lib/errors.ts';
 import { randomId } from '../../../lib/ids.ts';
-import { insertRows } from '../../../lib/written-statements.ts';
+import { insertRows, withDefaults } from '../../../lib/written-statements.ts';
 import type { Account } from '../../../models/Account.ts';
 import type { Ecard } from '../../../models/Ecard.ts';
 import type { Models } from '../../../models/index.ts';
@@ -189,10 +189,10 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   let accepted: Accepted;
   try {
     accepted = await writeTransaction(models.sequelize, async (transaction): Promise<Accepted> => {
-      // Written out, with every value the model's create wrote (its defaults too), and no model instance built
-      // until the row is in (docs/performance.md, "Accepts, round two").
+      // Written out, no model instance built until the row is in (docs/performance.md, "Accepts, round two"); the
+      // model's defaults and timestamps are filled in as its create would (withDefaults).
       const at = new Date();
-      const values = {
+      const values = withDefaults(models.Send, {
         send_id: crypto.randomUUID(),
         account_id: account.id,
         ecard_id: ecard.id,
@@ -215,20 +215,15 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         sender_member_id: request.senderMemberId ?? null,
         quota_month: quotaCount ? month : null,
         quota_count: quotaCount,
-        error: null,
-        emails_sent: 0,
-        workflow_started: false,
         gift_reserved_cents: giftCents,
         ...(gift ? { gift_product_id: gift.gift.product_id, gift_amount_cents: gift.gift.amount_cents, gift_spend_day: giftDay } : {}),
-        created_at: at,
-        updated_at: at,
-      };
-      const id = await insertRows(models.Send, [values], transaction);
+      }, at);
+      const id = await insertRows(models.Send, [values], transaction, at);
       const send = models.Send.build({ ...values, id }, { isNewRecord: false, raw: true });
       await insertRows(
         models.SendRecipient,
         recipients.map((r, i) => ({
-          send_id: id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId, bounce_token: newBounceToken(ctx.config.bounces), thanks_count: 0, status: 'pending' as const,
+          send_id: id, position: i + 1, recipient_name: r.name, recipient_email: r.email, page_id: r.pageId, bounce_token: newBounceToken(ctx.config.bounces),
         })),
         transaction,
       );
