@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { lastPassedDate } from '../../services/automations/local-date.ts';
 import { issueToken } from '../../services/confirmation-tokens.ts';
-import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -35,8 +35,7 @@ describe('automations: the API', function () {
     ecardIds = [(await insertEcard(stack.models, account.accountId, widget.id, { name: 'A' })).id, (await insertEcard(stack.models, account.accountId, widget.id, { name: 'B' })).id];
   });
 
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown, key = account.liveKey) => expectSuccess(await api(method, path, body, key)) as Json;
+  const { api, ok } = apiClient(() => stack, () => account.liveKey);
   const save = (automation: Json, extra: Json = {}, key = account.liveKey) => api('POST', '/automation/save', { automation, ...extra }, key);
   const saved = async (automation: Json, extra: Json = {}) => expectSuccess(await save(automation, extra)) as Json;
   const findOne = (id: number) => ok('GET', `/automation/findOne/id/${id}`);

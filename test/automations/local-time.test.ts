@@ -9,7 +9,7 @@ import { sendInstant } from '../../services/automations/local-date.ts';
 import { reconcileAutomationSchedules } from '../../services/automations/reconcile.ts';
 import { AUTOMATION_FIRING_WORKFLOW, automationScheduleId, type AutomationFiringResult } from '../../workflows/automation/contract.ts';
 import { wakeSignal } from '../../workflows/shared/wake.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testClockStack, type ClockStack } from '../helpers/clock.ts';
 import { onSuiteEnd } from '../helpers/cleanup.ts';
@@ -54,7 +54,7 @@ describe('automations at each recipient’s local time', function () {
     await stack.models.Ecard.update({ email_subject: 'For {{recipient_name}}', details: '<p>On {{occasion_date}}</p>' }, { where: { id: ecardId } });
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const save = (automation: Json) => api('POST', '/automation/save', { automation });
   const member = (name: string, timezone: string | null, birthday: string | null) =>
     stack.models.TeamMember.create({

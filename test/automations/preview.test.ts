@@ -6,7 +6,7 @@ import type { TeamMember } from '../../models/TeamMember.ts';
 import { pickIndex } from '../../services/automations/draw.ts';
 import { findDue } from '../../services/automations/find-due.ts';
 import { sendInstant } from '../../services/automations/local-date.ts';
-import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -49,10 +49,10 @@ describe('automations: previewTrigger', function () {
     await stack.models.CustomField.create({ account_id: account.accountId, field_key: 'old', label: 'Old', active: false });
   });
 
-  const api = (path: string, body: unknown, key = account.liveKey) => call(stack.url, 'POST', `/v2/api${path}`, { key, body });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const utc = { send_time: '09:00', timezone: 'UTC' };
   const preview = async (body: Json, key = account.liveKey) => {
-    const data = expectSuccess(await api('/automation/previewTrigger', { from: '2031-03-01', days: 30, timing_config: utc, ...body }, key)) as { timezone: string; firings: Firing[] };
+    const data = expectSuccess(await api('POST', '/automation/previewTrigger', { from: '2031-03-01', days: 30, timing_config: utc, ...body }, key)) as { timezone: string; firings: Firing[] };
     return data;
   };
   const firings = async (body: Json, key = account.liveKey) => (await preview(body, key)).firings;
@@ -147,14 +147,14 @@ describe('automations: previewTrigger', function () {
     const holiday = { trigger_type: 'holiday', trigger_config: { month: 3, day: 15, name: 'Ides' } };
     expect(await lines({ ...holiday, automation_id: scoped })).to.deep.equal([`2031-03-15: ${ann.id}:2031-03-15 ${bob.id}:2031-03-15`]);
     expect((await lines({ ...holiday, automation_id: all }))[0]!.split(' ')).to.have.length(5);
-    expectFailure(await api('/automation/previewTrigger', { ...holiday, timing_config: utc, automation_id: 999_999_999 }), 404, 'not_found');
+    expectFailure(await api('POST', '/automation/previewTrigger', { ...holiday, timing_config: utc, automation_id: 999_999_999 }), 404, 'not_found');
   });
 
   it('custom_field, rule_based and onboarding read the members’ own dates', async () => {
     expect(await lines({ trigger_type: 'custom_field', trigger_config: { field: 'visa' } })).to.deep.equal([`2031-03-20: ${ann.id}:2031-03-20:6`]);
-    const inactive = await api('/automation/previewTrigger', { trigger_type: 'custom_field', trigger_config: { field: 'old' }, timing_config: utc });
+    const inactive = await api('POST', '/automation/previewTrigger', { trigger_type: 'custom_field', trigger_config: { field: 'old' }, timing_config: utc });
     expectFailure(inactive, 422, 'unknown_custom_field');
-    expectFailure(await api('/automation/previewTrigger', { trigger_type: 'rule_based', trigger_config: { date_field: 'nope' }, milestone_rules: [{ after_days: 1 }], timing_config: utc }), 422, 'unknown_custom_field');
+    expectFailure(await api('POST', '/automation/previewTrigger', { trigger_type: 'rule_based', trigger_config: { date_field: 'nope' }, milestone_rules: [{ after_days: 1 }], timing_config: utc }), 422, 'unknown_custom_field');
 
     const rules = [{ after_days: 7 }, { after_years: 11 }, { after_months: 1 }];
     expect(await lines({ trigger_type: 'rule_based', milestone_rules: rules })).to.deep.equal([`2031-03-05: ${ann.id}:2031-03-05:11`, `2031-03-09: ${bob.id}:2031-03-09`]);
@@ -228,7 +228,7 @@ describe('automations: previewTrigger', function () {
       { trigger_type: 'rule_based', milestone_rules: [{ after_days: 1, after_months: 1 }] },
       { trigger_type: 'fixed_date', trigger_config: { date: '2031-01-01', month: 1, day: 1 } },
     ]) {
-      expectFailure(await api('/automation/previewTrigger', { ...body, ...bad }), 400, 'invalid_parameter');
+      expectFailure(await api('POST', '/automation/previewTrigger', { ...body, ...bad }), 400, 'invalid_parameter');
     }
     for (const [bad, message] of [
       [{ trigger_type: undefined }, 'trigger_type is required'],
@@ -239,12 +239,12 @@ describe('automations: previewTrigger', function () {
       [{ trigger_type: 'rule_based' }, 'milestone_rules is required for rule_based'],
       [{ trigger_type: 'onboarding' }, 'trigger_config.days_after_hire is required for onboarding'],
     ] as Array<[Json, string]>) {
-      expect(expectFailure(await api('/automation/previewTrigger', { ...body, ...bad }), 422, 'missing_field')).to.deep.equal([message]);
+      expect(expectFailure(await api('POST', '/automation/previewTrigger', { ...body, ...bad }), 422, 'missing_field')).to.deep.equal([message]);
     }
     const other = await newAccount(stack.models);
     const theirWidget = await insertWidget(stack.models, other.accountId);
     const theirs = await insertEcard(stack.models, other.accountId, theirWidget.id);
-    expectFailure(await api('/automation/previewTrigger', { ...body, trigger_type: 'rule_based', milestone_rules: [{ after_days: 1, ecard_ids: [theirs.id] }] }), 404, 'not_found');
+    expectFailure(await api('POST', '/automation/previewTrigger', { ...body, trigger_type: 'rule_based', milestone_rules: [{ after_days: 1, ecard_ids: [theirs.id] }] }), 404, 'not_found');
     expect(await stack.models.Automation.count({ where: { account_id: account.accountId } })).to.equal(0);
     expect(await stack.models.AutomationSend.count({ where: { account_id: account.accountId } })).to.equal(0);
   });

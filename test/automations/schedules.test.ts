@@ -12,7 +12,8 @@ import { AUTOMATION_FIRING_WORKFLOW, automationScheduleId } from '../../workflow
 import { listAutomationSchedules } from '../../workflows/automation/lifecycle.ts';
 import { deleteAutomationSchedule, syncAutomationSchedule } from '../../services/automations/schedule.ts';
 import { PAUSED_DISABLED, PAUSED_NO_TIMING, scheduleMatches } from '../../workflows/automation/schedule-spec.ts';
-import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/ports.ts';
@@ -262,11 +263,9 @@ describe('automations: the Schedule follows save and toggle over the API', funct
   });
 
   it('save creates it paused (disabled), toggle unpauses and pauses it, a timing edit moves it', async () => {
-    const account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    const api = async (path: string, body: unknown) => expectSuccess(await call(stack.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body })) as { id: number };
-    const saved = await api('/automation/save', {
+    const { account, ecard } = await accountWithWidget(stack, { plan: 'pro' });
+    const { ok } = apiClient(stack, account.liveKey);
+    const saved = await ok<{ id: number }>('POST', '/automation/save', {
       automation: {
         automation_name: 'Birthdays',
         event_type: 'birthday',
@@ -283,16 +282,16 @@ describe('automations: the Schedule follows save and toggle over the API', funct
     expect(d.spec.timezone).to.equal('America/Los_Angeles');
     expect(d.spec.calendars?.map((c) => [c.hour[0]!.start, c.minute[0]!.start])).to.deep.equal([[8, 15]]);
 
-    await api('/automation/toggle', { automation: { id: saved.id, enabled: true } });
+    await ok('POST', '/automation/toggle', { automation: { id: saved.id, enabled: true } });
     expect((await handle.describe()).state.paused).to.equal(false);
 
-    await api('/automation/save', { automation: { id: saved.id, timing_config: { send_time: '20:00', timezone: 'Europe/Paris' } } });
+    await ok('POST', '/automation/save', { automation: { id: saved.id, timing_config: { send_time: '20:00', timezone: 'Europe/Paris' } } });
     d = await handle.describe();
     expect(d.spec.timezone).to.equal('Europe/Paris');
     expect(d.spec.calendars?.map((c) => [c.hour[0]!.start, c.minute[0]!.start])).to.deep.equal([[20, 0]]);
     expect(d.state.paused).to.equal(false);
 
-    await api('/automation/toggle', { automation: { id: saved.id, enabled: false } });
+    await ok('POST', '/automation/toggle', { automation: { id: saved.id, enabled: false } });
     expect((await handle.describe()).state).to.deep.include({ paused: true, note: PAUSED_DISABLED });
   });
 
@@ -302,7 +301,7 @@ describe('automations: the Schedule follows save and toggle over the API', funct
     const widget = await insertWidget(stack.models, account.accountId);
     const ecard = await insertEcard(stack.models, account.accountId, widget.id);
     const foreign = await insertEcard(stack.models, other.accountId, (await insertWidget(stack.models, other.accountId)).id);
-    const post = (path: string, body: unknown, key = account.liveKey) => call(stack.url, 'POST', `/v2/api${path}`, { key, body });
+    const { api } = apiClient(stack, account.liveKey);
     const base = { automation_name: 'Birthdays', event_type: 'birthday', timing_config: { send_time: '08:15', timezone: 'UTC' } };
     const schedulesOf = async (accountId: number) => {
       const ids: string[] = [];
@@ -310,18 +309,18 @@ describe('automations: the Schedule follows save and toggle over the API', funct
       return ids;
     };
 
-    expectFailure(await post('/automation/save', { automation: { ...base, selected_ecard_ids: [foreign.id], enabled: false } }), 404, 'not_found');
-    expectFailure(await post('/automation/save', { automation: { ...base, selected_ecard_ids: [ecard.id], enabled: true } }), 422, 'automation_incomplete');
+    expectFailure(await api('POST', '/automation/save', { automation: { ...base, selected_ecard_ids: [foreign.id], enabled: false } }), 404, 'not_found');
+    expectFailure(await api('POST', '/automation/save', { automation: { ...base, selected_ecard_ids: [ecard.id], enabled: true } }), 422, 'automation_incomplete');
     expect(await stack.models.Automation.count({ where: { account_id: account.accountId } })).to.equal(0);
     expect(await schedulesOf(account.accountId)).to.deep.equal([]);
 
-    const saved = expectSuccess(await post('/automation/save', { automation: { ...base, selected_ecard_ids: [ecard.id], enabled: false } })) as { id: number };
+    const saved = expectSuccess(await api('POST', '/automation/save', { automation: { ...base, selected_ecard_ids: [ecard.id], enabled: false } })) as { id: number };
     const handle = client.schedule.getHandle(automationScheduleId(account.accountId, saved.id));
     const before = await handle.describe();
     // No from_email: enabling is refused; another account's key cannot see it.
-    expectFailure(await post('/automation/toggle', { automation: { id: saved.id, enabled: true } }), 422, 'automation_incomplete');
-    expectFailure(await post('/automation/toggle', { automation: { id: saved.id, enabled: true } }, other.liveKey), 404, 'not_found');
-    expectFailure(await post('/automation/save', { automation: { id: saved.id, timing_config: { send_time: '25:00', timezone: 'UTC' } } }), 400, 'invalid_parameter');
+    expectFailure(await api('POST', '/automation/toggle', { automation: { id: saved.id, enabled: true } }), 422, 'automation_incomplete');
+    expectFailure(await api('POST', '/automation/toggle', { automation: { id: saved.id, enabled: true } }, other.liveKey), 404, 'not_found');
+    expectFailure(await api('POST', '/automation/save', { automation: { id: saved.id, timing_config: { send_time: '25:00', timezone: 'UTC' } } }), 400, 'invalid_parameter');
     const after = await handle.describe();
     expect(after.state).to.deep.include({ paused: true, note: PAUSED_DISABLED });
     expect(after.info.lastUpdatedAt?.getTime()).to.equal(before.info.lastUpdatedAt?.getTime());
@@ -329,9 +328,7 @@ describe('automations: the Schedule follows save and toggle over the API', funct
   });
 
   it('save answers 200 while Temporal is down; the reconciler makes the Schedule once it is back', async () => {
-    const account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
+    const { account, ecard } = await accountWithWidget(stack, { plan: 'pro' });
     const down = await extraApp({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` } });
     const res = await call(down.url, 'POST', '/v2/api/automation/save', {
       key: account.liveKey,

@@ -6,7 +6,7 @@ import { issueToken } from '../../services/confirmation-tokens.ts';
 import type { TokenPurpose } from '../../models/ConfirmationToken.ts';
 import { automationScheduleId } from '../../workflows/automation/contract.ts';
 import { START_DEADLINE_MS } from '../../workflows/shared/start.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -38,8 +38,7 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     account = await newAccount(stack.models);
   });
 
-  const api = (method: string, path: string, body?: unknown) =>
-    call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const save = async (fields: Record<string, unknown>) =>
     expectSuccess(
       await api('POST', '/automation/save', {

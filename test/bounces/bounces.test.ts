@@ -8,9 +8,9 @@ import { Op } from 'sequelize';
 import { startBounceListener } from '../../app/bounce-listener.ts';
 import { verifySignature } from '../../lib/signing.ts';
 import { accountSecret } from '../../services/webhooks/secrets.ts';
-import { call, expectSuccess, type ApiResponse, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectSuccess, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { ownerOnApi, type ConsoleClient } from '../helpers/console.ts';
+import { type ConsoleClient, signedInConsole } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testReceiver, type Receiver } from '../helpers/receiver.ts';
 import { testSmtpServer, type ReceivedMail, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -49,10 +49,10 @@ describe('bounces: the listener records DSNs and complaints sent to VERP address
     await stack?.stop();
   });
   beforeEach(async () => {
-    ({ account, client } = await ownerOnApi(stack, 'enterprise'));
+    ({ account, client } = await signedInConsole(stack, { plan: 'enterprise' }));
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api, ok } = apiClient(() => stack, () => account.liveKey);
 
   async function sendCard(to: string): Promise<{ sendId: string; mail: ReceivedMail; verp: string }> {
     const widget = await insertWidget(stack.models, account.accountId);
@@ -257,12 +257,11 @@ describe('bounces: the listener records DSNs and complaints sent to VERP address
   it('a campaign: its emails carry VERP addresses too, and counts.bounced counts the recipient a DSN came back for', async () => {
     const widget = await insertWidget(stack.models, account.accountId);
     const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    const ok = async (p: string, body: unknown) => expectSuccess(await api('POST', p, body)) as Json;
-    const id = (await ok('/campaign/save', { campaign: { campaign_name: 'Bounces', from_name: 'HR', from_email: 'hr@example.com' } })).id as number;
-    await ok('/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
+    const id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Bounces', from_name: 'HR', from_email: 'hr@example.com' } })).id as number;
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
     const [one, two] = [address('c1'), address('c2')];
-    await ok('/campaign/saveRecipients', { campaignid: id, csvRecipients: [{ email: one, name: 'One' }, { email: two, name: 'Two' }] });
-    await ok('/campaign/send', { campaignid: id });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: [{ email: one, name: 'One' }, { email: two, name: 'Two' }] });
+    await ok('POST', '/campaign/send', { campaignid: id });
     await eventually(() => stack.models.Campaign.findByPk(id), (c) => c?.status === 'sent', 30_000, 200);
     const [mail] = smtp.to(one);
     expect(mail!.from).to.match(VERP);

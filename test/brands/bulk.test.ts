@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount } from '../helpers/api.ts';
+import { apiClient, newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { testStack } from '../helpers/stack.ts';
 import { loadSnapshot } from '../../services/sends/accept/snapshot.ts';
 
-type Json = Record<string, unknown>;
 
 describe('brands: bulk sends', function () {
   this.timeout(90_000);
@@ -15,8 +14,7 @@ describe('brands: bulk sends', function () {
     const stack = await testStack();
     await testSmtpServer();
     const account = await newAccount(stack.models, 'pro');
-    const ok = async (method: string, path: string, body?: unknown) =>
-      expectSuccess(await call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) })) as Json;
+    const { ok } = apiClient(() => stack, () => account.liveKey);
     const brandId = (await ok('POST', '/brand/save', { brand: { name: 'Campaign brand', accent_color: '#0a0' } })).id as number;
     const ecard = await insertEcard(stack.models, account.accountId, (await insertWidget(stack.models, account.accountId)).id);
     await ok('POST', '/ecard/save', { myEcard: { id: ecard.id, ecardbrandid: brandId } });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { apiClient, type TestAccount } from '../helpers/api.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { EcardDesign, loadSnapshot } from '../../services/sends/accept/snapshot.ts';
@@ -15,13 +15,12 @@ describe('brands: the send snapshot', function () {
   let brandId: number;
   before(async () => {
     stack = await testStack();
-    account = await newAccount(stack.models);
-    const widget = await insertWidget(stack.models, account.accountId);
-    ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
+    const made = await accountWithWidget(stack);
+    account = made.account;
+    ecardId = made.ecard.id;
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown) => expectSuccess(await api(method, path, body)) as Json;
+  const { api, ok } = apiClient(() => stack, () => account.liveKey);
   const snapshotOf = async (sendId: string) => {
     const send = await stack.models.Send.findOne({ where: { send_id: sendId }, rejectOnEmpty: true });
     return (await loadSnapshot(stack.models, send.id))!;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { call, expectSuccess, newAccount } from '../helpers/api.ts';
+import { apiClient, call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { artifacts, atPhoneWidth, byKeyboard, expectAccessible, go, screenshot, signedInPage } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { mysqlUrl } from '../helpers/env.ts';
@@ -31,7 +31,7 @@ describe('console in a browser: campaigns', function () {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  const api = async (path: string, body: unknown) => expectSuccess(await call(stack.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body }));
+  const { ok } = apiClient(() => stack, () => account.liveKey);
 
   it('runs a campaign from the wizard: one member and a CSV with a bad row (reported, skipped), to sent on the progress bar', async () => {
     await go(page, () => page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Campaigns', exact: true }).click(), /\/v2\/console\/campaigns$/);
@@ -95,9 +95,9 @@ describe('console in a browser: campaigns', function () {
   });
 
   it('schedules a campaign in Asia/Kolkata and unschedules it', async () => {
-    const draft = (await api('/campaign/save', { campaign: { campaign_name: 'Diwali greetings', from_name: 'People', from_email: 'people@example.com' } })) as { id: number };
-    await api('/campaign/saveCampaignEcards', { campaignid: draft.id, ecardIds: [ecardId] });
-    await api('/campaign/saveRecipients', { campaignid: draft.id, csvRecipients: [{ email: 'priya@example.com', name: 'Priya' }] });
+    const draft = await ok<{ id: number }>('POST', '/campaign/save', { campaign: { campaign_name: 'Diwali greetings', from_name: 'People', from_email: 'people@example.com' } });
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: draft.id, ecardIds: [ecardId] });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: draft.id, csvRecipients: [{ email: 'priya@example.com', name: 'Priya' }] });
     await page.goto(`${stack.url}/v2/console/campaigns/${draft.id}/launch`);
     await page.getByLabel('At a date and time').check();
     const at = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
@@ -116,14 +116,14 @@ describe('console in a browser: campaigns', function () {
   });
 
   it('schedules a campaign in each recipient\'s zone and shows its waves', async () => {
-    const draft = (await api('/campaign/save', { campaign: { campaign_name: 'Local nine o\'clock', from_name: 'People', from_email: 'people@example.com' } })) as { id: number };
-    await api('/campaign/saveCampaignEcards', { campaignid: draft.id, ecardIds: [ecardId] });
+    const draft = await ok<{ id: number }>('POST', '/campaign/save', { campaign: { campaign_name: 'Local nine o\'clock', from_name: 'People', from_email: 'people@example.com' } });
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: draft.id, ecardIds: [ecardId] });
     const zones = { 'kenji@example.com': 'Asia/Tokyo', 'lena@example.com': 'Europe/Berlin' };
     for (const [email, timezone] of Object.entries(zones)) {
       expectSuccess(await call(stack.url, 'POST', '/v2/api/pub/team-member-actions/upsert', { key: account.liveKey, body: { email, first_name: email.split('@')[0], timezone } }));
     }
     const ids = (await stack.models.TeamMember.findAll({ where: { account_id: account.accountId, email: Object.keys(zones) } })).map((m) => m.id);
-    await api('/campaign/saveRecipients', { campaignid: draft.id, directoryMemberIds: ids, csvRecipients: [{ email: 'dana@example.com', name: 'Dana', merge_fields: { timezone: 'America/Denver' } }] });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: draft.id, directoryMemberIds: ids, csvRecipients: [{ email: 'dana@example.com', name: 'Dana', merge_fields: { timezone: 'America/Denver' } }] });
     await page.goto(`${stack.url}/v2/console/campaigns/${draft.id}/launch`);
     await page.getByLabel('At a date and time').check();
     const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
@@ -151,14 +151,14 @@ describe('console in a browser: campaigns', function () {
   it('a campaign in progress (the README picture)', async () => {
     // A campaign part-way through, set in the database (its workflow marked started, so nothing sends it): 26 of
     // 40 sent, 2 skipped, 9 opened.
-    const made = (await api('/campaign/save', { campaign: { campaign_name: 'Welcome, spring hires', from_name: 'The People Team', from_email: 'people@example.com' } })) as { id: number };
-    await api('/campaign/saveCampaignEcards', { campaignid: made.id, ecardIds: [ecardId] });
+    const made = await ok<{ id: number }>('POST', '/campaign/save', { campaign: { campaign_name: 'Welcome, spring hires', from_name: 'The People Team', from_email: 'people@example.com' } });
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: made.id, ecardIds: [ecardId] });
     const names = ['Ava Brooks', 'Ben Carter', 'Chloe Diaz', 'Dev Patel', 'Emma Fischer', 'Felix Grant', 'Grace Hall', 'Hugo Ito', 'Isla Jones', 'Jonas Klein'];
     const rows = Array.from({ length: 40 }, (_, i) => {
       const name = `${names[i % names.length]!}${i >= names.length ? ` ${Math.floor(i / names.length) + 1}` : ''}`;
       return { email: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}@example.com`, name };
     });
-    await api('/campaign/saveRecipients', { campaignid: made.id, csvRecipients: rows });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: made.id, csvRecipients: rows });
     const now = new Date();
     await stack.models.Campaign.update({ status: 'sending', started_at: new Date(now.getTime() - 90_000), workflow_started: true }, { where: { id: made.id } });
     const recipients = await stack.models.CampaignRecipient.findAll({ where: { campaign_id: made.id }, order: [['id', 'ASC']] });

@@ -3,6 +3,7 @@
 // for a body Trix would lose formatting of; 375 px, keyboard, axe-core and screenshots.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
 import { call, expectSuccess, newAccount, newKey } from '../helpers/api.ts';
 import { atPhoneWidth, expectAccessible, expectAccessibleElsewhere, screenshot, signedInPage, fitsWidth } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
@@ -130,9 +131,7 @@ describe('console in a browser: the eCard editor', function () {
   });
 
   it('opens a body Trix would lose formatting of as HTML source, with a warning, and saves it unchanged', async () => {
-    const account = await newAccount(stack.models);
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id, { name: 'Made elsewhere' });
+    const { account, widget, ecard } = await accountWithWidget(stack, { ecard: { name: 'Made elsewhere' } });
     const table = '<table><tbody><tr><td>Gift</td><td>Card</td></tr></tbody></table><p>Dear {{recipient_first_name}}</p>';
     await ecard.update({ details: table });
     const plain = await insertEcard(stack.models, account.accountId, widget.id, { name: 'Plain' });

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { contrastRatio } from '../../lib/colors.ts';
-import { call, expectSuccess, newAccount } from '../helpers/api.ts';
+import { apiClient, call, newAccount } from '../helpers/api.ts';
 import { expectAccessible, newPage, screenshot } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { mysqlUrl } from '../helpers/env.ts';
@@ -32,8 +32,8 @@ describe('the email in a browser: 600 and 375 px, light and dark', function () {
     const stack = await testStack();
     const smtp = await testSmtpServer();
     const account = await newAccount(stack.models, 'pro');
-    const ok = async (path: string, body: unknown) => expectSuccess(await call(stack.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body })) as Record<string, unknown>;
-    const brandId = (await ok('/brand/save', {
+    const { ok } = apiClient(stack, account.liveKey);
+    const brandId = (await ok('POST', '/brand/save', {
       brand: {
         name: 'Maple Goods', logo_url: 'https://cdn.example.com/maple-logo.svg', website: 'https://maple.example', address: '12 Orchard Lane, Springfield',
         primary_color: '#0a7', accent_color: '#d97706', footer_text: 'Cards from the Maple team.', social: { instagram: 'https://instagram.com/maple', linkedin: 'https://linkedin.com/company/maple' },
@@ -41,7 +41,7 @@ describe('the email in a browser: 600 and 375 px, light and dark', function () {
     })).id as number;
     const ecard = await insertEcard(stack.models, account.accountId, (await insertWidget(stack.models, account.accountId)).id, { self_hosted_url: 'https://cdn.example.com/thank-you.svg' });
     await ecard.update({ header: 'Thank you for this year', details: '<p>Dear {{recipient_first_name}}, your help made our launch a success. Enjoy a treat on us!</p>' });
-    await ok('/ecard/save', { myEcard: { id: ecard.id, ecardbrandid: brandId } });
+    await ok('POST', '/ecard/save', { myEcard: { id: ecard.id, ecardbrandid: brandId } });
     await seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme Coffee', 2500, 1);
     const to = `rita-${process.pid}@browser.example.com`;
     await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key: account.liveKey, body: {

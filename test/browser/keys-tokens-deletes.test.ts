@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, newAccount, type TestAccount } from '../helpers/api.ts';
 import { expectAccessible, screenshot, signedInPage } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { mysqlUrl } from '../helpers/env.ts';
@@ -9,7 +9,6 @@ import { shareCard } from '../helpers/sends.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
-type Json = Record<string, unknown>;
 const PASSWORD = 'correct horse battery';
 
 describe('console in a browser: keys, tokens and deletes', function () {
@@ -24,8 +23,7 @@ describe('console in a browser: keys, tokens and deletes', function () {
     await testSmtpServer();
   });
 
-  const api = async (key: string, method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
-  const ok = async (key: string, method: string, path: string, body?: unknown) => expectSuccess(await api(key, method, path, body)) as Json;
+  const { api, ok } = apiClient(() => stack);
 
   /** Every page visited: a screenshot, then axe-core. */
   async function seen(page: Page, name: string): Promise<void> {
@@ -70,7 +68,7 @@ describe('console in a browser: keys, tokens and deletes', function () {
     expect(await page.getByRole('status').textContent()).to.include('shown only this once');
     await seen(page, 'keys-secret');
 
-    const info = await ok(key, 'GET', '/key/info');
+    const info = await ok('GET', '/key/info', undefined, key);
     expect(info).to.deep.include({ name: 'Reporting', mode: 'live', full_access: false });
     expect(info.permissions).to.deep.equal({
       ecards: 'manage', widgets: 'none', campaigns: 'none', automations: 'none', gift_cards: 'view', directory: 'none',
@@ -93,7 +91,7 @@ describe('console in a browser: keys, tokens and deletes', function () {
     const ecard = await insertEcard(stack.models, account.accountId, widget.id, { name: 'Cake' });
     const sent = await shareCard(stack.url, account.liveKey, ecard.id);
     // In use: without a token the key API refuses.
-    expectFailure(await api(account.liveKey, 'POST', '/widget/deleteWidgets', { widgetids: [widget.id] }), 403, 'confirmation_required');
+    expectFailure(await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id] }, account.liveKey), 403, 'confirmation_required');
 
     const { page } = await signedInPage(stack, account.accountId, PASSWORD);
     await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Confirmation tokens' }).click();
@@ -120,8 +118,8 @@ describe('console in a browser: keys, tokens and deletes', function () {
     expect(token).to.not.equal('');
     await seen(page, 'tokens-secret');
 
-    expect(await ok(account.liveKey, 'POST', '/widget/deleteWidgets', { widgetids: [widget.id], otp_confirmation_token: token })).to.deep.equal({ deleted: [widget.id] });
-    expectFailure(await api(account.liveKey, 'GET', `/widget/findOne/id/${widget.id}`), 404, 'not_found');
+    expect(await ok('POST', '/widget/deleteWidgets', { widgetids: [widget.id], otp_confirmation_token: token }, account.liveKey)).to.deep.equal({ deleted: [widget.id] });
+    expectFailure(await api('GET', `/widget/findOne/id/${widget.id}`, undefined, account.liveKey), 404, 'not_found');
     await expectSharePage(page, sent.statVanityId, 'Sam', 'share-after-widget-delete');
   });
 
@@ -129,13 +127,13 @@ describe('console in a browser: keys, tokens and deletes', function () {
     const account: TestAccount = await newAccount(stack.models, 'pro');
     const widget = await insertWidget(stack.models, account.accountId);
     const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    const created = await ok(account.liveKey, 'POST', '/campaign/save', { campaign: { campaign_name: 'Spring greetings', from_name: 'HR', from_email: 'hr@example.com' } });
+    const created = await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Spring greetings', from_name: 'HR', from_email: 'hr@example.com' } }, account.liveKey);
     const id = created.id as number;
-    await ok(account.liveKey, 'POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] }, account.liveKey);
     const domain = `browser${process.pid}-${++counter}.example.com`;
-    await ok(account.liveKey, 'POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: [{ email: `r0@${domain}`, name: 'R 0' }] });
-    await ok(account.liveKey, 'POST', '/campaign/send', { campaignid: id });
-    await eventually(() => ok(account.liveKey, 'GET', `/campaign/findOne/id/${id}`), (c) => c.status === 'sent', 60_000);
+    await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: [{ email: `r0@${domain}`, name: 'R 0' }] }, account.liveKey);
+    await ok('POST', '/campaign/send', { campaignid: id }, account.liveKey);
+    await eventually(() => ok('GET', `/campaign/findOne/id/${id}`, undefined, account.liveKey), (c) => c.status === 'sent', 60_000);
     const send = await stack.models.Send.findOne({ where: { account_id: account.accountId, origin: 'campaign', origin_id: id }, rejectOnEmpty: true });
 
     const { page } = await signedInPage(stack, account.accountId, PASSWORD);
@@ -150,7 +148,7 @@ describe('console in a browser: keys, tokens and deletes', function () {
     expect(await page.getByRole('status').textContent()).to.equal(`The campaign ${id} was deleted.`);
     await seen(page, 'campaign-deleted');
 
-    expectFailure(await api(account.liveKey, 'GET', `/campaign/findOne/id/${id}`), 404, 'not_found');
+    expectFailure(await api('GET', `/campaign/findOne/id/${id}`, undefined, account.liveKey), 404, 'not_found');
     await expectSharePage(page, send.stat_vanity_id, 'HR', 'share-after-campaign-delete');
   });
 });

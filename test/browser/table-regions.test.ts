@@ -4,7 +4,7 @@
 // every optional column; the Send page and the automation editor offer the shared time-zone picker.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { call, expectSuccess, newAccount } from '../helpers/api.ts';
+import { apiClient, call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { expectAccessible, screenshot, signedInPage } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { mysqlUrl } from '../helpers/env.ts';
@@ -31,7 +31,7 @@ describe('console in a browser: table frames, the members table, the time-zone p
     ({ page } = await signedInPage(stack, account.accountId));
   });
 
-  const api = async (path: string, body: unknown) => expectSuccess(await call(stack.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body }));
+  const { ok } = apiClient(() => stack, () => account.liveKey);
 
   /** The page (at `path`, else the one shown) at 375 px: a table frame scrolls, each scrolling frame is a named, focusable region, axe-core is clean. */
   async function scrollingTablesReachable(path: string | undefined, name: string) {
@@ -56,8 +56,8 @@ describe('console in a browser: table frames, the members table, the time-zone p
   });
 
   it('the campaign wizard’s CSV review: its table scrolls in a focusable, named region', async () => {
-    const draft = (await api('/campaign/save', { campaign: { campaign_name: 'Wide CSV', from_name: 'People', from_email: 'people@example.com' } })) as { id: number };
-    await api('/campaign/saveCampaignEcards', { campaignid: draft.id, ecardIds: [ecardId] });
+    const draft = await ok<{ id: number }>('POST', '/campaign/save', { campaign: { campaign_name: 'Wide CSV', from_name: 'People', from_email: 'people@example.com' } });
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: draft.id, ecardIds: [ecardId] });
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto(`${stack.url}/v2/console/campaigns/${draft.id}/recipients`);
     const csv = 'email,name,team,office\nana-with-a-long-address@example.com,Ana Lima,Blue team,North office\nbo-with-a-long-address@example.com,Bo Chen,Green team,South office\n';
@@ -68,9 +68,9 @@ describe('console in a browser: table frames, the members table, the time-zone p
   });
 
   it('a campaign’s page: its recipients table scrolls in a focusable, named region', async () => {
-    const draft = (await api('/campaign/save', { campaign: { campaign_name: 'Wide recipients', from_name: 'People', from_email: 'people@example.com' } })) as { id: number };
-    await api('/campaign/saveCampaignEcards', { campaignid: draft.id, ecardIds: [ecardId] });
-    await api('/campaign/saveRecipients', { campaignid: draft.id, csvRecipients: [1, 2, 3].map((i) => ({ email: `person-with-a-long-address-${i}@example.com`, name: `Person ${i}` })) });
+    const draft = await ok<{ id: number }>('POST', '/campaign/save', { campaign: { campaign_name: 'Wide recipients', from_name: 'People', from_email: 'people@example.com' } });
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: draft.id, ecardIds: [ecardId] });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: draft.id, csvRecipients: [1, 2, 3].map((i) => ({ email: `person-with-a-long-address-${i}@example.com`, name: `Person ${i}` })) });
     await scrollingTablesReachable(`/v2/console/campaigns/${draft.id}`, 'campaign-table');
   });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
 import { call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { expectAccessible, screenshot, signedInPage, fitsWidth } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
@@ -51,9 +52,7 @@ describe('console in a browser: webhooks, rewards, the sandbox outbox', function
   });
 
   it('pauses an endpoint whose receiver fails, re-enables it and replays a delivery, every attempt listed', async () => {
-    const account = await newAccount(stack.models, 'enterprise');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
+    const { account, ecard } = await accountWithWidget(stack, { plan: 'enterprise' });
     const path = hookPath('browser-paused');
     const url = `${receiver.url}${path}`;
     // The receiver is down (500) until the test has seen the endpoint paused.

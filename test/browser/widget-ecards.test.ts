@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
-import { call, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { expectAccessible, screenshot, signedInPage, fitsWidth } from '../helpers/browser.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { mysqlUrl } from '../helpers/env.ts';
@@ -31,8 +31,8 @@ describe('the widget\'s eCards tab in Chromium', function () {
   let ids: number[];
   let page: Page;
 
-  const api = async (method: string, path: string, body?: unknown) => expectSuccess(await call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) }));
-  const apiOrder = async () => ((await api('GET', `/ecard/search?widgetid=${widgetId}&sortBy=displayorder`)) as Array<{ name: string }>).map((e) => e.name);
+  const { ok } = apiClient(() => stack, () => key);
+  const apiOrder = async () => (await ok<Array<{ name: string }>>('GET', `/ecard/search?widgetid=${widgetId}&sortBy=displayorder`)).map((e) => e.name);
   const gridOrder = () => page.locator('.wcard-name').allTextContents();
   const status = () => page.locator('#wgrid-status');
 
@@ -48,12 +48,12 @@ describe('the widget\'s eCards tab in Chromium', function () {
     for (const [i, art] of ART.entries()) {
       const ecard = await insertEcard(stack.models, account.accountId, widget.id, { name: art[0], display_order: i });
       const png = await sharp(Buffer.from(svg(art))).png().toBuffer();
-      const { url } = (await api('POST', '/ecard/uploadMediaImage', { imageBase: png.toString('base64') })) as { url: string };
-      await api('POST', '/ecard/save', { myEcard: { id: ecard.id, self_hosted_url: url } });
+      const { url } = await ok<{ url: string }>('POST', '/ecard/uploadMediaImage', { imageBase: png.toString('base64') });
+      await ok('POST', '/ecard/save', { myEcard: { id: ecard.id, self_hosted_url: url } });
       ids.push(ecard.id);
     }
-    await api('POST', '/widget/save', { widget: { id: widgetId }, ecardPrices: { [ids[1]!]: 4.99 } });
-    await api('POST', '/ecard/bulkUpdate', { ecardids: [ids[3]], fieldName: 'disabled', fieldValue: true });
+    await ok('POST', '/widget/save', { widget: { id: widgetId }, ecardPrices: { [ids[1]!]: 4.99 } });
+    await ok('POST', '/ecard/bulkUpdate', { ecardids: [ids[3]], fieldName: 'disabled', fieldValue: true });
     ({ page } = await signedInPage(stack, account.accountId));
     await page.setViewportSize({ width: 1280, height: 900 });
   });

@@ -3,7 +3,7 @@ import { verifySignature } from '../../lib/signing.ts';
 import { issueToken } from '../../services/confirmation-tokens.ts';
 import { accountSecret } from '../../services/webhooks/secrets.ts';
 import { campaignFanOutWorkflowId, campaignWorkflowId } from '../../workflows/campaign/contract.ts';
-import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { seedMembers } from '../helpers/directory.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -42,8 +42,7 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     ecardIds = [a.id, b.id];
   });
 
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown) => expectSuccess(await api(method, path, body)) as Json;
+  const { api, ok } = apiClient(() => stack, () => account.liveKey);
   const draft = async (fields: Json = {}) =>
     ok('POST', '/campaign/save', { campaign: { campaign_name: 'Spring', from_name: 'HR Team', from_email: 'hr@example.com', ...fields } });
   const csvRows = (n: number, prefix = 'csv') =>
@@ -344,22 +343,22 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     const ecard = await insertEcard(stack.models, free.accountId, widget.id);
     // The gift's manual codes, one per recipient that will be sent to.
     await seedCodes(stack.models, stack.services.dataKeys!, free.accountId, 'acme', 2500, 100);
-    const post = (path: string, body: unknown) => call(stack.url, 'POST', `/v2/api${path}`, { key: free.liveKey, body });
-    const created = expectSuccess(await post('/campaign/save', { campaign: { campaign_name: 'Big', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: { product_id: 'manual:acme:25', amount: 25 } } })) as Json;
+    const asFree = apiClient(stack, free.liveKey);
+    const created = expectSuccess(await asFree.api('POST', '/campaign/save', { campaign: { campaign_name: 'Big', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: { product_id: 'manual:acme:25', amount: 25 } } })) as Json;
     const id = created.id as number;
-    expectSuccess(await post('/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] }));
-    expectSuccess(await post('/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(101, 'big') }));
-    const noToken = await post('/campaign/send', { campaignid: id });
+    expectSuccess(await asFree.api('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] }));
+    expectSuccess(await asFree.api('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(101, 'big') }));
+    const noToken = await asFree.api('POST', '/campaign/send', { campaignid: id });
     expectFailure(noToken, 403, 'confirmation_required');
     expect(noToken.body).to.deep.include({ requires_otp: true, otp_purpose: 'gc_campaign_send' });
     const { token } = await issueToken(stack.models, { accountId: free.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
-    const over = await post('/campaign/send', { campaignid: id, gc_confirmation_token: token });
+    const over = await asFree.api('POST', '/campaign/send', { campaignid: id, gc_confirmation_token: token });
     expectFailure(over, 403, 'wouldexceedlimit');
     expect(over.body).to.deep.include({ needed: 101, remaining: 100 });
     // Refused, so the token is still unused and nothing moved.
     expect((await stack.models.Campaign.findByPk(id))!.status).to.equal('draft');
-    expectSuccess(await post('/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(100, 'big') }));
-    expect((expectSuccess(await post('/campaign/send', { campaignid: id, gc_confirmation_token: token })) as Json).status).to.equal('sending');
+    expectSuccess(await asFree.api('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: csvRows(100, 'big') }));
+    expect((expectSuccess(await asFree.api('POST', '/campaign/send', { campaignid: id, gc_confirmation_token: token })) as Json).status).to.equal('sending');
     expect((await stack.models.QuotaUsage.findOne({ where: { account_id: free.accountId } }))!.used).to.equal(100);
   });
 });

@@ -1,8 +1,8 @@
 // A campaign under a real worker death: the worker is a child process (`node --import tsx bin/worker.ts`) on task
 // queues of its own, killed with SIGKILL from the SMTP server while it sends; a new child finishes the campaign.
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { apiClient, call, expectSuccess, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type ReceivedMail } from '../helpers/smtp.ts';
 import { extraApp, testEnv, testStack, type TestStack } from '../helpers/stack.ts';
@@ -45,20 +45,20 @@ describe('campaigns: a worker killed with SIGKILL while it sends', function () {
     };
     const app = await extraApp({ env: settings });
     const env = await testEnv({ ...settings, LOG_LEVEL: 'warn' });
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    const ok = async (path: string, body: unknown) => expectSuccess(await call(app.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body })) as Json;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    const { ecard } = made;
+    const { ok } = apiClient(app, account.liveKey);
     const domain = `crash${process.pid}.example.com`;
-    id = (await ok('/campaign/save', { campaign: { campaign_name: 'Crash', from_email: 'hr@example.com' } })).id as number;
-    await ok('/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
+    id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Crash', from_email: 'hr@example.com' } })).id as number;
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
     const rows = Array.from({ length: total }, (_, i) => ({ email: `r${i}@${domain}`, first_name: `R${i}` }));
-    await ok('/campaign/saveRecipients', { campaignid: id, csvRecipients: rows });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: rows });
 
     const first = startWorkerChild(env);
     worker = first;
     ({ received, stop: stopListening } = killDuringDelivery(smtp, domain, first, 150));
-    sendStatus = (await ok('/campaign/send', { campaignid: id })).status;
+    sendStatus = (await ok('POST', '/campaign/send', { campaignid: id })).status;
     firstExit = await first.exited;
     atKill = received.length;
     worker = startWorkerChild(env);

@@ -4,7 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { expect } from 'chai';
 import { startWorker } from '../../app/runtime.ts';
 import { campaignWorkflowId } from '../../workflows/campaign/contract.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { seedMembers } from '../helpers/directory.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -43,8 +43,7 @@ describe('campaigns: quota, cancel, suspension, sandbox, erasure, ownership, sta
     ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
   });
 
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey) => call(app.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown, key = account.liveKey) => expectSuccess(await api(method, path, body, key)) as Json;
+  const { api, ok } = apiClient(() => app, () => account.liveKey);
   const rows = (n: number, prefix = 'r') => Array.from({ length: n }, (_, i) => ({ email: `${prefix}${i}@${domain}`, first_name: `R${i}` }));
   const ready = async (recipients: number, key = account.liveKey, ecard = ecardId) => {
     const id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Rules', from_email: 'hr@example.com' } }, key)).id as number;

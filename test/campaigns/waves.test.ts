@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { campaignWorkflowId, wakeSignal } from '../../workflows/campaign/contract.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testClockStack, type ClockStack } from '../helpers/clock.ts';
 import { seedMembers } from '../helpers/directory.ts';
@@ -38,8 +38,7 @@ describe('campaigns in each recipient\'s zone (waves) and quiet hours', function
     ecardId = ecard.id;
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown) => expectSuccess(await api(method, path, body)) as Json;
+  const { api, ok } = apiClient(() => stack, () => account.liveKey);
   const findOne = (id: number) => ok('GET', `/campaign/findOne/id/${id}`);
   const mailsTo = (local: string) => smtp.messages.filter((m) => m.to[0] === `${local}@${domain}`);
   const ours = () => smtp.messages.filter((m) => m.to[0]?.endsWith(`@${domain}`));

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { firingZone, insertAutomation } from '../helpers/automations.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { consoleClient, ownerOnApi } from '../helpers/console.ts';
+import { consoleClient, signedInConsole } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -18,40 +18,38 @@ describe('console: deleting campaigns and automations', function () {
     await testSmtpServer();
   });
 
-  const signedIn = () => ownerOnApi(stack, 'pro');
-  const api = async (key: string, method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
-  const ok = async (key: string, method: string, path: string, body?: unknown) => expectSuccess(await api(key, method, path, body)) as Json;
+  const { api, ok } = apiClient(() => stack);
 
   /** A complete draft: one eCard copy, `n` CSV recipients. */
   async function campaign(account: TestAccount, n = 1): Promise<Json> {
     const widget = await insertWidget(stack.models, account.accountId);
     const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    const created = await ok(account.liveKey, 'POST', '/campaign/save', { campaign: { campaign_name: 'Spring', from_name: 'HR', from_email: 'hr@example.com' } });
-    await ok(account.liveKey, 'POST', '/campaign/saveCampaignEcards', { campaignid: created.id, ecardIds: [ecard.id] });
+    const created = await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Spring', from_name: 'HR', from_email: 'hr@example.com' } }, account.liveKey);
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: created.id, ecardIds: [ecard.id] }, account.liveKey);
     const domain = `del${process.pid}-${++counter}.example.com`;
-    await ok(account.liveKey, 'POST', '/campaign/saveRecipients', { campaignid: created.id, csvRecipients: Array.from({ length: n }, (_, i) => ({ email: `r${i}@${domain}`, name: `R ${i}` })) });
-    return ok(account.liveKey, 'GET', `/campaign/findOne/id/${created.id as number}`);
+    await ok('POST', '/campaign/saveRecipients', { campaignid: created.id, csvRecipients: Array.from({ length: n }, (_, i) => ({ email: `r${i}@${domain}`, name: `R ${i}` })) }, account.liveKey);
+    return ok('GET', `/campaign/findOne/id/${created.id as number}`, undefined, account.liveKey);
   }
 
   it('deletes a draft campaign with its recipients and backing widget; the key API still answers console_only', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack, { plan: 'pro' });
     const draft = await campaign(account, 3);
     const id = draft.id as number;
-    expectFailure(await api(account.liveKey, 'POST', '/campaign/delete', { id }), 403, 'console_only');
+    expectFailure(await api('POST', '/campaign/delete', { id }, account.liveKey), 403, 'console_only');
     expect(expectSuccess(await client.call('POST', `/campaigns/${id}/delete`))).to.deep.equal({ deleted: [id] });
     expect(await stack.models.Campaign.count({ where: { id } })).to.equal(0);
     expect(await stack.models.CampaignRecipient.count({ where: { campaign_id: id } })).to.equal(0);
     expect(await stack.models.Widget.count({ where: { id: draft.widgetid as number } })).to.equal(0);
     expect(await stack.models.Ecard.count({ where: { widget_id: draft.widgetid as number } })).to.equal(0);
-    expectFailure(await api(account.liveKey, 'GET', `/campaign/findOne/id/${id}`), 404, 'not_found');
+    expectFailure(await api('GET', `/campaign/findOne/id/${id}`, undefined, account.liveKey), 404, 'not_found');
     expectFailure(await client.call('POST', `/campaigns/${id}/delete`), 404, 'not_found');
   });
 
   it('a scheduled campaign is canceled (quota back) and deleted', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack, { plan: 'pro' });
     const id = (await campaign(account, 2)).id as number;
     const at = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 19);
-    await ok(account.liveKey, 'POST', '/campaign/schedule', { campaignid: id, scheduled_at: at, scheduled_timezone: 'UTC' });
+    await ok('POST', '/campaign/schedule', { campaignid: id, scheduled_at: at, scheduled_timezone: 'UTC' }, account.liveKey);
     const used = async () => (await stack.models.QuotaUsage.findAll({ where: { account_id: account.accountId } })).reduce((n, r) => n + r.used, 0);
     expect(await used()).to.equal(2);
     expectSuccess(await client.call('POST', `/campaigns/${id}/delete`));
@@ -60,10 +58,10 @@ describe('console: deleting campaigns and automations', function () {
   });
 
   it('a sent campaign\'s sends keep their share pages after the delete', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack, { plan: 'pro' });
     const id = (await campaign(account, 2)).id as number;
-    await ok(account.liveKey, 'POST', '/campaign/send', { campaignid: id });
-    const done = await eventually(() => ok(account.liveKey, 'GET', `/campaign/findOne/id/${id}`), (c) => c.status === 'sent', 60_000);
+    await ok('POST', '/campaign/send', { campaignid: id }, account.liveKey);
+    const done = await eventually(() => ok('GET', `/campaign/findOne/id/${id}`, undefined, account.liveKey), (c) => c.status === 'sent', 60_000);
     expect(done.status).to.equal('sent');
     const sends = await stack.models.Send.findAll({ where: { account_id: account.accountId, origin: 'campaign', origin_id: id } });
     expect(sends).to.have.length(2);
@@ -76,10 +74,10 @@ describe('console: deleting campaigns and automations', function () {
   });
 
   it('a campaign that ends while its delete reads it (sending, then sent) is still deleted, not refused', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack, { plan: 'pro' });
     const id = (await campaign(account, 1)).id as number;
-    await ok(account.liveKey, 'POST', '/campaign/send', { campaignid: id });
-    await eventually(() => ok(account.liveKey, 'GET', `/campaign/findOne/id/${id}`), (c) => c.status === 'sent', 60_000);
+    await ok('POST', '/campaign/send', { campaignid: id }, account.liveKey);
+    await eventually(() => ok('GET', `/campaign/findOne/id/${id}`, undefined, account.liveKey), (c) => c.status === 'sent', 60_000);
     // The delete's first read sees the campaign as it was a moment before it ended; the cancel then finds it sent.
     let stale = true;
     const asBeforeItEnded = (found: unknown) => {
@@ -100,11 +98,11 @@ describe('console: deleting campaigns and automations', function () {
   });
 
   it('deletes an automation; the key API still answers console_only', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack, { plan: 'pro' });
     const widget = await insertWidget(stack.models, account.accountId);
     const ecard = await insertEcard(stack.models, account.accountId, widget.id);
     const automation = await insertAutomation(stack.models, account.accountId, firingZone(), ecard.id, { enabled: false });
-    expectFailure(await api(account.liveKey, 'POST', '/automation/delete', { id: automation.id }), 403, 'console_only');
+    expectFailure(await api('POST', '/automation/delete', { id: automation.id }, account.liveKey), 403, 'console_only');
     expect(expectSuccess(await client.call('POST', `/automations/${automation.id}/delete`))).to.deep.equal({ deleted: [automation.id] });
     expect(await stack.models.Automation.count({ where: { id: automation.id } })).to.equal(0);
     expect(await stack.models.AutomationEcard.count({ where: { automation_id: automation.id } })).to.equal(0);
@@ -112,7 +110,7 @@ describe('console: deleting campaigns and automations', function () {
   });
 
   it('another account\'s campaign or automation is 404 and stays; bad ids, no session and no CSRF token are refused', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack, { plan: 'pro' });
     const other = await newAccount(stack.models);
     const theirs = (await campaign(other, 1)).id as number;
     const widget = await insertWidget(stack.models, other.accountId);

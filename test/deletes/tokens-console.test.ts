@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { consoleClient, ownerOnApi, OWNER_PASSWORD } from '../helpers/console.ts';
+import { consoleClient, OWNER_PASSWORD, signedInConsole } from '../helpers/console.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -15,9 +15,8 @@ describe('console: one-time confirmation tokens', function () {
     stack = await testStack();
   });
 
-  const signedIn = () => ownerOnApi(stack);
   const tokenCount = (accountId: number) => stack.models.ConfirmationToken.count({ where: { account_id: accountId } });
-  const api = (key: string, path: string, body: unknown) => call(stack.url, 'POST', `/v2/api${path}`, { key, body });
+  const { api } = apiClient(() => stack);
   const inUseEcard = async (account: TestAccount) => {
     const widget = await insertWidget(stack.models, account.accountId);
     const ecard = await insertEcard(stack.models, account.accountId, widget.id);
@@ -26,9 +25,9 @@ describe('console: one-time confirmation tokens', function () {
   };
 
   it('issues an ecard_delete_in_use token once (stored as a hash, 10 minutes) that confirms that delete through the key API', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const { ecard } = await inUseEcard(account);
-    expectFailure(await api(account.liveKey, '/ecard/deleteEcards', { ecardids: [ecard.id] }), 403, 'confirmation_required');
+    expectFailure(await api('POST', '/ecard/deleteEcards', { ecardids: [ecard.id] }, account.liveKey), 403, 'confirmation_required');
     const issued = expectSuccess(await client.call('POST', '/tokens', { body: { purpose: 'ecard_delete_in_use', resource_id: ecard.id } })) as Json;
     expect(Object.keys(issued).sort()).to.deep.equal(['expires_at', 'purpose', 'resource_id', 'token']);
     expect(issued).to.deep.include({ purpose: 'ecard_delete_in_use', resource_id: ecard.id });
@@ -36,14 +35,14 @@ describe('console: one-time confirmation tokens', function () {
     expect(row).to.deep.include({ resource_id: String(ecard.id), token_hash: createHash('sha256').update(issued.token as string).digest('hex'), used_at: null });
     expect(row.expires_at.toISOString()).to.equal(issued.expires_at);
     expect(row.expires_at.getTime() - row.created_at.getTime()).to.equal(10 * 60_000);
-    expect(expectSuccess(await api(account.liveKey, '/ecard/deleteEcards', { ecardids: [ecard.id], otp_confirmation_token: issued.token }))).to.deep.equal({ deleted: [ecard.id] });
+    expect(expectSuccess(await api('POST', '/ecard/deleteEcards', { ecardids: [ecard.id], otp_confirmation_token: issued.token }, account.liveKey))).to.deep.equal({ deleted: [ecard.id] });
     // A string id (as a form posts it) is the same resource.
     const { ecard: second } = await inUseEcard(account);
     expect(expectSuccess(await client.call('POST', '/tokens', { body: { purpose: 'ecard_delete_in_use', resource_id: String(second.id) } }))).to.deep.include({ resource_id: second.id });
   });
 
   it('widget_delete and gc_* tokens need step-up (403, nothing written), then work', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const { widget } = await inUseEcard(account);
     for (const body of [{ purpose: 'widget_delete', resource_id: widget.id }, { purpose: 'gc_automation_enable' }]) {
       expectFailure(await client.call('POST', '/tokens', { body }), 403, 'step_up_required');
@@ -52,13 +51,13 @@ describe('console: one-time confirmation tokens', function () {
     expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     const issued = expectSuccess(await client.call('POST', '/tokens', { body: { purpose: 'widget_delete', resource_id: widget.id } })) as Json;
     const body = { widgetids: [widget.id], otp_confirmation_token: issued.token };
-    expect(expectSuccess(await api(account.liveKey, '/widget/deleteWidgets', body))).to.deep.equal({ deleted: [widget.id] });
+    expect(expectSuccess(await api('POST', '/widget/deleteWidgets', body, account.liveKey))).to.deep.equal({ deleted: [widget.id] });
     // gc_automation_enable goes without a resource (an automation's create).
     expect(expectSuccess(await client.call('POST', '/tokens', { body: { purpose: 'gc_automation_enable' } }))).to.deep.include({ resource_id: null });
   });
 
   it('bad input is refused with nothing written; a resource is required but for gc_automation_enable; 401 and CSRF', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const widget = await insertWidget(stack.models, account.accountId);
     for (const body of [{ purpose: 'everything', resource_id: widget.id }, { purpose: 'widget_dir_sender_off', resource_id: -3 }, { purpose: 'widget_dir_sender_off', resource_id: 'abc' }, {}]) {
       const res = await client.call('POST', '/tokens', { body });
@@ -73,11 +72,11 @@ describe('console: one-time confirmation tokens', function () {
   });
 
   it('another account\'s resource (or the live one\'s from sandbox mode) is 404 and no token is issued', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const other = await newAccount(stack.models);
     expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     const { widget, ecard } = await inUseEcard(other);
-    const campaign = expectSuccess(await api(other.liveKey, '/campaign/save', { campaign: { campaign_name: 'Theirs' } })) as Json;
+    const campaign = expectSuccess(await api('POST', '/campaign/save', { campaign: { campaign_name: 'Theirs' } }, other.liveKey)) as Json;
     for (const body of [
       { purpose: 'widget_delete', resource_id: widget.id },
       { purpose: 'widget_dir_sender_off', resource_id: widget.id },

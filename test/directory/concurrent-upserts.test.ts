@@ -3,7 +3,7 @@
 // (never past the plan's limit), given back by deactivation and erasure, and the row always equals the active count.
 import { expect } from 'chai';
 import { addCustomField } from '../../services/directory/custom-fields.ts';
-import { call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { outboxEvents } from '../helpers/directory.ts';
 import { testEnv, testStack, type TestStack } from '../helpers/stack.ts';
 import { startApiChild } from '../helpers/worker-child.ts';
@@ -27,8 +27,8 @@ describe('directory: upserts from two API processes, and the seats row', functio
     account = await newAccount(stack.models, 'free');
   });
   // Calls alternate between the two processes.
-  const api = (i: number, path: string, body: Record<string, unknown>): Promise<ApiResponse> =>
-    call(urls[i % 2]!, 'POST', `/v2/api/pub/team-member-actions${path}`, { key: account.liveKey, body });
+  const onProcess = (i: number, path: string, body: Record<string, unknown>): Promise<ApiResponse> =>
+    apiClient(urls[i % 2]!, account.liveKey).api('POST', `/pub/team-member-actions${path}`, body);
   const find = async (email: string) => expectSuccess(await call(stack.url, 'GET', `/v2/api/pub/team-member-actions/find?email=${email}`, { key: account.liveKey })) as Member;
   const seatsRow = async () => (await stack.models.MemberSeats.findByPk(account.accountId))?.used;
   const activeCount = () => stack.models.TeamMember.count({ where: { account_id: account.accountId, disabled: false } });
@@ -61,7 +61,7 @@ describe('directory: upserts from two API processes, and the seats row', functio
 
   it('concurrent upserts of one new person, each of another field: one member with every field, one created event and one updated event per other call', async () => {
     await addCustomField(stack.models, { accountId: account.accountId, key: 'badge_expiry', label: 'Badge', required: false });
-    const answers = await Promise.all(CHANGES.map((change, i) => api(i, '/upsert', { email: 'grace@example.com', ...change })));
+    const answers = await Promise.all(CHANGES.map((change, i) => onProcess(i, '/upsert', { email: 'grace@example.com', ...change })));
     const actions = answers.map((res) => (expectSuccess(res) as { action: string }).action);
     expect(actions.filter((a) => a === 'created')).to.have.length(1);
     expect(actions.filter((a) => a === 'updated')).to.have.length(CHANGES.length - 1);
@@ -80,9 +80,9 @@ describe('directory: upserts from two API processes, and the seats row', functio
 
   it('concurrent updates of one member, each of another field, lose none of them', async () => {
     await addCustomField(stack.models, { accountId: account.accountId, key: 'badge_expiry', label: 'Badge', required: false });
-    expectSuccess(await api(0, '/upsert', { email: 'grace@example.com' }));
+    expectSuccess(await onProcess(0, '/upsert', { email: 'grace@example.com' }));
     for (let round = 0; round < 3; round++) {
-      const answers = await Promise.all(CHANGES.map((change, i) => api(i + round, '/upsert', { email: 'grace@example.com', ...change, job_position: undefined, ...(i === 3 ? { job_position: `Title ${round}` } : {}) })));
+      const answers = await Promise.all(CHANGES.map((change, i) => onProcess(i + round, '/upsert', { email: 'grace@example.com', ...change, job_position: undefined, ...(i === 3 ? { job_position: `Title ${round}` } : {}) })));
       for (const res of answers) expectSuccess(res);
       expect(await find('grace@example.com')).to.deep.include({ ...EXPECTED, job_position: `Title ${round}` });
     }
@@ -93,8 +93,8 @@ describe('directory: upserts from two API processes, and the seats row', functio
   });
 
   it('concurrent creates at the seat limit never exceed it', async () => {
-    expectSuccess(await api(0, '/upsert', { email: 'first@example.com' }));
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => api(i, '/upsert', { email: `racer${i}@example.com` })));
+    expectSuccess(await onProcess(0, '/upsert', { email: 'first@example.com' }));
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => onProcess(i, '/upsert', { email: `racer${i}@example.com` })));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).to.have.length(SEATS - 1);
     for (const res of answers.filter((r) => r.status !== 200)) expectFailure(res, 403, 'seat_limit_reached');
@@ -104,18 +104,18 @@ describe('directory: upserts from two API processes, and the seats row', functio
   });
 
   it('deactivation and erasure of an active member give its seat back; erasing a deactivated one frees none', async () => {
-    for (let i = 0; i < SEATS; i++) expectSuccess(await api(i, '/upsert', { email: `m${i}@example.com` }));
-    expectFailure(await api(0, '/upsert', { email: 'extra1@example.com' }), 403, 'seat_limit_reached');
-    expectSuccess(await api(1, '/deactivate', { email: 'm0@example.com' }));
+    for (let i = 0; i < SEATS; i++) expectSuccess(await onProcess(i, '/upsert', { email: `m${i}@example.com` }));
+    expectFailure(await onProcess(0, '/upsert', { email: 'extra1@example.com' }), 403, 'seat_limit_reached');
+    expectSuccess(await onProcess(1, '/deactivate', { email: 'm0@example.com' }));
     expect(await seatsRow()).to.equal(SEATS - 1);
-    expectSuccess(await api(0, '/upsert', { email: 'extra1@example.com' }));
-    expectFailure(await api(1, '/upsert', { email: 'extra2@example.com' }), 403, 'seat_limit_reached');
+    expectSuccess(await onProcess(0, '/upsert', { email: 'extra1@example.com' }));
+    expectFailure(await onProcess(1, '/upsert', { email: 'extra2@example.com' }), 403, 'seat_limit_reached');
     // The deactivated member's erasure frees nothing; an active one's does.
-    expectSuccess(await api(0, '/delete', { email: 'm0@example.com' }));
-    expectFailure(await api(1, '/upsert', { email: 'extra2@example.com' }), 403, 'seat_limit_reached');
-    expectSuccess(await api(0, '/delete', { email: 'm1@example.com' }));
+    expectSuccess(await onProcess(0, '/delete', { email: 'm0@example.com' }));
+    expectFailure(await onProcess(1, '/upsert', { email: 'extra2@example.com' }), 403, 'seat_limit_reached');
+    expectSuccess(await onProcess(0, '/delete', { email: 'm1@example.com' }));
     expect((await find('m2@example.com')).disabled).to.equal(0);
-    expectSuccess(await api(1, '/upsert', { email: 'extra2@example.com' }));
+    expectSuccess(await onProcess(1, '/upsert', { email: 'extra2@example.com' }));
     expect(await seatsRow()).to.equal(SEATS);
     expect(await activeCount()).to.equal(SEATS);
   });
@@ -139,7 +139,7 @@ describe('directory: upserts from two API processes, and the seats row', functio
     ];
     const outcomes: number[] = [];
     for (const [i, [path, body]] of steps.entries()) {
-      const res = await api(i, path, body);
+      const res = await onProcess(i, path, body);
       outcomes.push(res.status);
       expect(await seatsRow(), `after ${path} ${JSON.stringify(body)}`).to.equal(await activeCount());
     }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
 import { cardsvc } from '../helpers/cli.ts';
 import { suiteDatabaseUrl } from '../helpers/database.ts';
 import { baseEnv, tempDir } from '../helpers/env.ts';
@@ -19,19 +19,18 @@ describe('cardsvc field add | list | remove', function () {
     expect(field).to.deep.include({ key: 'visa_expiry', label: 'Visa expiry', type: 'date', required: true, active: true });
     expect(added.stderr).to.match(/custom_fields\.visa_expiry/);
 
-    const api = (method: string, path: string, body?: unknown) =>
-      call(url, method, `/v2/api/pub/team-member-actions${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
-    const fields = expectSuccess(await api('GET', '/fields')) as Array<{ key: string }>;
+    const { api } = apiClient(url, account.liveKey);
+    const fields = expectSuccess(await api('GET', '/pub/team-member-actions/fields')) as Array<{ key: string }>;
     expect(fields.at(-1)).to.deep.equal({ key: 'custom_fields.visa_expiry', label: 'Visa expiry', type: 'date', required: true, format: 'YYYY-MM-DD' });
-    expectFailure(await api('POST', '/upsert', { email: 'cli@example.com' }), 422, 'missing_field');
-    const created = expectSuccess(await api('POST', '/upsert', { email: 'cli@example.com', custom_fields: { visa_expiry: '2030-06-30' } })) as { member: { custom_fields: object } };
+    expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'cli@example.com' }), 422, 'missing_field');
+    const created = expectSuccess(await api('POST', '/pub/team-member-actions/upsert', { email: 'cli@example.com', custom_fields: { visa_expiry: '2030-06-30' } })) as { member: { custom_fields: object } };
     expect(created.member.custom_fields).to.deep.equal({ visa_expiry: '2030-06-30' });
 
     const listed = await cardsvc(['field', 'list', '--account', String(account.accountId), '--json'], env());
     expect((JSON.parse(listed.stdout) as { fields: Array<{ key: string }> }).fields.map((f) => f.key)).to.deep.equal(['visa_expiry']);
     const removed = await cardsvc(['field', 'remove', '--account', String(account.accountId), '--key', 'visa_expiry', '--json'], env());
     expect(removed.code, removed.stderr).to.equal(0);
-    expect((expectSuccess(await api('GET', '/fields')) as unknown[]).length).to.equal(fields.length - 1);
+    expect((expectSuccess(await api('GET', '/pub/team-member-actions/fields')) as unknown[]).length).to.equal(fields.length - 1);
     // The sandbox is another account: its fields are its own.
     const sandbox = await cardsvc(['field', 'list', '--account', String(account.accountId), '--sandbox', '--json'], env());
     expect(JSON.parse(sandbox.stdout)).to.deep.equal({ fields: [] });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { addCustomField } from '../../services/directory/custom-fields.ts';
-import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { outboxEvents } from '../helpers/directory.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -27,11 +27,10 @@ describe('directory: import (POST /pub/team-member-actions/import)', function ()
     account = await newAccount(stack.models, 'pro');
     await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: false });
   });
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey) =>
-    call(stack.url, method, `/v2/api/pub/team-member-actions${path}`, { key, ...(body === undefined ? {} : { body }) });
-  const runImport = async (body: Record<string, unknown>) => expectSuccess(await api('POST', '/import', body)) as Outcome;
+  const { api } = apiClient(() => stack, () => account.liveKey);
+  const runImport = async (body: Record<string, unknown>) => expectSuccess(await api('POST', '/pub/team-member-actions/import', body)) as Outcome;
   const count = () => stack.models.TeamMember.count({ where: { account_id: account.accountId } });
-  const find = async (email: string) => expectSuccess(await api('GET', `/find?email=${encodeURIComponent(email)}`)) as Member;
+  const find = async (email: string) => expectSuccess(await api('GET', `/pub/team-member-actions/find?email=${encodeURIComponent(email)}`)) as Member;
 
   it('a dry run counts creates, updates, unchanged and errors (row numbers and messages) and writes nothing', async () => {
     const outcome = await runImport({ csvContent: CSV, mapping: MAPPING, dry_run: true });
@@ -74,7 +73,7 @@ describe('directory: import (POST /pub/team-member-actions/import)', function ()
   it('refuses a bad mapping (400), more than 50,000 rows (422), a key without directory: manage (403), writing nothing', async () => {
     const before = await count();
     const bad = async (mapping: Record<string, string>, pattern: RegExp) => {
-      const messages = expectFailure(await api('POST', '/import', { csvContent: CSV, mapping, dry_run: false }), 400, 'invalid_parameter');
+      const messages = expectFailure(await api('POST', '/pub/team-member-actions/import', { csvContent: CSV, mapping, dry_run: false }), 400, 'invalid_parameter');
       expect(messages.join(' ')).to.match(pattern);
     };
     await bad({ 'Work email': 'email', Shoe: 'first_name' }, /no column "Shoe"/);
@@ -83,20 +82,20 @@ describe('directory: import (POST /pub/team-member-actions/import)', function ()
     await bad({ 'Work email': 'email', Notes: 'email' }, /both fill email/);
     await bad({ 'Given name': 'first_name' }, /no column fills email/);
     await bad({}, /map at least one column/);
-    expectFailure(await api('POST', '/import', { csvContent: CSV, mapping: MAPPING }), 400, 'invalid_parameter');
+    expectFailure(await api('POST', '/pub/team-member-actions/import', { csvContent: CSV, mapping: MAPPING }), 400, 'invalid_parameter');
 
     const lines = ['email'];
     for (let i = 0; i < 50_001; i++) lines.push(`bulk${i}@example.com`);
-    const tooMany = expectFailure(await api('POST', '/import', { csvContent: lines.join('\n'), mapping: { email: 'email' }, dry_run: false }), 422, 'csv_invalid');
+    const tooMany = expectFailure(await api('POST', '/pub/team-member-actions/import', { csvContent: lines.join('\n'), mapping: { email: 'email' }, dry_run: false }), 422, 'csv_invalid');
     expect(tooMany[0]).to.match(/50,001 data rows; an import takes at most 50,000/);
     // The campaign upload's reader: bytes that are not text, and an unclosed quote, named by line (422).
-    const notText = expectFailure(await api('POST', '/import', { csvContent: 'email\nana@example.com\nbo\uFFFD@example.com', mapping: { email: 'email' }, dry_run: true }), 422, 'csv_invalid');
+    const notText = expectFailure(await api('POST', '/pub/team-member-actions/import', { csvContent: 'email\nana@example.com\nbo\uFFFD@example.com', mapping: { email: 'email' }, dry_run: true }), 422, 'csv_invalid');
     expect(notText[0]).to.match(/not valid UTF-8: line 3/);
-    const unclosed = expectFailure(await api('POST', '/import', { csvContent: 'email\n"ana@example.com', mapping: { email: 'email' }, dry_run: true }), 422, 'csv_invalid');
+    const unclosed = expectFailure(await api('POST', '/pub/team-member-actions/import', { csvContent: 'email\n"ana@example.com', mapping: { email: 'email' }, dry_run: true }), 422, 'csv_invalid');
     expect(unclosed[0]).to.match(/a quoted field is never closed \(record starting on line 2\)/);
 
     const viewer = await newKey(stack.models, account.accountId, { directory: 'view' });
-    expectFailure(await api('POST', '/import', { csvContent: CSV, mapping: MAPPING, dry_run: false }, viewer.key), 403, 'key_out_of_scope');
+    expectFailure(await api('POST', '/pub/team-member-actions/import', { csvContent: CSV, mapping: MAPPING, dry_run: false }, viewer.key), 403, 'key_out_of_scope');
     expect(await count()).to.equal(before);
   });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { addCustomField, deactivateCustomField } from '../../services/directory/custom-fields.ts';
 import { listMembers } from '../../services/directory/members.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { seedMembers } from '../helpers/directory.ts';
 import { extraApp, testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -16,10 +16,9 @@ describe('directory: list, fields, departments, sample', function () {
     stack = await testStack();
     account = await newAccount(stack.models);
   });
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey, url = stack.url) =>
-    call(url, method, `/v2/api/pub/team-member-actions${path}`, { key, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const page = async (query: string, key = account.liveKey, url = stack.url): Promise<Page> => {
-    const res = await api('GET', `/list?${query}`, undefined, key, url);
+    const res = await apiClient(url, key).api('GET', `/pub/team-member-actions/list?${query}`);
     expectSuccess(res);
     return { data: res.body.data as Member[], meta: res.body.meta as Page['meta'] };
   };
@@ -80,11 +79,11 @@ describe('directory: list, fields, departments, sample', function () {
       let clock = new Date('2026-03-01T10:00:00.000Z');
       const app = await extraApp({ now: () => clock });
       account = seeded;
-      const changed = expectSuccess(await api('POST', '/upsert', { email: 'm7@seed.example.com', first_name: 'Changed' }, seeded.liveKey, app.url)) as { member: Member };
+      const changed = expectSuccess(await apiClient(app.url, seeded.liveKey).api('POST', '/pub/team-member-actions/upsert', { email: 'm7@seed.example.com', first_name: 'Changed' })) as { member: Member };
       expect(changed.member.updatedat).to.equal('2026-03-01T10:00:00.000Z');
       clock = new Date('2026-03-01T10:00:00.001Z');
-      expectSuccess(await api('POST', '/deactivate', { email: 'm8@seed.example.com' }, seeded.liveKey, app.url));
-      const created = expectSuccess(await api('POST', '/upsert', { email: 'new-one@seed.example.com' }, seeded.liveKey, app.url)) as { member: Member };
+      expectSuccess(await apiClient(app.url, seeded.liveKey).api('POST', '/pub/team-member-actions/deactivate', { email: 'm8@seed.example.com' }));
+      const created = expectSuccess(await apiClient(app.url, seeded.liveKey).api('POST', '/pub/team-member-actions/upsert', { email: 'new-one@seed.example.com' })) as { member: Member };
 
       const delta = await pullAll('status=all&perPage=2&updated_since=2026-03-01T10:00:00.000Z', app.url);
       expect(delta.members.map((m) => m.email)).to.deep.equal(['m7@seed.example.com', 'm8@seed.example.com', 'new-one@seed.example.com']);
@@ -97,9 +96,9 @@ describe('directory: list, fields, departments, sample', function () {
 
     it('never shows another account\'s members or erased ones', async () => {
       account = await newAccount(stack.models);
-      await api('POST', '/upsert', { email: 'keep@example.com' });
-      await api('POST', '/upsert', { email: 'erase@example.com' });
-      await api('POST', '/delete', { email: 'erase@example.com' });
+      await api('POST', '/pub/team-member-actions/upsert', { email: 'keep@example.com' });
+      await api('POST', '/pub/team-member-actions/upsert', { email: 'erase@example.com' });
+      await api('POST', '/pub/team-member-actions/delete', { email: 'erase@example.com' });
       const all = await pullAll('status=all');
       expect(all.members.map((m) => m.email)).to.deep.equal(['keep@example.com']);
     });
@@ -107,7 +106,7 @@ describe('directory: list, fields, departments, sample', function () {
     it('bad input → 400: perPage 501 or 0, a bad status, after_id or updated_since', async () => {
       account = seeded;
       for (const query of ['perPage=501', 'perPage=0', 'status=enabled', 'after_id=-1', 'after_id=abc', 'updated_since=yesterday', 'updated_since=2026-02-30T00:00:00Z']) {
-        const messages = expectFailure(await api('GET', `/list?${query}`), 400, 'invalid_parameter');
+        const messages = expectFailure(await api('GET', `/pub/team-member-actions/list?${query}`), 400, 'invalid_parameter');
         expect(messages[0]).to.match(new RegExp(`^${query.split('=')[0]}`));
       }
       expect((await page('perPage=500')).data).to.have.length(500);
@@ -149,40 +148,40 @@ describe('directory: list, fields, departments, sample', function () {
   describe('fields', () => {
     it('lists every settable field with label, type, required and format, then the active custom date fields', async () => {
       account = await newAccount(stack.models);
-      const builtIn = expectSuccess(await api('GET', '/fields')) as Array<Record<string, unknown>>;
+      const builtIn = expectSuccess(await api('GET', '/pub/team-member-actions/fields')) as Array<Record<string, unknown>>;
       expect(builtIn.map((f) => f.key)).to.deep.equal(['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email', 'timezone']);
       expect(builtIn[0]).to.deep.equal({ key: 'email', label: 'Email', type: 'string', required: true, format: 'email' });
       expect(builtIn.find((f) => f.key === 'hire_date')).to.deep.equal({ key: 'hire_date', label: 'Hire date', type: 'date', required: false, format: 'YYYY-MM-DD' });
       await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: true });
       await addCustomField(stack.models, { accountId: account.accountId, key: 'badge_date', label: 'Badge date', required: false });
       await deactivateCustomField(stack.models, account.accountId, 'badge_date');
-      const withCustom = expectSuccess(await api('GET', '/fields')) as Array<Record<string, unknown>>;
+      const withCustom = expectSuccess(await api('GET', '/pub/team-member-actions/fields')) as Array<Record<string, unknown>>;
       expect(withCustom.slice(builtIn.length)).to.deep.equal([{ key: 'custom_fields.visa_expiry', label: 'Visa expiry', type: 'date', required: true, format: 'YYYY-MM-DD' }]);
       // Another account sees only the built-in fields.
       const other = await newAccount(stack.models);
-      expect(expectSuccess(await api('GET', '/fields', undefined, other.liveKey))).to.deep.equal(builtIn);
+      expect(expectSuccess(await api('GET', '/pub/team-member-actions/fields', undefined, other.liveKey))).to.deep.equal(builtIn);
     });
   });
 
   describe('departments', () => {
     it('lists the account\'s departments by name with their member counts, never another account\'s', async () => {
       account = await newAccount(stack.models);
-      await api('POST', '/upsert', { email: 'a@example.com', departments: ['Zeta', 'alpha'] });
-      await api('POST', '/upsert', { email: 'b@example.com', departments: ['Alpha'] });
-      const list = expectSuccess(await api('GET', '/departments')) as Array<{ id: number; name: string; members: number; createdat: string }>;
+      await api('POST', '/pub/team-member-actions/upsert', { email: 'a@example.com', departments: ['Zeta', 'alpha'] });
+      await api('POST', '/pub/team-member-actions/upsert', { email: 'b@example.com', departments: ['Alpha'] });
+      const list = expectSuccess(await api('GET', '/pub/team-member-actions/departments')) as Array<{ id: number; name: string; members: number; createdat: string }>;
       expect(list.map((d) => [d.name, d.members])).to.deep.equal([
         ['alpha', 2],
         ['Zeta', 1],
       ]);
       const other = await newAccount(stack.models);
-      expect(expectSuccess(await api('GET', '/departments', undefined, other.liveKey))).to.deep.equal([]);
+      expect(expectSuccess(await api('GET', '/pub/team-member-actions/departments', undefined, other.liveKey))).to.deep.equal([]);
     });
   });
 
   describe('sample', () => {
     it('returns one invented event of each type, shaped like a delivery', async () => {
       for (const type of ['team_member_created', 'team_member_updated', 'team_member_deactivated', 'team_member_deleted']) {
-        const event = expectSuccess(await api('GET', `/sample?event_type=${type}`)) as Record<string, unknown> & { member: Record<string, unknown> };
+        const event = expectSuccess(await api('GET', `/pub/team-member-actions/sample?event_type=${type}`)) as Record<string, unknown> & { member: Record<string, unknown> };
         expect(event.event_type).to.equal(type);
         expect(event.event_id).to.match(/^[0-9a-f-]{36}$/);
         expect(event.source).to.equal('api');
@@ -194,8 +193,8 @@ describe('directory: list, fields, departments, sample', function () {
     });
 
     it('requires a known event_type', async () => {
-      expectFailure(await api('GET', '/sample?event_type=member_renamed'), 400, 'invalid_parameter');
-      expectFailure(await api('GET', '/sample'), 422, 'missing_field');
+      expectFailure(await api('GET', '/pub/team-member-actions/sample?event_type=member_renamed'), 400, 'invalid_parameter');
+      expectFailure(await api('GET', '/pub/team-member-actions/sample'), 422, 'missing_field');
     });
   });
 });

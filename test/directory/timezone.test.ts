@@ -2,7 +2,7 @@
 // or a raw offset (400 naming the field), clears it with "" or null; find and list answer it; fields lists it; the
 // import maps a column to it; member events carry it.
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { outboxEvents } from '../helpers/directory.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -19,10 +19,9 @@ describe('directory: member time zones', function () {
   beforeEach(async () => {
     account = await newAccount(stack.models);
   });
-  const api = (method: string, path: string, body?: unknown) =>
-    call(stack.url, method, `/v2/api/pub/team-member-actions${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
-  const upsert = async (body: Record<string, unknown>) => expectSuccess(await api('POST', '/upsert', body)) as Answer;
-  const find = async (email: string) => expectSuccess(await api('GET', `/find?email=${encodeURIComponent(email)}`)) as Member;
+  const { api } = apiClient(() => stack, () => account.liveKey);
+  const upsert = async (body: Record<string, unknown>) => expectSuccess(await api('POST', '/pub/team-member-actions/upsert', body)) as Answer;
+  const find = async (email: string) => expectSuccess(await api('GET', `/pub/team-member-actions/find?email=${encodeURIComponent(email)}`)) as Member;
   const stored = async (email: string) => (await stack.models.TeamMember.findOne({ where: { account_id: account.accountId, email }, rejectOnEmpty: true })).timezone;
 
   it('creates a member with a zone, answered as sent, stored, and carried by the created event', async () => {
@@ -46,12 +45,12 @@ describe('directory: member time zones', function () {
 
   it('an unknown zone, a raw offset or a non-string is 400 invalid_parameter naming timezone, and nothing is written', async () => {
     for (const timezone of ['Mars/Olympus_Mons', '+09:00', 'GMT+9:00', 42]) {
-      const messages = expectFailure(await api('POST', '/upsert', { email: 'bad@example.com', timezone }), 400, 'invalid_parameter');
+      const messages = expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'bad@example.com', timezone }), 400, 'invalid_parameter');
       expect(messages[0], JSON.stringify(timezone)).to.match(/^timezone: /);
     }
     expect(await stack.models.TeamMember.count({ where: { account_id: account.accountId } })).to.equal(0);
     await upsert({ email: 'kept@example.com', timezone: 'America/New_York' });
-    expectFailure(await api('POST', '/upsert', { email: 'kept@example.com', timezone: 'America/Nowhere' }), 400, 'invalid_parameter');
+    expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'kept@example.com', timezone: 'America/Nowhere' }), 400, 'invalid_parameter');
     expect(await stored('kept@example.com')).to.equal('America/New_York');
   });
 
@@ -74,19 +73,19 @@ describe('directory: member time zones', function () {
     await upsert({ email: 'plain@example.com' });
     expect(await find('zoned@example.com')).to.have.property('timezone', 'Australia/Sydney');
     expect(await find('plain@example.com')).to.have.property('timezone', null);
-    const list = expectSuccess(await api('GET', '/list')) as Member[];
+    const list = expectSuccess(await api('GET', '/pub/team-member-actions/list')) as Member[];
     expect(list.map((m) => [m.email, m.timezone])).to.deep.equal([['zoned@example.com', 'Australia/Sydney'], ['plain@example.com', null]]);
   });
 
   it('fields lists timezone among the built-in fields', async () => {
-    const fields = expectSuccess(await api('GET', '/fields')) as Array<Record<string, unknown>>;
+    const fields = expectSuccess(await api('GET', '/pub/team-member-actions/fields')) as Array<Record<string, unknown>>;
     expect(fields.find((f) => f.key === 'timezone')).to.deep.equal({ key: 'timezone', label: 'Time zone', type: 'string', required: false, format: 'IANA time zone' });
   });
 
   it('the import maps a column to timezone: a zone is canonicalised, a bad one is a problem row, a blank cell keeps the zone', async () => {
     await upsert({ email: 'keep@example.com', timezone: 'Europe/Lisbon' });
     const csv = ['Email,Zone', 'mei@example.com,asia/shanghai', 'bad@example.com,Atlantis/Capital', 'keep@example.com,'].join('\n');
-    const outcome = expectSuccess(await api('POST', '/import', { csvContent: csv, mapping: { Email: 'email', Zone: 'timezone' }, dry_run: false })) as { creates: number; unchanged: number; errors: number; problems: Array<{ row: number; message: string }> };
+    const outcome = expectSuccess(await api('POST', '/pub/team-member-actions/import', { csvContent: csv, mapping: { Email: 'email', Zone: 'timezone' }, dry_run: false })) as { creates: number; unchanged: number; errors: number; problems: Array<{ row: number; message: string }> };
     expect(outcome).to.deep.include({ creates: 1, unchanged: 1, errors: 1 });
     expect(outcome.problems).to.have.length(1);
     expect(outcome.problems[0]!.row).to.equal(3);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { addCustomField } from '../../services/directory/custom-fields.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { outboxEvents } from '../helpers/directory.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -17,9 +17,8 @@ describe('directory: upsert', function () {
   beforeEach(async () => {
     account = await newAccount(stack.models);
   });
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey) =>
-    call(stack.url, method, `/v2/api/pub/team-member-actions${path}`, { key, ...(body === undefined ? {} : { body }) });
-  const upsert = async (body: Record<string, unknown>) => expectSuccess(await api('POST', '/upsert', body)) as Answer;
+  const { api } = apiClient(() => stack, () => account.liveKey);
+  const upsert = async (body: Record<string, unknown>) => expectSuccess(await api('POST', '/pub/team-member-actions/upsert', body)) as Answer;
   const events = () => outboxEvents(stack.models, account.accountId);
 
   it('creates a member with normalized fields and records one team_member_created event in the outbox', async () => {
@@ -102,7 +101,7 @@ describe('directory: upsert', function () {
     await upsert({ email: 'd1@example.com', departments: ['Customer Success'] });
     const second = await upsert({ email: 'd2@example.com', departments: ['customer success', 'Finance'] });
     expect(second.member.departments).to.deep.equal(['Customer Success', 'Finance']);
-    const departments = expectSuccess(await api('GET', '/departments')) as Array<{ name: string; members: number }>;
+    const departments = expectSuccess(await api('GET', '/pub/team-member-actions/departments')) as Array<{ name: string; members: number }>;
     expect(departments.map((d) => [d.name, d.members])).to.deep.equal([
       ['Customer Success', 2],
       ['Finance', 1],
@@ -145,13 +144,13 @@ describe('directory: upsert', function () {
     // The link follows the manager's email when it changes.
     await upsert({ match_field: 'employee_id', employee_id: 'M-1', email: 'later@example.com' });
     await upsert({ match_field: 'employee_id', employee_id: 'M-1', email: 'renamed@example.com' });
-    const found = expectSuccess(await api('GET', `/find?email=r2@example.com`)) as Member;
+    const found = expectSuccess(await api('GET', `/pub/team-member-actions/find?email=r2@example.com`)) as Member;
     expect(found.manager_email).to.equal('renamed@example.com');
     expect(found.updatedat).to.equal(early.member.updatedat);
   });
 
   it('refuses a member as its own manager (422) and writes nothing', async () => {
-    expectFailure(await api('POST', '/upsert', { email: 'self@example.com', manager_email: 'Self@example.com' }), 422, 'invalid_manager');
+    expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'self@example.com', manager_email: 'Self@example.com' }), 422, 'invalid_manager');
     expect(await stack.models.TeamMember.count({ where: { account_id: account.accountId } })).to.equal(0);
     expect(await events()).to.deep.equal([]);
   });
@@ -173,7 +172,7 @@ describe('directory: upsert', function () {
     expect((await events()).map((e) => e.type)).to.deep.equal(['team_member_created']);
     // A dry run fails as the real call would.
     await upsert({ email: 'taken@example.com', employee_id: 'T-1' });
-    expectFailure(await api('POST', '/upsert', { email: 'dry@example.com', employee_id: 'T-1', dry_run: true }), 422, 'member_conflict');
+    expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'dry@example.com', employee_id: 'T-1', dry_run: true }), 422, 'member_conflict');
   });
 
   it('lists unknown body fields in ignored_fields; upsert never sets disabled', async () => {
@@ -185,19 +184,19 @@ describe('directory: upsert', function () {
   it('source "zapier" marks the event; another source is 400', async () => {
     await upsert({ email: 'z@example.com', source: 'zapier' });
     expect((await events())[0]!.body.source).to.equal('zapier');
-    expectFailure(await api('POST', '/upsert', { email: 'z2@example.com', source: 'ui' }), 400, 'invalid_parameter');
+    expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'z2@example.com', source: 'ui' }), 400, 'invalid_parameter');
   });
 
   it('a change that would take another member\'s email or employee_id is 422 naming the field, writing nothing', async () => {
     await upsert({ email: 'h1@example.com', employee_id: 'H-1' });
     await upsert({ email: 'h2@example.com', employee_id: 'H-2' });
     const count = (await events()).length;
-    const idTaken = expectFailure(await api('POST', '/upsert', { email: 'h2@example.com', employee_id: 'H-1' }), 422, 'member_conflict');
+    const idTaken = expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'h2@example.com', employee_id: 'H-1' }), 422, 'member_conflict');
     expect(idTaken[0]).to.match(/^employee_id: /);
-    const emailTaken = expectFailure(await api('POST', '/upsert', { match_field: 'employee_id', employee_id: 'H-2', email: 'h1@example.com' }), 422, 'member_conflict');
+    const emailTaken = expectFailure(await api('POST', '/pub/team-member-actions/upsert', { match_field: 'employee_id', employee_id: 'H-2', email: 'h1@example.com' }), 422, 'member_conflict');
     expect(emailTaken[0]).to.match(/^email: /);
     // A new employee_id whose email belongs to a member with another employee_id.
-    expectFailure(await api('POST', '/upsert', { match_field: 'employee_id', employee_id: 'H-3', email: 'h1@example.com' }), 422, 'member_conflict');
+    expectFailure(await api('POST', '/pub/team-member-actions/upsert', { match_field: 'employee_id', employee_id: 'H-3', email: 'h1@example.com' }), 422, 'member_conflict');
     expect((await events()).length).to.equal(count);
     expect((await stack.models.TeamMember.findOne({ where: { account_id: account.accountId, email: 'h2@example.com' } }))!.employee_id).to.equal('H-2');
   });
@@ -226,10 +225,10 @@ describe('directory: upsert', function () {
       [{ match_field: 'employee_id', employee_id: 'J-1' }, 422, 'email'],
     ];
     for (const [body, status, field] of bad) {
-      const messages = expectFailure(await api('POST', '/upsert', body), status, status === 400 ? 'invalid_parameter' : 'missing_field');
+      const messages = expectFailure(await api('POST', '/pub/team-member-actions/upsert', body), status, status === 400 ? 'invalid_parameter' : 'missing_field');
       expect(messages[0], JSON.stringify(body)).to.match(new RegExp(`^${field.replace('.', '\\.')}\\b`));
     }
-    expectFailure(await api('POST', '/upsert', undefined, account.liveKey), 422, 'missing_field');
+    expectFailure(await api('POST', '/pub/team-member-actions/upsert', undefined, account.liveKey), 422, 'missing_field');
     expectFailure(await call(stack.url, 'POST', '/v2/api/pub/team-member-actions/upsert', { key: account.liveKey, rawBody: '{"email":', headers: { 'Content-Type': 'application/json' } }), 400, 'malformed_json');
     expect(await stack.models.TeamMember.count({ where: { account_id: account.accountId } })).to.equal(0);
     expect(await events()).to.deep.equal([]);
@@ -237,14 +236,14 @@ describe('directory: upsert', function () {
 
   it('an update cannot clear the email (422)', async () => {
     await upsert({ email: 'k@example.com', employee_id: 'K-1' });
-    expectFailure(await api('POST', '/upsert', { match_field: 'employee_id', employee_id: 'K-1', email: '' }), 422, 'missing_field');
+    expectFailure(await api('POST', '/pub/team-member-actions/upsert', { match_field: 'employee_id', employee_id: 'K-1', email: '' }), 422, 'missing_field');
   });
 
   describe('custom date fields', () => {
     it('sets, changes and clears custom dates; unknown keys are ignored; a required one is needed on create', async () => {
       await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: false });
       await addCustomField(stack.models, { accountId: account.accountId, key: 'start_date', label: 'Start date', required: true });
-      const missing = expectFailure(await api('POST', '/upsert', { email: 'l@example.com', custom_fields: { visa_expiry: '2027-01-01' } }), 422, 'missing_field');
+      const missing = expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'l@example.com', custom_fields: { visa_expiry: '2027-01-01' } }), 422, 'missing_field');
       expect(missing).to.deep.equal(['custom_fields.start_date is required']);
       expect(await stack.models.TeamMember.count({ where: { account_id: account.accountId } })).to.equal(0);
 
@@ -255,7 +254,7 @@ describe('directory: upsert', function () {
       expect(changed).to.deep.include({ action: 'updated', changed_fields: ['custom_fields.visa_expiry'] });
       expect(changed.member.custom_fields).to.deep.equal({ start_date: '2024-03-01' });
       expect((await events())[1]!.body.changed_fields).to.deep.equal(['custom_fields.visa_expiry']);
-      expectFailure(await api('POST', '/upsert', { email: 'l@example.com', custom_fields: { start_date: null } }), 422, 'missing_field');
+      expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'l@example.com', custom_fields: { start_date: null } }), 422, 'missing_field');
       // Updates that leave a required date out are fine.
       expect((await upsert({ email: 'l@example.com', first_name: 'Lu' })).action).to.equal('updated');
     });
@@ -264,11 +263,11 @@ describe('directory: upsert', function () {
   it('another account never sees or matches this account\'s members', async () => {
     const other = await newAccount(stack.models);
     await upsert({ email: 'shared@example.com', employee_id: 'S-1', first_name: 'Mine' });
-    const theirs = expectSuccess(await api('POST', '/upsert', { email: 'shared@example.com', employee_id: 'S-1', first_name: 'Theirs' }, other.liveKey)) as Answer;
+    const theirs = expectSuccess(await api('POST', '/pub/team-member-actions/upsert', { email: 'shared@example.com', employee_id: 'S-1', first_name: 'Theirs' }, other.liveKey)) as Answer;
     expect(theirs.action).to.equal('created');
-    expect(expectSuccess(await api('GET', '/find?email=shared@example.com'))).to.deep.include({ first_name: 'Mine' });
-    expect(expectSuccess(await api('GET', '/find?email=shared@example.com', undefined, other.liveKey))).to.deep.include({ first_name: 'Theirs' });
+    expect(expectSuccess(await api('GET', '/pub/team-member-actions/find?email=shared@example.com'))).to.deep.include({ first_name: 'Mine' });
+    expect(expectSuccess(await api('GET', '/pub/team-member-actions/find?email=shared@example.com', undefined, other.liveKey))).to.deep.include({ first_name: 'Theirs' });
     // Sandbox data is another account's too.
-    expect(expectSuccess(await api('GET', '/find?email=shared@example.com', undefined, account.sandboxKey))).to.deep.equal({});
+    expect(expectSuccess(await api('GET', '/pub/team-member-actions/find?email=shared@example.com', undefined, account.sandboxKey))).to.deep.equal({});
   });
 });

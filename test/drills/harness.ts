@@ -14,7 +14,7 @@ import { startEmbeddedTemporal } from '../../lib/embedded-temporal.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { killDevServer, type DevServer } from '../../lib/temporal-dev-server.ts';
 import type { Models } from '../../models/index.ts';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, newAccount, type ApiClient, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { onSuiteEnd } from '../helpers/cleanup.ts';
 import { baseEnv, tempDir } from '../helpers/env.ts';
@@ -115,15 +115,12 @@ export interface Drill {
   newTenant(name: string): Promise<Tenant>;
 }
 
-export interface Tenant {
+/** A tenant of the drill: its account, eCard and receiver path, and the key API with its live key (`api`, `ok`). */
+export interface Tenant extends Pick<ApiClient, 'api' | 'ok'> {
   account: TestAccount;
   ecardId: number;
   /** The receiver path its ecard_shared deliveries go to. */
   hookPath: string;
-  /** A request with the account's live key. */
-  api(method: string, path: string, body?: unknown): ReturnType<typeof call>;
-  /** A successful request's data. */
-  ok(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
 }
 
 /** Shrunk timeouts (whole seconds where Temporal times them): the heartbeat, webhook retries, sweeps, statements. */
@@ -221,8 +218,7 @@ export async function startDrill(options: { databaseUrl?: string; settings?: Rec
       const widget = await insertWidget(models, account.accountId);
       const ecard = await insertEcard(models, account.accountId, widget.id);
       const hookPath = `/drill-${process.pid}-${++tenants}-${name}`;
-      const api = (method: string, path: string, body?: unknown) => call(url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
-      const ok = async (method: string, path: string, body?: unknown) => expectSuccess(await api(method, path, body)) as Record<string, unknown>;
+      const { api, ok } = apiClient(url, account.liveKey);
       await ok('POST', '/webhook/ecard-shared-url', { url: `${receiver.url}${hookPath}` });
       return { account, ecardId: ecard.id, hookPath, api, ok };
     },

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { issueToken } from '../../services/confirmation-tokens.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -21,8 +21,7 @@ describe('eCards', function () {
     other = await newAccount(stack.models);
     widgetId = (await insertWidget(stack.models, account.accountId)).id;
   });
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey) =>
-    call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const create = async (fields: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
     expectSuccess(await api('POST', '/ecard/save', { myEcard: { widgetid: widgetId, name: 'Card', ...fields }, ...extra })) as EcardBody;
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -19,7 +19,7 @@ describe('eCards: the card page fields', function () {
     account = await newAccount(stack.models);
     widgetId = (await insertWidget(stack.models, account.accountId)).id;
   });
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const create = async (fields: Record<string, unknown> = {}) =>
     expectSuccess(await api('POST', '/ecard/save', { myEcard: { widgetid: widgetId, name: 'Card', ...fields } })) as EcardBody;
   const rowOf = async (id: number) => (await stack.models.Ecard.findByPk(id))!.get({ plain: true });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -26,7 +26,7 @@ describe("eCards: the widget form's fields and the publish window", function () 
     widgetId = widget.id;
     widgetVanity = widget.vanity_id;
   });
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const create = async (fields: Json = {}) => expectSuccess(await api('POST', '/ecard/save', { myEcard: { widgetid: widgetId, name: 'Card', ...fields } })) as EcardBody;
   const getEcards = async (vanity = widgetVanity) => expectSuccess(await api('GET', `/pub/ecard-actions/get-ecards?widgetId=${vanity}`)) as Json[];
 

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { startApi } from '../../app/runtime.ts';
 import { createLogger } from '../../lib/logger.ts';
-import { call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { onSuiteEnd } from '../helpers/cleanup.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -33,11 +33,11 @@ describe('templates cannot reach the service', function () {
     widgetId = (await insertWidget(stack.models, account.accountId)).id;
     ecardId = (await insertEcard(stack.models, account.accountId, widgetId)).id;
   });
-  const api = (path: string, body: unknown, url = stack.url) => call(url, 'POST', `/v2/api${path}`, { key: account.liveKey, body });
-  const save = (fields: Record<string, unknown>) => api('/ecard/save', { myEcard: { widgetid: widgetId, name: 'T', ...fields } });
-  const preview = (body: Record<string, unknown>, url?: string) => api('/ecard/preview', { id: ecardId, ...body }, url);
+  const { api } = apiClient(() => stack, () => account.liveKey);
+  const save = (fields: Record<string, unknown>) => api('POST', '/ecard/save', { myEcard: { widgetid: widgetId, name: 'T', ...fields } });
+  const preview = (body: Record<string, unknown>, url?: string) => apiClient(url ?? stack, account.liveKey).api('POST', '/ecard/preview', { id: ecardId, ...body });
   const share = (extra: Record<string, unknown>, url?: string) =>
-    api('/pub/ecard-actions/send-ecard', { ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Friend', type: 'ecard_copy_link', ...extra }, url);
+    apiClient(url ?? stack, account.liveKey).api('POST', '/pub/ecard-actions/send-ecard', { ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Friend', type: 'ecard_copy_link', ...extra });
   const sendsOf = () => stack.models.Send.count({ where: { account_id: account.accountId } });
 
   describe('log', () => {
@@ -77,9 +77,9 @@ describe('templates cannot reach the service', function () {
       await capturingOutput(async () => {
         const secret = 'secret-log-text-7b1';
         for (const field of ['header', 'emailSubject', 'details']) {
-          expectFailure(await api('/ecard/save', { myEcard: { widgetid: widgetId, name: 'L', [field]: `Hi {{log "${secret}"}}` } }, url), 422, 'invalid_template');
+          expectFailure(await apiClient(url, account.liveKey).api('POST', '/ecard/save', { myEcard: { widgetid: widgetId, name: 'L', [field]: `Hi {{log "${secret}"}}` } }), 422, 'invalid_template');
         }
-        expectFailure(await api('/ecard/bulkUpdate', { ecardids: [ecardId], fieldName: 'header', fieldValue: `{{log "${secret}" level="error"}}` }, url), 422, 'invalid_template');
+        expectFailure(await apiClient(url, account.liveKey).api('POST', '/ecard/bulkUpdate', { ecardids: [ecardId], fieldName: 'header', fieldValue: `{{log "${secret}" level="error"}}` }), 422, 'invalid_template');
         for (const field of ['header', 'emailSubject', 'details']) {
           expectFailure(await preview({ mergeTags: { who: secret }, overrideProps: { [field]: '{{log who}}' } }, url), 422, 'invalid_template');
         }
@@ -108,7 +108,7 @@ describe('templates cannot reach the service', function () {
       for (const template of ['{{> x}}', '{{#> layout}}y{{/layout}}', '{{#*inline "x"}}y{{/inline}}', '{{* deco}}', '{{> (lookup . "n")}}']) {
         for (const field of ['header', 'details']) expectFailure(await save({ [field]: template }), 422, 'invalid_template');
       }
-      expectFailure(await api('/ecard/bulkUpdate', { ecardids: [ecardId], fieldName: 'details', fieldValue: '<p>{{> x}}</p>' }), 422, 'invalid_template');
+      expectFailure(await api('POST', '/ecard/bulkUpdate', { ecardids: [ecardId], fieldName: 'details', fieldValue: '<p>{{> x}}</p>' }), 422, 'invalid_template');
     });
 
     it('{{> x}} in send-ecard overrideProps is a flat 422 at accept; nothing is stored', async () => {

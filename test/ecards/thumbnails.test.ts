@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { ownMediaFile } from '../../services/media.ts';
@@ -50,7 +50,7 @@ describe('eCards: thumbnails of uploaded artwork', function () {
     account = await newAccount(stack.models);
     widgetId = (await insertWidget(stack.models, account.accountId)).id;
   });
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const save = async (myEcard: Record<string, unknown>, ecardimg?: Buffer) =>
     expectSuccess(await api('POST', '/ecard/save', { myEcard: { widgetid: widgetId, name: 'Card', ...myEcard }, ...(ecardimg ? { ecardimg: ecardimg.toString('base64') } : {}) })) as EcardBody;
   const upload = async (bytes: Buffer) => (expectSuccess(await api('POST', '/ecard/uploadMediaImage', { imageBase: bytes.toString('base64') })) as { url: string }).url;

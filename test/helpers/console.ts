@@ -3,7 +3,7 @@
 import { hashPassword } from '../../lib/passwords.ts';
 import { TEST_SCRYPT_LOG2N } from './env.ts';
 import type { Models } from '../../models/index.ts';
-import { call, newAccount, type TestAccount } from './api.ts';
+import { call, expectSuccess, newAccount, type Json, type TestAccount } from './api.ts';
 import { insertEcard, insertWidget } from './catalog.ts';
 
 export interface ConsoleResponse {
@@ -18,6 +18,8 @@ export interface ConsoleClient {
   csrf: string | undefined;
   /** `body` is sent as JSON; `raw` as it is (a FormData gets its multipart type from fetch, a string the type in `headers`). */
   call(method: string, path: string, options?: { body?: unknown; raw?: FormData | string; headers?: Record<string, string>; csrf?: string | null; origin?: string | null }): Promise<ConsoleResponse>;
+  /** A request (`body` as JSON) that must succeed in the standard envelope (expectSuccess): its `data`. */
+  ok<T = Json>(method: string, path: string, body?: unknown): Promise<T>;
   signIn(email: string, password: string): Promise<ConsoleResponse>;
 }
 
@@ -56,6 +58,9 @@ export function consoleClient(baseUrl: string): ConsoleClient {
       }
       const text = await res.text();
       return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    },
+    async ok<T = Json>(method: string, path: string, body?: unknown) {
+      return expectSuccess(await client.call(method, path, body === undefined ? {} : { body })) as T;
     },
     async signIn(email, password) {
       const token = await client.call('GET', '/csrf');
@@ -125,13 +130,15 @@ export async function ownerOnPages(stack: Stack, plan: Plan = 'free'): Promise<{
   return { account, ...(await signedInPages(stack.url, email, OWNER_PASSWORD)) };
 }
 
-/** A new account whose owner is signed in to the console API. */
-export async function ownerOnApi(stack: Stack, plan: Plan = 'free'): Promise<{ account: TestAccount; client: ConsoleClient }> {
-  const account = await newAccount(stack.models, plan);
+/**
+ * The tests' one console session: the owner of `account` (else of a new account of `plan`) with a password, signed in
+ * to the console API of the stack (or of `url`, another app on its database); the sign-in must succeed.
+ */
+export async function signedInConsole(stack: Stack, options: { account?: TestAccount; plan?: Plan; url?: string } = {}): Promise<{ account: TestAccount; client: ConsoleClient }> {
+  const account = options.account ?? (await newAccount(stack.models, options.plan));
   const email = await setOwnerPassword(stack.models, account.accountId, OWNER_PASSWORD);
-  const client = consoleClient(stack.url);
-  const res = await client.signIn(email, OWNER_PASSWORD);
-  if (res.status !== 200) throw new Error(`console sign-in answered ${res.status}`);
+  const client = consoleClient(options.url ?? stack.url);
+  expectSuccess(await client.signIn(email, OWNER_PASSWORD));
   return { account, client };
 }
 

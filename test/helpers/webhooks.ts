@@ -5,7 +5,7 @@ import type { Models } from '../../models/index.ts';
 import type { WebhookEventType } from '../../services/webhooks/samples.ts';
 import type { WebhookDelivery } from '../../models/WebhookDelivery.ts';
 import { deliveryWorkflowId } from '../../workflows/webhook-delivery/contract.ts';
-import { call, expectSuccess, newAccount, type TestAccount } from './api.ts';
+import { apiClient, expectSuccess, newAccount, type TestAccount } from './api.ts';
 import { eventually } from './eventually.ts';
 import { testReceiver, type Receiver } from './receiver.ts';
 import { testStack, type TestStack } from './stack.ts';
@@ -37,7 +37,7 @@ export interface AttemptView {
 export type DeliveryDetailView = DeliveryView & { body: string; redacted: boolean; attempt_log: AttemptView[] };
 
 export function webhookApi(stack: TestStack, account: TestAccount, key = account.liveKey) {
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(stack, key);
   return {
     api,
     async subscribe(eventType: string, hookUrl: string, extra: Record<string, unknown> = {}): Promise<number> {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { consoleRoutes } from '../../api/console/routes.ts';
-import { call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { ownerOnApi, ownerOnPages, type ConsoleClient } from '../helpers/console.ts';
+import { type ConsoleClient, ownerOnPages, signedInConsole } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 // decisions.md (Hardening, bodies): no body answers 5xx. JSON nested deeper than 64 levels is 400 body_too_deep
@@ -30,7 +30,7 @@ describe('hostile input: deep bodies, ids, Idempotency-Key, lengths', function (
     ecardId = (await insertEcard(stack.models, account.accountId, (await insertWidget(stack.models, account.accountId)).id)).id;
     document = (await (await fetch(`${stack.url}/v2/api/openapi.json`)).json()) as typeof document;
   });
-  const api = (method: string, path: string, options: Parameters<typeof call>[3] = {}) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...options });
+  const { call: api } = apiClient(() => stack, () => account.liveKey);
   const posts = (): Operation[] =>
     Object.entries(document.paths).flatMap(([path, ops]) => (ops.post ? [{ method: 'POST', path: path.replace(/\{\w+\}/g, '1') }] : []));
   const isFlat = (path: string) => path.endsWith('/send-ecard');
@@ -74,7 +74,7 @@ describe('hostile input: deep bodies, ids, Idempotency-Key, lengths', function (
     });
 
     it('the console API answers a body nested 65 deep with 400 body_too_deep on every JSON route', async () => {
-      const { client } = await ownerOnApi(stack);
+      const { client } = await signedInConsole(stack);
       const unsafe = consoleRoutes.filter((r) => r.method !== 'get' && r.surface === 'session');
       expect(unsafe.length).to.be.greaterThan(10);
       for (const route of unsafe) {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { MEMBER_EVENT_TYPES } from '../../services/directory/events.ts';
 import { newVanityId } from '../../services/widgets/admin/widgets.ts';
-import { call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { extraApp, testModels, type ExtraApp } from '../helpers/stack.ts';
 import type { Models } from '../../models/index.ts';
@@ -27,8 +27,7 @@ describe('caps per tenant (LIMIT_*, MEDIA_QUOTA_MB)', function () {
   beforeEach(async () => {
     account = await newAccount(models);
   });
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey) =>
-    call(app.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => app, () => account.liveKey);
   const ecardCount = (widgetId: number) => models.Ecard.count({ where: { widget_id: widgetId } });
   const mediaCount = (accountId = account.accountId) => models.MediaFile.count({ where: { account_id: accountId } });
 

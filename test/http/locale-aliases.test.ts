@@ -2,8 +2,8 @@
 // send-ecard, campaigns (save, updateLocale), automations and widgets (wconfig.locale), each stored as the
 // language it names; garbage is 400 everywhere.
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { apiClient, expectFailure, expectSuccess, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
@@ -33,47 +33,47 @@ describe('locale aliases on every endpoint that takes a locale', function () {
   });
   // An account per test: the key API's rate limit is per key.
   beforeEach(async () => {
-    account = await newAccount(stack.models, 'enterprise');
-    const widget = await insertWidget(stack.models, account.accountId);
-    ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
+    const made = await accountWithWidget(stack, { plan: 'enterprise' });
+    account = made.account;
+    ecardId = made.ecard.id;
   });
-  const api = (path: string, body: Json) => call(stack.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body });
+  const { api } = apiClient(() => stack, () => account.liveKey);
 
   const endpoints: Array<[string, (locale: string) => Promise<ApiResponse & { stored: () => Promise<unknown> }>]> = [
     [
       'send-ecard',
       async (locale) => {
         const body = { ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', type: 'ecard_copy_link', locale };
-        const res = await api('/pub/ecard-actions/send-ecard', body);
+        const res = await api('POST', '/pub/ecard-actions/send-ecard', body);
         return { ...res, stored: async () => (await stack.models.Send.findOne({ where: { send_id: String(res.body.sendId) } }))?.locale };
       },
     ],
     [
       'campaign/save',
       async (locale) => {
-        const res = await api('/campaign/save', { campaign: { campaign_name: 'C', from_name: 'HR', from_email: 'hr@example.com', locale } });
+        const res = await api('POST', '/campaign/save', { campaign: { campaign_name: 'C', from_name: 'HR', from_email: 'hr@example.com', locale } });
         return { ...res, stored: async () => (await stack.models.Campaign.findByPk(Number((res.body.data as Json | undefined)?.id ?? res.body.id)))?.locale };
       },
     ],
     [
       'campaign/updateLocale',
       async (locale) => {
-        const id = (expectSuccess(await api('/campaign/save', { campaign: { campaign_name: 'C', from_name: 'HR', from_email: 'hr@example.com' } })) as { id: number }).id;
-        const res = await api('/campaign/updateLocale', { campaignid: id, locale });
+        const id = (expectSuccess(await api('POST', '/campaign/save', { campaign: { campaign_name: 'C', from_name: 'HR', from_email: 'hr@example.com' } })) as { id: number }).id;
+        const res = await api('POST', '/campaign/updateLocale', { campaignid: id, locale });
         return { ...res, stored: async () => (await stack.models.Campaign.findByPk(id))?.locale };
       },
     ],
     [
       'automation/save',
       async (locale) => {
-        const res = await api('/automation/save', { automation: { automation_name: 'A', event_type: 'birthday', locale } });
+        const res = await api('POST', '/automation/save', { automation: { automation_name: 'A', event_type: 'birthday', locale } });
         return { ...res, stored: async () => (await stack.models.Automation.findByPk(Number((res.body.data as Json | undefined)?.id ?? res.body.id)))?.locale };
       },
     ],
     [
       'widget/save (wconfig.locale)',
       async (locale) => {
-        const res = await api('/widget/save', { widget: { name: 'W', wconfig: { locale } } });
+        const res = await api('POST', '/widget/save', { widget: { name: 'W', wconfig: { locale } } });
         return { ...res, stored: async () => (await stack.models.Widget.findByPk(Number((res.body.data as Json | undefined)?.id ?? res.body.id)))?.wconfig };
       },
     ],

@@ -2,7 +2,7 @@
 // another area's answers: campaign recipients from the directory (CSV rows keep theirs) and the webhook delivery
 // log of member-change events (body and echoed responses). Automations' firings are checked in test/automations.
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { seedMembers } from '../helpers/directory.ts';
 import { testReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -26,8 +26,7 @@ describe('scopes across areas: member data only for keys with directory: view', 
     account = await newAccount(stack.models, 'enterprise');
   });
 
-  const api = (method: string, path: string, key: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, key: string, body?: unknown) => expectSuccess(await api(method, path, key, body));
+  const { api, ok } = apiClient(() => stack);
 
   it('campaign recipients: a campaigns-only key gets null email and name for directory recipients, CSV rows keep theirs; directory: view sees all', async () => {
     const domain = `scopes${process.pid}-${++counter}.example.com`;
@@ -35,13 +34,13 @@ describe('scopes across areas: member data only for keys with directory: view', 
     const members = await stack.models.TeamMember.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] });
     const widget = await insertWidget(stack.models, account.accountId);
     const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    const id = ((await ok('POST', '/campaign/save', account.liveKey, { campaign: { campaign_name: 'Scopes', from_email: 'hr@example.com' } })) as Json).id as number;
-    await ok('POST', '/campaign/saveCampaignEcards', account.liveKey, { campaignid: id, ecardIds: [ecard.id] });
-    await ok('POST', '/campaign/saveRecipients', account.liveKey, {
+    const id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Scopes', from_email: 'hr@example.com' } }, account.liveKey)).id as number;
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] }, account.liveKey);
+    await ok('POST', '/campaign/saveRecipients', {
       campaignid: id, directoryMemberIds: members.map((m) => m.id), csvRecipients: [{ email: `csv@${domain}`, first_name: 'Casey', last_name: 'Row' }],
-    });
+    }, account.liveKey);
     const listed = async (key: string) => {
-      const rows = (await ok('GET', `/campaign/recipients?campaignid=${id}&perPage=10`, key)) as Json[];
+      const rows = await ok<Json[]>('GET', `/campaign/recipients?campaignid=${id}&perPage=10`, undefined, key);
       return rows.map((r) => [r.source, r.member_id, r.email, r.name]).sort((a, b) => String(a[2]).localeCompare(String(b[2])));
     };
 
@@ -52,7 +51,7 @@ describe('scopes across areas: member data only for keys with directory: view', 
       ['directory', members[1]!.id, null, null],
       ['csv', null, `csv@${domain}`, 'Casey Row'],
     ]);
-    const raw = JSON.stringify(await api('GET', `/campaign/recipients?campaignid=${id}`, campaignsOnly.key).then((r) => r.body));
+    const raw = JSON.stringify(await api('GET', `/campaign/recipients?campaignid=${id}`, undefined, campaignsOnly.key).then((r) => r.body));
     for (const m of members) expect(raw).not.to.include(m.email).and.not.to.include(m.first_name!);
 
     const shown = [
@@ -77,9 +76,9 @@ describe('scopes across areas: member data only for keys with directory: view', 
     const personal = [email, 'Dana', 'Quill', 'Cartographer'];
 
     const webhooksOnly = await newKey(stack.models, account.accountId, { webhooks: 'view' });
-    const list = (await ok('GET', '/webhook/deliveries?perPage=100', webhooksOnly.key)) as DeliveryView[];
+    const list = await ok<DeliveryView[]>('GET', '/webhook/deliveries?perPage=100', undefined, webhooksOnly.key);
     expect(list.map((d) => d.id)).to.include(delivery!.id);
-    const masked = (await ok('GET', `/webhook/deliveries/findOne/id/${delivery!.id}`, webhooksOnly.key)) as DeliveryDetailView;
+    const masked = await ok<DeliveryDetailView>('GET', `/webhook/deliveries/findOne/id/${delivery!.id}`, undefined, webhooksOnly.key);
     for (const text of [JSON.stringify(list), JSON.stringify(masked)]) for (const value of personal) expect(text).not.to.include(value);
     expect(JSON.parse(masked.body)).to.deep.include({ event_type: 'team_member_created', event_id: delivery!.event_id, member: { id: member.id } });
     expect(masked.redacted).to.equal(false);
@@ -87,7 +86,7 @@ describe('scopes across areas: member data only for keys with directory: view', 
 
     const outbox = await stack.models.OutboxEvent.findOne({ where: { account_id: account.accountId, event_id: delivery!.event_id } });
     for (const key of [(await newKey(stack.models, account.accountId, { webhooks: 'view', directory: 'view' })).key, account.liveKey]) {
-      const detail = (await ok('GET', `/webhook/deliveries/findOne/id/${delivery!.id}`, key)) as DeliveryDetailView;
+      const detail = await ok<DeliveryDetailView>('GET', `/webhook/deliveries/findOne/id/${delivery!.id}`, undefined, key);
       expect(detail.body).to.equal(outbox!.payload);
       expect(JSON.parse(detail.body).member).to.deep.include({ id: member.id, email, first_name: 'Dana', last_name: 'Quill' });
       expect(detail.attempt_log[0]!.response_body).to.equal(`welcome Dana Quill <${email}>`);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loggedPath } from '../../api/middleware/request-log.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
 import { call, newAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { extraApp, testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -26,9 +26,7 @@ describe('headers every response carries', function () {
   });
 
   it('personal pages (/e/, /u/, /g/), found or not, are never cached and send no referrer; their HTML may not be framed', async () => {
-    const account = await newAccount(stack.models);
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
+    const { account, ecard } = await accountWithWidget(stack);
     const { shareUrl } = await shareCard(stack.url, account.liveKey, ecard.id);
     const pages = [shareUrl, `${stack.url}/e/NoSuchPageIdAtAll123456`, `${stack.url}/u/NoSuchUnsubscribeToken12345`, `${stack.url}/g/NoSuchClaimToken1234567890`];
     for (const url of pages) {

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import type { ResourceKind } from '../../api/schema-helpers.ts';
 import type { Models } from '../../models/index.ts';
-import { call, expectSuccess, newKey } from '../helpers/api.ts';
+import { apiClient, newKey } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { sandboxEmail } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -32,21 +32,21 @@ let counter = 0;
 /** Everything in `accountId`, made with `key` (that account's); `sandboxMail` of `owner`'s sandbox when given. */
 export async function makeEverything(stack: TestStack, accountId: number, key: string, sandboxOf?: TestAccount): Promise<Made> {
   const tag = `iso${process.pid}x${++counter}`;
-  const api = async (method: string, path: string, body?: unknown) => expectSuccess(await call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) }));
+  const { ok } = apiClient(stack, key);
   const widget = await insertWidget(stack.models, accountId, { name: `W-${tag}` });
   const ecard = await insertEcard(stack.models, accountId, widget.id, { name: `E-${tag}` });
   const send = await shareCard(stack.url, key, ecard.id);
-  const brand = (await api('POST', '/brand/save', { brand: { name: `B-${tag}` } })) as { id: number };
-  const campaign = (await api('POST', '/campaign/save', { campaign: { campaign_name: `C-${tag}` } })) as { id: number };
-  const automation = (await api('POST', '/automation/save', { automation: { automation_name: `A-${tag}`, event_type: 'birthday' } })) as { id: number };
+  const brand = await ok<{ id: number }>('POST', '/brand/save', { brand: { name: `B-${tag}` } });
+  const campaign = await ok<{ id: number }>('POST', '/campaign/save', { campaign: { campaign_name: `C-${tag}` } });
+  const automation = await ok<{ id: number }>('POST', '/automation/save', { automation: { automation_name: `A-${tag}`, event_type: 'birthday' } });
   const email = `${tag}@members.example.com`;
   const employeeId = `EMP-${tag}`;
-  const member = (await api('POST', '/pub/team-member-actions/upsert', { email, employee_id: employeeId, first_name: `F-${tag}`, departments: [`D-${tag}`] })) as { member: { id: number } };
-  const departments = (await api('GET', '/pub/team-member-actions/departments')) as Array<{ id: number; name: string }>;
+  const member = await ok<{ member: { id: number } }>('POST', '/pub/team-member-actions/upsert', { email, employee_id: employeeId, first_name: `F-${tag}`, departments: [`D-${tag}`] });
+  const departments = await ok<Array<{ id: number; name: string }>>('GET', '/pub/team-member-actions/departments');
   // Subscribed after the member's event, so no delivery of it changes rows while the matrix runs.
   await eventually(() => stack.models.OutboxEvent.count({ where: { account_id: accountId, drained_at: null } }), (n) => n === 0, 15_000);
   const receiver = await testReceiver();
-  const endpoint = (await api('POST', '/pub/team-member-actions/subscribe', { event_type: 'team_member_created', hookUrl: `${receiver.url}/isolation-${tag}` })) as { id: number };
+  const endpoint = await ok<{ id: number }>('POST', '/pub/team-member-actions/subscribe', { event_type: 'team_member_created', hookUrl: `${receiver.url}/isolation-${tag}` });
   const delivery = await insertDelivery(stack.models, accountId, endpoint.id, { workflowStarted: true });
   const apiKey = await newKey(stack.models, accountId, { ecards: 'view' }, sandboxOf ? 'live' : 'test');
   const ids: Made['ids'] = {

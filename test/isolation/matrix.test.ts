@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { OWNER_PASSWORD, ownerOnApi, signedInPages, type ConsoleClient } from '../helpers/console.ts';
+import { apiClient, call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { type ConsoleClient, OWNER_PASSWORD, signedInConsole, signedInPages } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -24,7 +24,7 @@ describe('isolation matrix', function () {
 
   before(async () => {
     stack = await testStack();
-    ({ account: a, client: session } = await ownerOnApi(stack, 'enterprise'));
+    ({ account: a, client: session } = await signedInConsole(stack, { plan: 'enterprise' }));
     b = await newAccount(stack.models, 'enterprise');
     own = await makeEverything(stack, a.accountId, a.liveKey, a);
     victims = [
@@ -140,18 +140,18 @@ describe('isolation matrix', function () {
 
   it('member email and employee_id are the caller’s own keys: B’s answer as unknown, and an upsert makes A’s own member', async () => {
     const them = victims[0]!.made;
-    const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api/pub/team-member-actions${path}`, { key: a.liveKey, ...(body ? { body } : {}) });
-    expect(expectSuccess(await api('GET', `/find?email=${encodeURIComponent(them.email)}`))).to.deep.equal({});
-    expect(expectSuccess(await api('GET', `/find?employee_id=${encodeURIComponent(them.employeeId)}`))).to.deep.equal({});
+    const { api } = apiClient(stack, a.liveKey);
+    expect(expectSuccess(await api('GET', `/pub/team-member-actions/find?email=${encodeURIComponent(them.email)}`))).to.deep.equal({});
+    expect(expectSuccess(await api('GET', `/pub/team-member-actions/find?employee_id=${encodeURIComponent(them.employeeId)}`))).to.deep.equal({});
     for (const action of ['/deactivate', '/reactivate', '/delete']) {
       for (const key of [{ email: them.email }, { employee_id: them.employeeId }]) {
-        const res = await api('POST', action, key);
+        const res = await api('POST', `/pub/team-member-actions${action}`, key);
         expect(res.status, `${action} ${JSON.stringify(key)}: ${JSON.stringify(res.body)}`).to.equal(404);
       }
     }
-    const made = expectSuccess(await api('POST', '/upsert', { email: them.email, first_name: 'Mine' })) as { member: { id: number; email: string } };
+    const made = expectSuccess(await api('POST', '/pub/team-member-actions/upsert', { email: them.email, first_name: 'Mine' })) as { member: { id: number; email: string } };
     expect(made.member.id).not.to.equal(them.ids.member);
-    const byEmployee = expectSuccess(await api('POST', '/upsert', { employee_id: them.employeeId, email: `mine-${them.email}`, match_field: 'employee_id' })) as { member: { id: number } };
+    const byEmployee = expectSuccess(await api('POST', '/pub/team-member-actions/upsert', { employee_id: them.employeeId, email: `mine-${them.email}`, match_field: 'employee_id' })) as { member: { id: number } };
     expect(byEmployee.member.id).not.to.equal(them.ids.member);
     const mine = await stack.models.TeamMember.findAll({ where: { id: [made.member.id, byEmployee.member.id] } });
     expect(mine.map((m) => m.account_id)).to.deep.equal([a.accountId, a.accountId]);
@@ -164,19 +164,19 @@ describe('isolation matrix', function () {
 
   it('deleting, with tokens, every design, widget and campaign a send used leaves every share page and stored email rendering from the send', async () => {
     const key = a.sandboxKey;
-    const api = async (method: string, path: string, body?: unknown) => expectSuccess(await call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) }));
+    const { ok } = apiClient(stack, key);
     const marker = `Snapshot header ${process.pid}-${Date.now()}`;
-    const widget = (await api('POST', '/widget/save', { widget: { name: 'Kept by snapshots', wconfig: {} } })) as { id: number };
-    const ecard = (await api('POST', '/ecard/save', { myEcard: { widgetid: widget.id, name: 'Design', header: marker, emailSubject: `Subject ${marker}`, details: `<p>${marker}</p>` } })) as { id: number };
+    const widget = await ok<{ id: number }>('POST', '/widget/save', { widget: { name: 'Kept by snapshots', wconfig: {} } });
+    const ecard = await ok<{ id: number }>('POST', '/ecard/save', { myEcard: { widgetid: widget.id, name: 'Design', header: marker, emailSubject: `Subject ${marker}`, details: `<p>${marker}</p>` } });
     const shared = await shareCard(stack.url, key, ecard.id);
     const recipient = `snap-${process.pid}-${Date.now()}@example.com`;
     const emailed = await call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key, body: { ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail: recipient } });
     expect(emailed.status, JSON.stringify(emailed.body)).to.equal(200);
-    const campaign = (await api('POST', '/campaign/save', { campaign: { campaign_name: 'Snapshot campaign', from_name: 'People', from_email: 'people@example.com' } })) as { id: number };
-    await api('POST', '/campaign/saveCampaignEcards', { campaignid: campaign.id, ecardIds: [ecard.id] });
+    const campaign = await ok<{ id: number }>('POST', '/campaign/save', { campaign: { campaign_name: 'Snapshot campaign', from_name: 'People', from_email: 'people@example.com' } });
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: campaign.id, ecardIds: [ecard.id] });
     const campaignRecipient = `camp-${recipient}`;
-    await api('POST', '/campaign/saveRecipients', { campaignid: campaign.id, csvRecipients: [{ email: campaignRecipient, name: 'Carla' }] });
-    await api('POST', '/campaign/send', { campaignid: campaign.id });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: campaign.id, csvRecipients: [{ email: campaignRecipient, name: 'Carla' }] });
+    await ok('POST', '/campaign/send', { campaignid: campaign.id });
     const mails = await eventually(
       () => stack.models.MailSinkMessage.findAll({ where: { account_id: a.sandboxAccountId, recipient: [recipient, campaignRecipient] } }),
       (rows) => rows.length === 2,
@@ -188,9 +188,9 @@ describe('isolation matrix', function () {
     // The deletes, confirmed by tokens from the console (in the sandbox's mode).
     expectSuccess(await session.call('POST', '/mode', { body: { mode: 'sandbox' } }));
     const token = async (purpose: string, resource: number) => (expectSuccess(await session.call('POST', '/tokens', { body: { purpose, resource_id: resource } })) as { token: string }).token;
-    await api('POST', '/ecard/deleteEcards', { ecardids: [ecard.id], otp_confirmation_token: await token('ecard_delete_in_use', ecard.id) });
+    await ok('POST', '/ecard/deleteEcards', { ecardids: [ecard.id], otp_confirmation_token: await token('ecard_delete_in_use', ecard.id) });
     expectSuccess(await session.call('POST', `/campaigns/${campaign.id}/delete`));
-    await api('POST', '/widget/deleteWidgets', { widgetids: [widget.id], otp_confirmation_token: await token('widget_delete', widget.id) });
+    await ok('POST', '/widget/deleteWidgets', { widgetids: [widget.id], otp_confirmation_token: await token('widget_delete', widget.id) });
     expect(await stack.models.Ecard.count({ where: { id: ecard.id } })).to.equal(0);
     expect(await stack.models.Widget.count({ where: { id: widget.id } })).to.equal(0);
     expect(await stack.models.Campaign.count({ where: { id: campaign.id } })).to.equal(0);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { KEY_CACHE_MS, KEY_PATTERN } from '../../services/api-keys.ts';
 import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
-import { consoleClient, ownerOnApi, type ConsoleClient, OWNER_PASSWORD } from '../helpers/console.ts';
+import { consoleClient, OWNER_PASSWORD, signedInConsole } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -15,15 +15,13 @@ describe('console: API keys', function () {
     stack = await testStack();
   });
 
-  const signedIn = () => ownerOnApi(stack);
-  const ok = async (client: ConsoleClient, method: string, path: string, body?: unknown) => expectSuccess(await client.call(method, path, body === undefined ? {} : { body })) as Json;
   const keyCount = (accountId: number) => stack.models.ApiKey.count({ where: { account_id: accountId } });
   const keyInfo = (key: string) => call(stack.url, 'GET', '/v2/api/key/info', { key });
 
   it('lists the current account\'s keys with scopes, last use and state, never a key; the sandbox switch lists the sandbox\'s', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     expectSuccess(await keyInfo(account.liveKey));
-    const listed = (await ok(client, 'GET', '/keys')).keys as Json[];
+    const listed = (await client.ok('GET', '/keys')).keys as Json[];
     expect(listed).to.have.length(1);
     const row = (await stack.models.ApiKey.findByPk(account.liveKeyId))!;
     expect(listed[0]).to.deep.equal({
@@ -40,14 +38,14 @@ describe('console: API keys', function () {
     });
     expect(JSON.stringify(listed)).not.to.include(account.liveKey).and.not.include(row.key_hash);
     expectSuccess(await client.call('POST', '/mode', { body: { mode: 'sandbox' } }));
-    const sandbox = (await ok(client, 'GET', '/keys')).keys as Json[];
+    const sandbox = (await client.ok('GET', '/keys')).keys as Json[];
     expect(sandbox.map((k) => k.id)).to.deep.equal([account.sandboxKeyId]);
     expect(sandbox[0]).to.deep.include({ mode: 'sandbox', last4: account.sandboxKey.slice(-4) });
   });
 
   it('creates a scoped key shown once that authenticates on /v2/api; in sandbox mode a csk_test_ key on the sandbox', async () => {
-    const { account, client } = await signedIn();
-    const created = await ok(client, 'POST', '/keys', { name: 'CI', permissions: { ecards: 'manage', widgets: 'view' } });
+    const { account, client } = await signedInConsole(stack);
+    const created = await client.ok('POST', '/keys', { name: 'CI', permissions: { ecards: 'manage', widgets: 'view' } });
     const key = created.key as string;
     expect(key).to.match(KEY_PATTERN).and.match(/^csk_live_/);
     const apiKey = created.api_key as Json;
@@ -56,49 +54,49 @@ describe('console: API keys', function () {
     const row = (await stack.models.ApiKey.findByPk(apiKey.id as number))!;
     expect(row).to.deep.include({ account_id: account.accountId, key_hash: createHash('sha256').update(key).digest('hex') });
     expect(expectSuccess(await keyInfo(key))).to.deep.include({ key_id: apiKey.id, name: 'CI', capabilities: ['ecards:read', 'ecards:write', 'widgets:read'] });
-    expect(JSON.stringify(await ok(client, 'GET', '/keys'))).not.to.include(key);
+    expect(JSON.stringify(await client.ok('GET', '/keys'))).not.to.include(key);
 
     expectSuccess(await client.call('POST', '/mode', { body: { mode: 'sandbox' } }));
-    const sandbox = await ok(client, 'POST', '/keys', { permissions: { sends: 'manage' } });
+    const sandbox = await client.ok('POST', '/keys', { permissions: { sends: 'manage' } });
     expect(sandbox.key).to.match(/^csk_test_/);
     expect((await stack.models.ApiKey.findByPk((sandbox.api_key as Json).id as number))!.account_id).to.equal(account.sandboxAccountId);
     expect(expectSuccess(await keyInfo(sandbox.key as string))).to.deep.include({ mode: 'sandbox' });
   });
 
   it('a full-access key needs step-up (403 step_up_required, nothing written), then is created', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const before = await keyCount(account.accountId);
     expectFailure(await client.call('POST', '/keys', { body: { name: 'Root', full_access: true } }), 403, 'step_up_required');
     expect(await keyCount(account.accountId)).to.equal(before);
     expectFailure(await client.call('POST', '/step-up', { body: { password: 'wrong password!' } }), 403, 'invalid_password');
     expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
-    const created = await ok(client, 'POST', '/keys', { name: 'Root', full_access: true });
+    const created = await client.ok('POST', '/keys', { name: 'Root', full_access: true });
     expect(created.api_key).to.deep.include({ full_access: true });
     expect(expectSuccess(await keyInfo(created.key as string))).to.deep.include({ full_access: true });
   });
 
   for (const area of ['gift_cards', 'webhooks', 'settings', 'directory']) {
     it(`manage on ${area} is as much power as full access: creating, rescoping to and rotating such a key need step-up`, async () => {
-      const { account, client } = await signedIn();
+      const { account, client } = await signedInConsole(stack);
       const before = await keyCount(account.accountId);
       expectFailure(await client.call('POST', '/keys', { body: { name: 'Power', permissions: { [area]: 'manage' } } }), 403, 'step_up_required');
       expect(await keyCount(account.accountId)).to.equal(before);
       // Less is fine without: view on it, manage elsewhere.
-      const modest = await ok(client, 'POST', '/keys', { name: 'Modest', permissions: { [area]: 'view', ecards: 'manage', campaigns: 'manage' } });
+      const modest = await client.ok('POST', '/keys', { name: 'Modest', permissions: { [area]: 'view', ecards: 'manage', campaigns: 'manage' } });
       const id = (modest.api_key as { id: number }).id;
       expectFailure(await client.call('POST', `/keys/${id}`, { body: { permissions: { [area]: 'manage' } } }), 403, 'step_up_required');
       expect((await stack.models.ApiKey.findByPk(id))!.permissions).to.deep.include({ [area]: 'view' });
       expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
-      const raised = await ok(client, 'POST', `/keys/${id}`, { permissions: { [area]: 'manage' } });
+      const raised = await client.ok('POST', `/keys/${id}`, { permissions: { [area]: 'manage' } });
       expect((raised.permissions as Json)[area]).to.equal('manage');
-      expect((await ok(client, 'POST', '/keys', { name: 'Power', permissions: { [area]: 'manage' } })).api_key).to.deep.include({ full_access: false });
+      expect((await client.ok('POST', '/keys', { name: 'Power', permissions: { [area]: 'manage' } })).api_key).to.deep.include({ full_access: false });
     });
   }
 
   it('rotating a key with manage on directory needs step-up', async () => {
-    const { client } = await signedIn();
+    const { client } = await signedInConsole(stack);
     expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
-    const made = await ok(client, 'POST', '/keys', { name: 'Directory sync', permissions: { directory: 'manage' } });
+    const made = await client.ok('POST', '/keys', { name: 'Directory sync', permissions: { directory: 'manage' } });
     const id = (made.api_key as { id: number }).id;
     // The same owner in a new session, not stepped up.
     expectSuccess(await client.call('POST', '/sign-out'));
@@ -111,7 +109,7 @@ describe('console: API keys', function () {
   });
 
   it('bad input is refused with nothing written; no session is 401; a POST without the CSRF token is 403', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const before = await keyCount(account.accountId);
     const bad = [
       { name: 'both', full_access: true, permissions: { ecards: 'view' } },
@@ -142,10 +140,10 @@ describe('console: API keys', function () {
   });
 
   it('renames and rescopes a key (a full-access key becomes scoped); /key/info follows', async () => {
-    const { account, client } = await signedIn();
-    const renamed = await ok(client, 'POST', `/keys/${account.liveKeyId}`, { name: 'Renamed' });
+    const { account, client } = await signedInConsole(stack);
+    const renamed = await client.ok('POST', `/keys/${account.liveKeyId}`, { name: 'Renamed' });
     expect(renamed).to.deep.include({ name: 'Renamed', full_access: true });
-    const scoped = await ok(client, 'POST', `/keys/${account.liveKeyId}`, { permissions: { campaigns: 'view' } });
+    const scoped = await client.ok('POST', `/keys/${account.liveKeyId}`, { permissions: { campaigns: 'view' } });
     expect(scoped).to.deep.include({ name: 'Renamed', full_access: false });
     expect(scoped.permissions).to.deep.include({ campaigns: 'view', ecards: 'none' });
     await eventually(() => keyInfo(account.liveKey), (res) => res.status === 200 && (res.body.data as Json).full_access === false, KEY_CACHE_MS + 3000);
@@ -153,10 +151,10 @@ describe('console: API keys', function () {
   });
 
   it('rotates with grace (both keys work, the old one rotating), and a revoked key stops working', async () => {
-    const { client } = await signedIn();
-    const scoped = await ok(client, 'POST', '/keys', { name: 'Rotate me', permissions: { ecards: 'view' } });
+    const { client } = await signedInConsole(stack);
+    const scoped = await client.ok('POST', '/keys', { name: 'Rotate me', permissions: { ecards: 'view' } });
     const oldId = (scoped.api_key as Json).id as number;
-    const rotated = await ok(client, 'POST', `/keys/${oldId}/rotate`, { grace_seconds: 3600 });
+    const rotated = await client.ok('POST', `/keys/${oldId}/rotate`, { grace_seconds: 3600 });
     expect(rotated.key).to.match(/^csk_live_/);
     expect(rotated.api_key).to.deep.include({ name: 'Rotate me', status: 'active' });
     expect(rotated.replaced).to.deep.include({ id: oldId, status: 'rotating' });
@@ -164,24 +162,24 @@ describe('console: API keys', function () {
     expectSuccess(await keyInfo(rotated.key as string));
 
     const newId = (rotated.api_key as Json).id as number;
-    const revoked = await ok(client, 'POST', `/keys/${newId}/revoke`);
+    const revoked = await client.ok('POST', `/keys/${newId}/revoke`);
     expect(revoked).to.deep.include({ id: newId, status: 'revoked' });
     await eventually(() => keyInfo(rotated.key as string), (res) => res.status === 401, KEY_CACHE_MS + 3000);
     expectFailure(await client.call('POST', `/keys/${newId}/rotate`), 409, 'key_revoked');
-    const states = ((await ok(client, 'GET', '/keys')).keys as Json[]).map((k) => [k.id, k.status]);
+    const states = ((await client.ok('GET', '/keys')).keys as Json[]).map((k) => [k.id, k.status]);
     expect(states).to.deep.include.members([[oldId, 'rotating'], [newId, 'revoked']]);
   });
 
   it('rotating a full-access key needs step-up', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     expectFailure(await client.call('POST', `/keys/${account.liveKeyId}/rotate`), 403, 'step_up_required');
     expect(await keyCount(account.accountId)).to.equal(1);
     expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
-    expect((await ok(client, 'POST', `/keys/${account.liveKeyId}/rotate`)).replaced).to.deep.include({ status: 'revoked' });
+    expect((await client.ok('POST', `/keys/${account.liveKeyId}/rotate`)).replaced).to.deep.include({ status: 'revoked' });
   });
 
   it('another account\'s key (and the sandbox\'s from live mode) is 404 everywhere, and stays as it was', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const other = await newAccount(stack.models);
     expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     const before = (await stack.models.ApiKey.findByPk(other.liveKeyId))!.toJSON();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { expectFailure, expectSuccess, type TestAccount } from '../helpers/api.ts';
 
-import { consoleClient, ownerOnApi, sandboxEmail } from '../helpers/console.ts';
+import { consoleClient, sandboxEmail, signedInConsole } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
@@ -16,12 +16,11 @@ describe('console: the sandbox outbox (mail_sink)', function () {
     stack = await testStack();
   });
 
-  const signedIn = () => ownerOnApi(stack, 'pro');
 
   const sandboxSend = (account: TestAccount, recipientEmail: string) => sandboxEmail(stack, account, recipientEmail);
 
   it('lists the sandbox’s emails newest first, paged, and shows one with its text and HTML', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack, { plan: 'pro' });
     const first = address('first');
     const second = address('second');
     await sandboxSend(account, first);
@@ -43,7 +42,7 @@ describe('console: the sandbox outbox (mail_sink)', function () {
   });
 
   it('in live mode the outbox is 422 sandbox_only (live emails go out by SMTP)', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack, { plan: 'pro' });
     await sandboxSend(account, address('live-mode'));
     const row = await stack.models.MailSinkMessage.findOne({ where: { account_id: account.sandboxAccountId }, rejectOnEmpty: true });
     expectFailure(await client.call('GET', '/outbox'), 422, 'sandbox_only');
@@ -51,8 +50,8 @@ describe('console: the sandbox outbox (mail_sink)', function () {
   });
 
   it('another account’s message, or an unknown id, is 404; a bad id or page is 400', async () => {
-    const { client } = await signedIn();
-    const other = await signedIn();
+    const { client } = await signedInConsole(stack, { plan: 'pro' });
+    const other = await signedInConsole(stack, { plan: 'pro' });
     await sandboxSend(other.account, address('theirs'));
     const theirs = await stack.models.MailSinkMessage.findOne({ where: { account_id: other.account.sandboxAccountId }, rejectOnEmpty: true });
     expectSuccess(await client.call('POST', '/mode', { body: { mode: 'sandbox' } }));

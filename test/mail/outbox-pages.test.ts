@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Handlebars from 'handlebars';
 import { expectSuccess, type TestAccount } from '../helpers/api.ts';
-import { hidden, keptEmail, ownerOnApi, ownerOnPages, pageClient, sandboxEmail, type signedInPages } from '../helpers/console.ts';
+import { hidden, keptEmail, ownerOnPages, pageClient, sandboxEmail, signedInConsole, type signedInPages } from '../helpers/console.ts';
 import { startStack, testStack, type TestStack } from '../helpers/stack.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { KEPT_EMAIL_CSP } from '../../api/console/outbox/pages.ts';
@@ -174,7 +174,7 @@ describe('console pages: the outbox under MAIL_TRANSPORT=sink (npm start without
   });
 
   it('the console API lists the live account’s kept emails too (no 422 sandbox_only under the sink)', async () => {
-    const { account, client } = await ownerOnApi(stack, 'pro');
+    const { account, client } = await signedInConsole(stack, { plan: 'pro' });
     const recipient = address('live-api');
     const kept = await keptEmail(stack, account, recipient, 'live');
     expect((expectSuccess(await client.call('GET', '/outbox')) as Array<{ to: string }>).map((m) => m.to)).to.deep.equal([recipient]);

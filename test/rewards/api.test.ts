@@ -7,7 +7,7 @@ import { aadOf, codeHmacs, last4Of } from '../../services/rewards/crypto.ts';
 import { keysOrThrow, seal } from '../../lib/sealing.ts';
 import { setRule } from '../../services/rewards/settings.ts';
 import { reserveSpend } from '../../services/rewards/spend.ts';
-import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { extraApp, testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -25,8 +25,7 @@ describe('rewards: the six gift-card endpoints', function () {
     stack = await testStack();
   });
 
-  const get = (path: string, key: string, base = stack.url) => call(base, 'GET', `/v2/api/gift-card/${path}`, { key });
-  const ok = async (path: string, key: string, base = stack.url) => expectSuccess(await get(path, key, base));
+  const { api, ok } = apiClient(() => stack);
   const keys = () => keysOrThrow(stack.services.dataKeys);
 
   /** A pool code as `cardsvc rewards add-codes` stores it: encrypted, hashed, its last 4 kept from 12 characters. */
@@ -49,17 +48,17 @@ describe('rewards: the six gift-card endpoints', function () {
 
   it('a new account: manual mode, USD, 1–500, limits enforced with no rules, 365-day claims; empty lists and zero analytics', async () => {
     const account = await newAccount(stack.models);
-    expect(await ok('getSettings', account.liveKey)).to.deep.equal({
+    expect(await ok('GET', '/gift-card/getSettings', undefined, account.liveKey)).to.deep.equal({
       provider_mode: 'manual', provider: null, currency: 'USD', min_amount: 1, max_amount: 500, velocity_limits_enabled: true, claim_expiry_days: 365,
     });
-    expect(await ok('getRules', account.liveKey)).to.deep.equal({ enforced: true, currency: 'USD', rules: [] });
-    expect(await ok('listProducts', account.liveKey)).to.deep.equal([]);
-    expect(await ok('rewardInventory', account.liveKey)).to.deep.equal([]);
-    const orders = await get('listOrders', account.liveKey);
+    expect(await ok('GET', '/gift-card/getRules', undefined, account.liveKey)).to.deep.equal({ enforced: true, currency: 'USD', rules: [] });
+    expect(await ok('GET', '/gift-card/listProducts', undefined, account.liveKey)).to.deep.equal([]);
+    expect(await ok('GET', '/gift-card/rewardInventory', undefined, account.liveKey)).to.deep.equal([]);
+    const orders = await api('GET', '/gift-card/listOrders', undefined, account.liveKey);
     expect(expectSuccess(orders)).to.deep.equal([]);
     expect(orders.body.meta).to.deep.equal({ page: 1, perPage: 20, total: 0, totalPages: 0 });
     const zero = { count: 0, total: 0 };
-    expect(await ok('analytics', account.liveKey)).to.deep.equal({
+    expect(await ok('GET', '/gift-card/analytics', undefined, account.liveKey)).to.deep.equal({
       currency: 'USD',
       orders: zero,
       payment_status: { pending: zero, paid: zero, failed: zero, refunded: zero },
@@ -70,7 +69,7 @@ describe('rewards: the six gift-card endpoints', function () {
       claim_rate: 0,
     });
     // The sandbox has its own settings, with the same defaults.
-    expect(await ok('getSettings', account.sandboxKey)).to.deep.include({ provider_mode: 'manual', provider: null, currency: 'USD' });
+    expect(await ok('GET', '/gift-card/getSettings', undefined, account.sandboxKey)).to.deep.include({ provider_mode: 'manual', provider: null, currency: 'USD' });
   });
 
   it('needs a key (401) with gift_cards: view (403 otherwise) on every endpoint', async () => {
@@ -81,8 +80,8 @@ describe('rewards: the six gift-card endpoints', function () {
       const anonymous = await call(stack.url, 'GET', `/v2/api/gift-card/${path}`);
       expect(anonymous.status, path).to.equal(401);
       expect(anonymous.headers.get('www-authenticate'), path).to.match(/^Bearer/);
-      expectFailure(await get(path, other.key), 403, 'key_out_of_scope');
-      expectSuccess(await get(path, viewer.key));
+      expectFailure(await api('GET', `/gift-card/${path}`, undefined, other.key), 403, 'key_out_of_scope');
+      expectSuccess(await api('GET', `/gift-card/${path}`, undefined, viewer.key));
     }
   });
 
@@ -95,44 +94,44 @@ describe('rewards: the six gift-card endpoints', function () {
     await addCode(account.accountId, 'Acme', 2500, 'ACME-0000-0000-0004', { expires_on: '2020-01-01' });
     await addCode(account.accountId, 'Acme', 1050, 'ACME-SHORT');
     await addCode(account.accountId, 'Books', 500, 'BOOKS-0000-0000-0001', { expires_on: '2099-12-31' });
-    const products = await ok('listProducts', account.liveKey);
+    const products = await ok('GET', '/gift-card/listProducts', undefined, account.liveKey);
     expect(products).to.deep.equal([
       { product_id: 'manual:Acme:10.50', brand: 'Acme', name: 'Acme 10.50 USD', denomination: 10.5, min_amount: 10.5, max_amount: 10.5, currency: 'USD', countries: [], available: 1 },
       { product_id: 'manual:Acme:25', brand: 'Acme', name: 'Acme 25 USD', denomination: 25, min_amount: 25, max_amount: 25, currency: 'USD', countries: [], available: 2 },
       { product_id: 'manual:Books:5', brand: 'Books', name: 'Books 5 USD', denomination: 5, min_amount: 5, max_amount: 5, currency: 'USD', countries: [], available: 1 },
     ]);
-    expect(await ok('listProducts?country=gb', account.liveKey)).to.deep.equal(products);
-    for (const bad of ['XX', 'UK', 'GBR', '1', '']) expectFailure(await get(`listProducts?country=${bad}`, account.liveKey), 400, 'invalid_parameter');
+    expect(await ok('GET', '/gift-card/listProducts?country=gb', undefined, account.liveKey)).to.deep.equal(products);
+    for (const bad of ['XX', 'UK', 'GBR', '1', '']) expectFailure(await api('GET', `/gift-card/listProducts?country=${bad}`, undefined, account.liveKey), 400, 'invalid_parameter');
     // Another account sees none of them.
-    expect(await ok('listProducts', (await newAccount(stack.models)).liveKey)).to.deep.equal([]);
+    expect(await ok('GET', '/gift-card/listProducts', undefined, (await newAccount(stack.models)).liveKey)).to.deep.equal([]);
   });
 
   it('listProducts (provider): the sandbox uses the simulated catalog (country filters, any case); a live account without REWARDS_PROVIDER has none', async () => {
     const account = await newAccount(stack.models);
     await stack.models.GiftSettings.upsert({ account_id: account.sandboxAccountId, provider_mode: 'provider' });
-    expect(await ok('getSettings', account.sandboxKey)).to.deep.include({ provider_mode: 'provider', provider: 'simulated' });
-    const all = (await ok('listProducts', account.sandboxKey)) as Json[];
+    expect(await ok('GET', '/gift-card/getSettings', undefined, account.sandboxKey)).to.deep.include({ provider_mode: 'provider', provider: 'simulated' });
+    const all = await ok<Json[]>('GET', '/gift-card/listProducts', undefined, account.sandboxKey);
     expect(all.map((p) => p.product_id)).to.deep.equal(['simulated:AMAZON-US', 'simulated:STARBUCKS-US', 'simulated:TARGET-US', 'simulated:AMAZON-UK', 'simulated:VISA-GLOBAL']);
     expect(all[3]).to.deep.equal({
       product_id: 'simulated:AMAZON-UK', brand: 'Amazon', name: 'Amazon.co.uk Gift Card', denomination: null, min_amount: 1, max_amount: 500, currency: 'USD',
       countries: ['GB', 'IE'], available: null,
     });
     for (const country of ['GB', 'gb', ' Gb ']) {
-      const gb = (await ok(`listProducts?country=${encodeURIComponent(country)}`, account.sandboxKey)) as Json[];
+      const gb = await ok<Json[]>('GET', `/gift-card/listProducts?country=${encodeURIComponent(country)}`, undefined, account.sandboxKey);
       expect(gb.map((p) => p.product_id), country).to.deep.equal(['simulated:AMAZON-UK', 'simulated:VISA-GLOBAL']);
     }
-    expect(await ok('listProducts?country=JP', account.sandboxKey)).to.deep.equal([]);
+    expect(await ok('GET', '/gift-card/listProducts?country=JP', undefined, account.sandboxKey)).to.deep.equal([]);
     // The live account in provider mode: no provider configured in the suite.
     await stack.models.GiftSettings.upsert({ account_id: account.accountId, provider_mode: 'provider' });
-    expect(await ok('getSettings', account.liveKey)).to.deep.include({ provider_mode: 'provider', provider: null });
-    expect(await ok('listProducts', account.liveKey)).to.deep.equal([]);
-    expect(await ok('listProducts?country=US', account.liveKey)).to.deep.equal([]);
+    expect(await ok('GET', '/gift-card/getSettings', undefined, account.liveKey)).to.deep.include({ provider_mode: 'provider', provider: null });
+    expect(await ok('GET', '/gift-card/listProducts', undefined, account.liveKey)).to.deep.equal([]);
+    expect(await ok('GET', '/gift-card/listProducts?country=US', undefined, account.liveKey)).to.deep.equal([]);
   });
 
   it('getSettings shows the stored settings in currency units', async () => {
     const account = await newAccount(stack.models);
     await stack.models.GiftSettings.upsert({ account_id: account.accountId, provider_mode: 'manual', min_cents: 550, max_cents: 12_345, velocity_limits_enabled: false, claim_expiry_days: 30 });
-    expect(await ok('getSettings', account.liveKey)).to.deep.equal({
+    expect(await ok('GET', '/gift-card/getSettings', undefined, account.liveKey)).to.deep.equal({
       provider_mode: 'manual', provider: null, currency: 'USD', min_amount: 5.5, max_amount: 123.45, velocity_limits_enabled: false, claim_expiry_days: 30,
     });
   });
@@ -148,7 +147,7 @@ describe('rewards: the six gift-card endpoints', function () {
     await addCode(account.accountId, 'Acme', 2500, 'ACME-0000-0000-0005', { expires_on: '2099-01-01' });
     await addCode(account.accountId, 'Acme', 500, 'ACME-5');
     await addCode((await newAccount(stack.models)).accountId, 'Acme', 2500, 'ACME-0000-0000-0001');
-    expect(await ok('rewardInventory', account.liveKey)).to.deep.equal([
+    expect(await ok('GET', '/gift-card/rewardInventory', undefined, account.liveKey)).to.deep.equal([
       { brand: 'Acme', denomination: 5, currency: 'USD', available: 1, assigned: 0 },
       { brand: 'Acme', denomination: 25, currency: 'USD', available: 2, assigned: 2 },
       { brand: 'Zeta', denomination: 10, currency: 'USD', available: 1, assigned: 0 },
@@ -167,7 +166,7 @@ describe('rewards: the six gift-card endpoints', function () {
     const secrets: string[] = [];
 
     const list = async (query = '') => {
-      const res = await get(`listOrders${query}`, account.liveKey);
+      const res = await api('GET', `/gift-card/listOrders${query}`, undefined, account.liveKey);
       return { data: expectSuccess(res) as Json[], meta: res.body.meta as Json, text: JSON.stringify(res.body) };
     };
     const listIds = async (query: string) => (await list(query)).data.map((o) => o.id);
@@ -175,7 +174,7 @@ describe('rewards: the six gift-card endpoints', function () {
     before(async () => {
       account = await newAccount(stack.models, 'pro');
       other = await newAccount(stack.models, 'pro');
-      const save = async (acct: TestAccount, path: string, body: Json) => (expectSuccess(await call(stack.url, 'POST', `/v2/api${path}`, { key: acct.liveKey, body })) as Json).id as number;
+      const save = async (acct: TestAccount, path: string, body: Json) => (await ok('POST', path, body, acct.liveKey)).id as number;
       campaignId = await save(account, '/campaign/save', { campaign: { campaign_name: 'Spring' } });
       automationId = await save(account, '/automation/save', { automation: { automation_name: 'Birthdays', event_type: 'birthday' } });
       foreignCampaignId = await save(other, '/campaign/save', { campaign: { campaign_name: 'Theirs' } });
@@ -280,7 +279,7 @@ describe('rewards: the six gift-card endpoints', function () {
       // Unknown fields are ignored; a value of the wrong kind is 400.
       expect(await listIds('?sortBy=brand&colour=red')).to.have.length(6);
       for (const bad of ['payment_status=settled', 'fulfillment_status=done', 'claim_status=open', 'scope=email', 'campaign_id=abc', 'automation_id=-1', 'dateFrom=yesterday', 'dateTo=2026-03-01']) {
-        expectFailure(await get(`listOrders?${bad}`, account.liveKey), 400, 'invalid_parameter');
+        expectFailure(await api('GET', `/gift-card/listOrders?${bad}`, undefined, account.liveKey), 400, 'invalid_parameter');
       }
     });
 
@@ -308,28 +307,28 @@ describe('rewards: the six gift-card endpoints', function () {
       const filtered = await list('?scope=campaign&perPage=1&page=2');
       expect(filtered.data.map((o) => o.id)).to.deep.equal([ids.shortCampaign]);
       expect(filtered.meta).to.deep.equal({ page: 2, perPage: 1, total: 2, totalPages: 2 });
-      for (const bad of ['perPage=101', 'perPage=0', 'page=0', 'page=x']) expectFailure(await get(`listOrders?${bad}`, account.liveKey), 400, 'invalid_parameter');
+      for (const bad of ['perPage=101', 'perPage=0', 'page=0', 'page=x']) expectFailure(await api('GET', `/gift-card/listOrders?${bad}`, undefined, account.liveKey), 400, 'invalid_parameter');
     });
 
     it('ownerid or user_id → 400 account_from_key, whatever else the query holds', async () => {
       for (const query of ['ownerid=1', `ownerid=${account.accountId}`, 'user_id=7', 'userId=7', 'owner_id=1', 'ownerid=', 'user_id=1&page=0', 'scope=widget&ownerid=1&ownerid=2']) {
-        const messages = expectFailure(await get(`listOrders?${query}`, account.liveKey), 400, 'account_from_key');
+        const messages = expectFailure(await api('GET', `/gift-card/listOrders?${query}`, undefined, account.liveKey), 400, 'account_from_key');
         expect(messages[0]).to.match(/^(ownerid|user_id) must not be passed/);
       }
     });
 
     it('another account’s or an unknown campaign_id or automation_id is 404', async () => {
-      expectFailure(await get(`listOrders?campaign_id=${foreignCampaignId}`, account.liveKey), 404, 'not_found');
-      expectFailure(await get(`listOrders?automation_id=${foreignAutomationId}`, account.liveKey), 404, 'not_found');
-      expectFailure(await get('listOrders?campaign_id=999999999', account.liveKey), 404, 'not_found');
-      expectFailure(await get('listOrders?automation_id=999999999', account.liveKey), 404, 'not_found');
-      expectFailure(await get(`listOrders?campaign_id=${campaignId}`, other.liveKey), 404, 'not_found');
+      expectFailure(await api('GET', `/gift-card/listOrders?campaign_id=${foreignCampaignId}`, undefined, account.liveKey), 404, 'not_found');
+      expectFailure(await api('GET', `/gift-card/listOrders?automation_id=${foreignAutomationId}`, undefined, account.liveKey), 404, 'not_found');
+      expectFailure(await api('GET', '/gift-card/listOrders?campaign_id=999999999', undefined, account.liveKey), 404, 'not_found');
+      expectFailure(await api('GET', '/gift-card/listOrders?automation_id=999999999', undefined, account.liveKey), 404, 'not_found');
+      expectFailure(await api('GET', `/gift-card/listOrders?campaign_id=${campaignId}`, undefined, other.liveKey), 404, 'not_found');
       // The owner of each sees its own.
-      expect((expectSuccess(await get(`listOrders?campaign_id=${foreignCampaignId}`, other.liveKey)) as Json[]).map((o) => o.campaign_id)).to.deep.equal([foreignCampaignId]);
-      expect(expectSuccess(await get(`listOrders?automation_id=${foreignAutomationId}`, other.liveKey))).to.deep.equal([]);
+      expect((expectSuccess(await api('GET', `/gift-card/listOrders?campaign_id=${foreignCampaignId}`, undefined, other.liveKey)) as Json[]).map((o) => o.campaign_id)).to.deep.equal([foreignCampaignId]);
+      expect(expectSuccess(await api('GET', `/gift-card/listOrders?automation_id=${foreignAutomationId}`, undefined, other.liveKey))).to.deep.equal([]);
       // The sandbox is another account: none of the live orders.
-      expect(expectSuccess(await get('listOrders', account.sandboxKey))).to.deep.equal([]);
-      expectFailure(await get(`listOrders?campaign_id=${campaignId}`, account.sandboxKey), 404, 'not_found');
+      expect(expectSuccess(await api('GET', '/gift-card/listOrders', undefined, account.sandboxKey))).to.deep.equal([]);
+      expectFailure(await api('GET', `/gift-card/listOrders?campaign_id=${campaignId}`, undefined, account.sandboxKey), 404, 'not_found');
     });
   });
 
@@ -355,17 +354,17 @@ describe('rewards: the six gift-card endpoints', function () {
         { period: 'month', limit: 100, used: 23, remaining: 77, resets_at: '2026-04-01T00:00:00.000Z' },
       ],
     });
-    expect(await ok('getRules', account.liveKey, app.url)).to.deep.equal(expected(true));
+    expect(await apiClient(app.url, account.liveKey).ok('GET', '/gift-card/getRules')).to.deep.equal(expected(true));
     await stack.models.GiftSettings.upsert({ account_id: account.accountId, velocity_limits_enabled: false });
-    expect(await ok('getRules', account.liveKey, app.url)).to.deep.equal(expected(false));
+    expect(await apiClient(app.url, account.liveKey).ok('GET', '/gift-card/getRules')).to.deep.equal(expected(false));
     // A later week: the week's use starts again; the month's does not.
     const later = await extraApp({ now: () => new Date('2026-03-23T00:00:00.000Z') });
-    expect(((await ok('getRules', account.liveKey, later.url)) as { rules: Json[] }).rules.map((r) => [r.period, r.used, r.remaining])).to.deep.equal([
+    expect((await apiClient(later.url, account.liveKey).ok<{ rules: Json[] }>('GET', '/gift-card/getRules')).rules.map((r) => [r.period, r.used, r.remaining])).to.deep.equal([
       ['day', 0, 10], ['week', 0, 50], ['month', 23, 77],
     ]);
     // A removed rule is no longer listed.
     await setRule(stack.models, account.accountId, 'week', 0);
-    expect(((await ok('getRules', account.liveKey, app.url)) as { rules: Json[] }).rules.map((r) => r.period)).to.deep.equal(['day', 'month']);
+    expect((await apiClient(app.url, account.liveKey).ok<{ rules: Json[] }>('GET', '/gift-card/getRules')).rules.map((r) => r.period)).to.deep.equal(['day', 'month']);
   });
 
   it('analytics: counts and face-value totals by each status and scope, spend (paid − refunded) and claim rate', async () => {
@@ -379,7 +378,7 @@ describe('rewards: the six gift-card endpoints', function () {
     await order('automation', 1500, 'failed', 'failed', 'unclaimed');
     await order('automation', 500, 'pending', 'pending', 'unclaimed');
     await addOrder((await newAccount(stack.models)).accountId, { payment_status: 'paid', fulfillment_status: 'fulfilled', claim_status: 'claimed', amount_cents: 99_900 });
-    expect(await ok('analytics', account.liveKey)).to.deep.equal({
+    expect(await ok('GET', '/gift-card/analytics', undefined, account.liveKey)).to.deep.equal({
       currency: 'USD',
       orders: { count: 6, total: 105.5 },
       payment_status: { pending: { count: 1, total: 5 }, paid: { count: 3, total: 55.5 }, failed: { count: 1, total: 15 }, refunded: { count: 1, total: 30 } },

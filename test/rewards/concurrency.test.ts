@@ -10,8 +10,8 @@ import { codeHmacs } from '../../services/rewards/crypto.ts';
 import { dayOf } from '../../services/rewards/periods.ts';
 import { setRule } from '../../services/rewards/settings.ts';
 import { spendUsed } from '../../services/rewards/spend.ts';
-import { call, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { call, expectSuccess, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { claimLinkIn, seedCodes } from '../helpers/rewards.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -33,9 +33,9 @@ describe('rewards e2e: 20 concurrent gift sends against 10 codes', function () {
   before(async () => {
     stack = await testStack();
     smtp = await testSmtpServer();
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    ecardId = made.ecard.id;
   });
 
   describe('when 20 gift sends race for 10 codes', () => {

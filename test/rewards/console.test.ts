@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
-import { consoleClient, OWNER_PASSWORD, ownerOnApi } from '../helpers/console.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
+import { consoleClient, OWNER_PASSWORD, signedInConsole } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
@@ -13,16 +13,15 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
     stack = await testStack();
   });
 
-  const signedIn = () => ownerOnApi(stack);
   /** Signed in and stepped up: reward settings and loosening a spend rule need the password again. */
   const steppedUp = async () => {
-    const owner = await signedIn();
+    const owner = await signedInConsole(stack);
     expectSuccess(await owner.client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     return owner;
   };
 
   /** What the key API answers for the same account (the console must answer the same). */
-  const keyApi = async (path: string, key: string) => expectSuccess(await call(stack.url, 'GET', `/v2/api/gift-card/${path}`, { key }));
+  const { ok } = apiClient(() => stack);
 
   async function addOrder(accountId: number, fields: Json = {}) {
     return stack.models.GiftOrder.create({
@@ -33,13 +32,13 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   }
 
   it('changing the settings needs step-up (403 step_up_required, nothing written)', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     expectFailure(await client.call('POST', '/rewards/settings', { body: { velocity_limits_enabled: false } }), 403, 'step_up_required');
     expect(await stack.models.GiftSettings.count({ where: { account_id: account.accountId } })).to.equal(0);
   });
 
   it('raising or removing a spend rule needs step-up; adding or lowering one does not', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const rule = (period: string, limit: number) => client.call('POST', '/rewards/rules', { body: { period, limit } });
     expectSuccess(await rule('week', 1000));
     expectSuccess(await rule('week', 500));
@@ -54,26 +53,26 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
 
   it('reads and changes the settings; the answer is the key API’s getSettings', async () => {
     const { account, client } = await steppedUp();
-    expect(expectSuccess(await client.call('GET', '/rewards/settings'))).to.deep.equal(await keyApi('getSettings', account.liveKey));
+    expect(expectSuccess(await client.call('GET', '/rewards/settings'))).to.deep.equal(await ok('GET', '/gift-card/getSettings', undefined, account.liveKey));
     const changed = expectSuccess(
       await client.call('POST', '/rewards/settings', { body: { provider_mode: 'provider', min_amount: 5, max_amount: 250.5, velocity_limits_enabled: false, claim_expiry_days: 30 } }),
     );
     expect(changed).to.deep.equal({ provider_mode: 'provider', provider: null, currency: 'USD', min_amount: 5, max_amount: 250.5, velocity_limits_enabled: false, claim_expiry_days: 30 });
-    expect(await keyApi('getSettings', account.liveKey)).to.deep.equal(changed);
+    expect(await ok('GET', '/gift-card/getSettings', undefined, account.liveKey)).to.deep.equal(changed);
     // A partial change keeps the rest.
     expect(expectSuccess(await client.call('POST', '/rewards/settings', { body: { provider_mode: 'manual' } }))).to.deep.include({ provider_mode: 'manual', min_amount: 5, claim_expiry_days: 30 });
   });
 
   it('refuses bad settings with nothing written', async () => {
     const { account, client } = await steppedUp();
-    const before = await keyApi('getSettings', account.liveKey);
+    const before = await ok('GET', '/gift-card/getSettings', undefined, account.liveKey);
     expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 600 } }), 422, 'invalid_value');
     expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 0 } }), 422, 'invalid_value');
     expectFailure(await client.call('POST', '/rewards/settings', { body: { min_amount: 2.345 } }), 400, 'invalid_parameter');
     expectFailure(await client.call('POST', '/rewards/settings', { body: { provider_mode: 'magic' } }), 400, 'invalid_parameter');
     expectFailure(await client.call('POST', '/rewards/settings', { body: { claim_expiry_days: 0 } }), 400, 'invalid_parameter');
     expectFailure(await client.call('POST', '/rewards/settings', { body: { velocity_limits_enabled: 'yes' } }), 400, 'invalid_parameter');
-    expect(await keyApi('getSettings', account.liveKey)).to.deep.equal(before);
+    expect(await ok('GET', '/gift-card/getSettings', undefined, account.liveKey)).to.deep.equal(before);
     expect(await stack.models.GiftSettings.count({ where: { account_id: account.accountId } })).to.equal(0);
   });
 
@@ -83,7 +82,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
     const set = expectSuccess(await client.call('POST', '/rewards/rules', { body: { period: 'week', limit: 1000 } })) as Json;
     expect((set.rules as Json[]).map((r) => [r.period, r.limit, r.used, r.remaining])).to.deep.equal([['week', 1000, 0, 1000]]);
     expectSuccess(await client.call('POST', '/rewards/rules', { body: { period: 'day', limit: 99.99 } }));
-    expect(expectSuccess(await client.call('GET', '/rewards/rules'))).to.deep.equal(await keyApi('getRules', account.liveKey));
+    expect(expectSuccess(await client.call('GET', '/rewards/rules'))).to.deep.equal(await ok('GET', '/gift-card/getRules', undefined, account.liveKey));
     const removed = expectSuccess(await client.call('POST', '/rewards/rules', { body: { period: 'week', limit: 0 } })) as Json;
     expect((removed.rules as Json[]).map((r) => r.period)).to.deep.equal(['day']);
     // Bad input: nothing changes.
@@ -94,7 +93,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   });
 
   it('uploads codes (the file’s text): added, duplicates, invalid lines; inventory as the key API’s rewardInventory', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const tag = `${process.pid}-${Date.now()}`;
     const text = `\uFEFFAAA-${tag}-0001,1234\r\nBBB-${tag}-0002,2030-12-31\n\nbbb ${tag} 0002\nnot,a,code,line\nCCC-${tag}-0003,,2029-02-30\n`;
     const result = expectSuccess(await client.call('POST', '/rewards/codes', { body: { brand: 'Acme', denomination: 25, text } }));
@@ -103,13 +102,13 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
     expect(expectSuccess(await client.call('POST', '/rewards/codes', { body: { brand: 'Acme', denomination: 25, text: `AAA-${tag}-0001` } }))).to.deep.equal({ added: 0, duplicates: 1, invalid_lines: [] });
     const inventory = expectSuccess(await client.call('GET', '/rewards/inventory'));
     expect(inventory).to.deep.equal([{ brand: 'Acme', denomination: 25, currency: 'USD', available: 2, assigned: 0 }]);
-    expect(inventory).to.deep.equal(await keyApi('rewardInventory', account.liveKey));
+    expect(inventory).to.deep.equal(await ok('GET', '/gift-card/rewardInventory', undefined, account.liveKey));
     // Codes never come back in an answer.
     expect(JSON.stringify(inventory)).not.to.include(`AAA-${tag}`);
   });
 
   it('refuses a bad upload with nothing written', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const count = () => stack.models.GiftCode.count({ where: { account_id: account.accountId } });
     expectFailure(await client.call('POST', '/rewards/codes', { body: { brand: 'A:B', denomination: 25, text: 'CODE-123456789' } }), 422, 'invalid_value');
     expectFailure(await client.call('POST', '/rewards/codes', { body: { brand: 'Acme', denomination: 0, text: 'CODE-123456789' } }), 400, 'invalid_parameter');
@@ -128,7 +127,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   };
 
   it('uploads codes as a multipart file (brand, denomination, file), as JSON answers', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const tag = `${process.pid}-${Date.now()}`;
     const file = `MP-${tag}-0001,1234\nMP-${tag}-0002\nmp ${tag} 0002\nnot,a,code,line\n`;
     expect(expectSuccess(await client.call('POST', '/rewards/codes', { raw: codeForm({ brand: 'Acme', denomination: '10.50' }, file) }))).to.deep.equal({ added: 2, duplicates: 1, invalid_lines: [4] });
@@ -138,7 +137,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   });
 
   it('refuses a bad multipart upload in the envelope with nothing written', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const count = () => stack.models.GiftCode.count({ where: { account_id: account.accountId } });
     expectFailure(await client.call('POST', '/rewards/codes', { raw: 'no parts here', headers: { 'Content-Type': 'multipart/form-data; boundary=x' } }), 400, 'malformed_form');
     expect(expectFailure(await client.call('POST', '/rewards/codes', { raw: codeForm({ brand: 'Acme', denomination: '25' }) }), 422, 'missing_field')).to.deep.equal(['file is required']);
@@ -151,7 +150,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   });
 
   it('lists orders as the key API’s listOrders; another account’s campaign in the filter is 404', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const other = await newAccount(stack.models);
     const first = await addOrder(account.accountId, { created_at: new Date('2026-03-01T00:00:00.000Z') });
     const second = await addOrder(account.accountId, { payment_status: 'paid', fulfillment_status: 'fulfilled', code_last4: 'WXYZ', fulfilled_at: new Date('2026-03-02T00:00:01.000Z'), created_at: new Date('2026-03-02T00:00:00.000Z') });
@@ -161,7 +160,7 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
     expect(res.body.meta).to.deep.equal({ page: 1, perPage: 1, total: 2, totalPages: 2 });
     const all = expectSuccess(await client.call('GET', '/rewards/orders')) as Json[];
     expect(all.map((o) => o.id)).to.deep.equal([second.id, first.id]);
-    expect(all).to.deep.equal(await keyApi('listOrders', account.liveKey));
+    expect(all).to.deep.equal(await ok('GET', '/gift-card/listOrders', undefined, account.liveKey));
     expect(all[0]).to.include({ code_masked: '****WXYZ', payment_status: 'paid' });
     expect((expectSuccess(await client.call('GET', '/rewards/orders?payment_status=pending')) as Json[]).map((o) => o.id)).to.deep.equal([first.id]);
     const theirs = (expectSuccess(await call(stack.url, 'POST', '/v2/api/campaign/save', { key: other.liveKey, body: { campaign: { campaign_name: 'Theirs' } } })) as Json).id as number;
@@ -171,15 +170,15 @@ describe('console: rewards (settings, spend rules, codes, inventory, orders)', f
   });
 
   it('works on the sandbox twin in sandbox mode', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     expectSuccess(await client.call('POST', '/mode', { body: { mode: 'sandbox' } }));
     expectSuccess(await client.call('POST', '/rewards/rules', { body: { period: 'month', limit: 10 } }));
-    expect(((await keyApi('getRules', account.sandboxKey)) as Json).rules).to.have.length(1);
-    expect(((await keyApi('getRules', account.liveKey)) as Json).rules).to.have.length(0);
+    expect((await ok('GET', '/gift-card/getRules', undefined, account.sandboxKey)).rules).to.have.length(1);
+    expect((await ok('GET', '/gift-card/getRules', undefined, account.liveKey)).rules).to.have.length(0);
   });
 
   it('needs a session (401) and, to write, the CSRF token (403)', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const anonymous = consoleClient(stack.url);
     for (const path of ['/rewards/settings', '/rewards/rules', '/rewards/inventory', '/rewards/orders']) {
       expectFailure(await anonymous.call('GET', path), 401, 'session_required');

@@ -8,7 +8,7 @@ import { issueToken } from '../../services/confirmation-tokens.ts';
 import { updateSettings } from '../../services/rewards/settings.ts';
 import { spendUsed } from '../../services/rewards/spend.ts';
 import type { Models } from '../../models/index.ts';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { claimLinkIn } from '../helpers/rewards.ts';
@@ -60,19 +60,19 @@ describe('rewards: a provider gift campaign whose worker is killed with SIGKILL'
     await updateSettings({ config: await testConfig(settings), models }, account.accountId, { provider_mode: 'provider' });
     const widget = await insertWidget(models, account.accountId);
     const ecard = await insertEcard(models, account.accountId, widget.id);
-    const ok = async (path: string, body: unknown) => expectSuccess(await call(app.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body })) as Json;
+    const { ok } = apiClient(app, account.liveKey);
     const domain = `giftcrash${process.pid}.example.com`;
     const gift = { product_id: 'simulated:AMAZON-US', amount: 10 };
-    id = (await ok('/campaign/save', { campaign: { campaign_name: 'Gift crash', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: gift } })).id as number;
-    await ok('/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
-    await ok('/campaign/saveRecipients', { campaignid: id, csvRecipients: Array.from({ length: total }, (_, i) => ({ email: `r${i}@${domain}`, first_name: `R${i}` })) });
+    id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Gift crash', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: gift } })).id as number;
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: Array.from({ length: total }, (_, i) => ({ email: `r${i}@${domain}`, first_name: `R${i}` })) });
     const { token } = await issueToken(models, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
     const bought = () => models.SimulatedProviderOrder.count({ where: { account_id: account.accountId } });
 
     const first = startWorkerChild(env);
     worker = first;
     ({ received, stop: stopListening } = killDuringDelivery(smtp, domain, first, 30));
-    sendStatus = (await ok('/campaign/send', { campaignid: id, gc_confirmation_token: token })).status;
+    sendStatus = (await ok('POST', '/campaign/send', { campaignid: id, gc_confirmation_token: token })).status;
     firstExit = await first.exited;
     boughtAtFirstKill = await bought();
 

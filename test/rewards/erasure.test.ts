@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { DataKeys } from '../../lib/data-key.ts';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { seedGift } from './claim-seed.ts';
 
@@ -16,12 +16,12 @@ describe('rewards: erasing a member clears its gift orders and voids their claim
   beforeEach(async () => {
     account = await newAccount(stack.models);
   });
-  const directory = (path: string, body: unknown) => call(stack.url, 'POST', `/v2/api/pub/team-member-actions${path}`, { key: account.liveKey, body });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const claimPage = async (method: 'GET' | 'POST', token: string) => (await fetch(`${stack.url}/g/${token}`, { method })).status;
 
   it('orders for the member (by id, or by its address in any case) lose the recipient and answer 404; others stay', async () => {
-    const member = (expectSuccess(await directory('/upsert', { email: 'gift.erasable@example.com', first_name: 'Gifty' })) as { member: { id: number } }).member;
-    const other = (expectSuccess(await directory('/upsert', { email: 'gift.keeper@example.com' })) as { member: { id: number } }).member;
+    const member = (expectSuccess(await api('POST', '/pub/team-member-actions/upsert', { email: 'gift.erasable@example.com', first_name: 'Gifty' })) as { member: { id: number } }).member;
+    const other = (expectSuccess(await api('POST', '/pub/team-member-actions/upsert', { email: 'gift.keeper@example.com' })) as { member: { id: number } }).member;
     const seed = (memberId: number | null, recipientEmail: string) =>
       seedGift(stack.models, keys, account.accountId, { code: `ERASE-${Date.now()}-${Math.random().toString(36).slice(2)}`, memberId, recipientEmail });
     const byId = await seed(member.id, 'gift.erasable@example.com');
@@ -31,7 +31,7 @@ describe('rewards: erasing a member clears its gift orders and voids their claim
     const elsewhere = await seedGift(stack.models, keys, (await newAccount(stack.models)).accountId, { code: `ERASE-${Date.now()}-x`, recipientEmail: 'gift.erasable@example.com' });
     expect(await claimPage('GET', byId.token)).to.equal(200);
 
-    expectSuccess(await directory('/delete', { email: 'gift.erasable@example.com' }));
+    expectSuccess(await api('POST', '/pub/team-member-actions/delete', { email: 'gift.erasable@example.com' }));
 
     for (const gift of [byId, byAddress]) {
       await gift.order.reload();

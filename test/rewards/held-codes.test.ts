@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import { Op } from 'sequelize';
 import { codeHmacs } from '../../services/rewards/crypto.ts';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { apiClient, expectSuccess, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { claimLinkIn, seedCodes } from '../helpers/rewards.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -29,13 +29,13 @@ describe('rewards e2e: a gift send holds its codes from accept until it is sent 
     smtp = await testSmtpServer();
   });
   beforeEach(async () => {
-    account = await newAccount(stack.models, 'pro');
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
     domain = `hold${process.pid}-${++counter}.example.com`;
-    const widget = await insertWidget(stack.models, account.accountId);
-    ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
+    ecardId = made.ecard.id;
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const send = (name: string, extra: Json = {}) =>
     api('POST', '/pub/ecard-actions/send-ecard', {
       ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: name, recipientEmail: `${name}@${domain}`, giftCard: { product_id: 'manual:Hold:25', amount: 25 }, ...extra,

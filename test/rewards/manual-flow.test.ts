@@ -16,7 +16,7 @@ import { expireGiftOrders } from '../../services/rewards/expiry.ts';
 import { setRule, updateSettings } from '../../services/rewards/settings.ts';
 import { spendUsed } from '../../services/rewards/spend.ts';
 import { dayOf } from '../../services/rewards/periods.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { firingZone, insertAutomation } from '../helpers/automations.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -50,8 +50,7 @@ describe('rewards e2e: the manual flow (codes, a gift send, its claim link, expi
     ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown) => expectSuccess(await api(method, path, body)) as Json;
+  const { api, ok } = apiClient(() => stack, () => account.liveKey);
   const send = (recipient: string, gift = { product_id: 'manual:Acme:25', amount: 25 }) =>
     api('POST', '/pub/ecard-actions/send-ecard', { ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail: recipient, giftCard: gift });
   /** `count` fresh codes uploaded with the add-codes service (each line `code`, some with a PIN). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount } from '../helpers/api.ts';
+import { apiClient, call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { OWNER_PASSWORD, ownerOnPages, pageClient } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -15,7 +15,7 @@ describe('console pages: rewards (settings, spend rules, code uploads, inventory
   const stepUp = async ({ browser, csrf }: Awaited<ReturnType<typeof signedIn>>) => {
     expect((await browser.post('/v2/console/step-up', { _csrf: csrf, next: '/v2/console/rewards', password: OWNER_PASSWORD })).status).to.equal(303);
   };
-  const keyApi = async (path: string, key: string) => expectSuccess(await call(stack.url, 'GET', `/v2/api/gift-card/${path}`, { key }));
+  const { ok } = apiClient(() => stack);
   /** What the account holds: settings rows, rules, codes (a refused form must leave all three as they were). */
   const written = async (accountId: number) => ({
     settings: await stack.models.GiftSettings.count({ where: { account_id: accountId } }),
@@ -55,23 +55,23 @@ describe('console pages: rewards (settings, spend rules, code uploads, inventory
     expect(saved.status).to.equal(303);
     expect(saved.headers.get('location')).to.equal('/v2/console/rewards?done=settings');
     const expected = { provider_mode: 'provider', provider: null, currency: 'USD', min_amount: 5, max_amount: 250.5, velocity_limits_enabled: false, claim_expiry_days: 30 };
-    expect(await keyApi('getSettings', account.liveKey)).to.deep.equal(expected);
+    expect(await ok('GET', '/gift-card/getSettings', undefined, account.liveKey)).to.deep.equal(expected);
     const after = await (await browser.get('/v2/console/rewards?done=settings')).text();
     expect(after).to.include('The settings are saved.').and.include('<option value="provider" selected>').and.include('value="250.5"').and.include('<option value="off" selected>');
     // Blank fields keep what is set.
     expect((await browser.post('/v2/console/rewards/settings', { _csrf: csrf, provider_mode: 'manual', min_amount: '', claim_expiry_days: '' })).status).to.equal(303);
-    expect(await keyApi('getSettings', account.liveKey)).to.deep.equal({ ...expected, provider_mode: 'manual' });
+    expect(await ok('GET', '/gift-card/getSettings', undefined, account.liveKey)).to.deep.equal({ ...expected, provider_mode: 'manual' });
 
     const rule = await browser.post('/v2/console/rewards/rules', { _csrf: csrf, period: 'week', limit: '1000' });
     expect(rule.status).to.equal(303);
     expect(rule.headers.get('location')).to.equal('/v2/console/rewards?done=rule');
-    const rules = (await keyApi('getRules', account.liveKey)) as { rules: Array<Record<string, unknown>> };
+    const rules = await ok<{ rules: Array<Record<string, unknown>> }>('GET', '/gift-card/getRules', undefined, account.liveKey);
     expect(rules.rules.map((r) => [r.period, r.limit, r.used])).to.deep.equal([['week', 1000, 0]]);
     const shown = await (await browser.get('/v2/console/rewards?done=rule')).text();
     expect(shown).to.include('The spend rule is saved.').and.include('Not enforced').and.include('<td>week</td><td>1000</td><td>0</td><td>1000</td>');
     const removed = await browser.post('/v2/console/rewards/rules', { _csrf: csrf, period: 'week', limit: '0' });
     expect(removed.headers.get('location')).to.equal('/v2/console/rewards?done=rule-removed');
-    expect(((await keyApi('getRules', account.liveKey)) as { rules: unknown[] }).rules).to.deep.equal([]);
+    expect((await ok<{ rules: unknown[] }>('GET', '/gift-card/getRules', undefined, account.liveKey)).rules).to.deep.equal([]);
   });
 
   it('uploads a code file (multipart): the notice counts added, duplicates and invalid lines; the inventory shows them', async () => {
@@ -86,7 +86,7 @@ describe('console pages: rewards (settings, spend rules, code uploads, inventory
     expect(page).to.include('Codes uploaded: 2 added, 1 duplicates skipped, 2 invalid lines: 5, 6.');
     expect(page).to.include('<td>Acme</td><td>25</td><td>USD</td><td>2</td><td>0</td>').and.not.include(`PG-${tag}`);
     expect(await stack.models.GiftCode.count({ where: { account_id: account.accountId, brand: 'Acme', denomination_cents: 2500 } })).to.equal(2);
-    expect(await keyApi('rewardInventory', account.liveKey)).to.deep.equal([{ brand: 'Acme', denomination: 25, currency: 'USD', available: 2, assigned: 0 }]);
+    expect(await ok('GET', '/gift-card/rewardInventory', undefined, account.liveKey)).to.deep.equal([{ brand: 'Acme', denomination: 25, currency: 'USD', available: 2, assigned: 0 }]);
   });
 
   it('bad input → a 400 or 422 page with nothing written', async () => {

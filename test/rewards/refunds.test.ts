@@ -11,7 +11,7 @@ import { issueToken } from '../../services/confirmation-tokens.ts';
 import { dayOf } from '../../services/rewards/periods.ts';
 import { spendUsed } from '../../services/rewards/spend.ts';
 import { campaignWorkflowId } from '../../workflows/campaign/contract.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { claimLinkIn, seedCodes } from '../helpers/rewards.ts';
@@ -41,8 +41,7 @@ describe('rewards e2e: refunds and released reservations', function () {
     ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown) => expectSuccess(await api(method, path, body)) as Json;
+  const { api, ok } = apiClient(() => stack, () => account.liveKey);
   const gift = { product_id: 'manual:Acme:25', amount: 25 };
   const send = (names: string[], extra: Json = {}) =>
     api('POST', '/pub/ecard-actions/send-ecard', {

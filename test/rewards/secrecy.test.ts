@@ -16,7 +16,7 @@ import { addCodes } from '../../services/rewards/codes.ts';
 import { updateSettings } from '../../services/rewards/settings.ts';
 import { drainOutbox } from '../../services/webhooks/drain.ts';
 import { campaignFanOutWorkflowId } from '../../workflows/campaign/contract.ts';
-import { call, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectSuccess, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { onSuiteEnd } from '../helpers/cleanup.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -81,12 +81,7 @@ describe('rewards: codes, PINs and claim links never leak', function () {
     const receiver = await testReceiver();
     const path = hookPath('gift-secrecy');
     const responses: Array<{ what: string; res: ApiResponse }> = [];
-    const api = async (method: string, route: string, body?: unknown, key = account.liveKey) => {
-      const res = await call(url, method, `/v2/api${route}`, { key, ...(body === undefined ? {} : { body }) });
-      responses.push({ what: `${method} ${route}`, res });
-      return res;
-    };
-    const ok = async (method: string, route: string, body?: unknown, key = account.liveKey) => expectSuccess(await api(method, route, body, key)) as Json;
+    const { api, ok } = apiClient(url, account.liveKey, { onResponse: (method, route, res) => responses.push({ what: `${method} ${route}`, res }) });
     await ok('POST', '/webhook/ecard-shared-url', { url: `${receiver.url}${path}` });
 
     // Manual codes with PINs, uploaded as `cardsvc rewards add-codes` does: one per gift below, and one never given.

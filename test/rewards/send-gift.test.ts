@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { call, newKey, type TestAccount } from '../helpers/api.ts';
 import { claimLinkIn, seedCodes } from '../helpers/rewards.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -19,9 +19,9 @@ describe('rewards: a gift card on send-ecard', function () {
     smtp = await testSmtpServer();
   });
   beforeEach(async () => {
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    ecardId = made.ecard.id;
   });
   const send = (body: Record<string, unknown>, key = account.liveKey) => call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key, body });
   const base = () => ({ ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', recipientEmail: address('gift-rita') });

@@ -3,7 +3,7 @@
 // every workflow history (the campaign's, each run of its fan-out) under Temporal's 10,240-event warning.
 import { expect } from 'chai';
 import { campaignFanOutWorkflowId, campaignWorkflowId } from '../../workflows/campaign/contract.ts';
-import { call, expectSuccess, newAccount } from '../helpers/api.ts';
+import { apiClient, call, expectSuccess, newAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testStack } from '../helpers/stack.ts';
@@ -25,19 +25,19 @@ describe('scale: a 100,000-recipient sandbox campaign', function () {
     const accountId = owner.sandboxAccountId;
     const widget = await insertWidget(stack.models, accountId);
     const ecards = [await insertEcard(stack.models, accountId, widget.id, { name: 'A' }), await insertEcard(stack.models, accountId, widget.id, { name: 'B' })];
-    const post = async (path: string, body: unknown) => expectSuccess(await call(stack.url, 'POST', `/v2/api${path}`, { key: owner.sandboxKey, body })) as Json;
-    const id = (await post('/campaign/save', { campaign: { campaign_name: 'Everyone', from_email: 'hr@example.com' } })).id as number;
-    await post('/campaign/saveCampaignEcards', { campaignid: id, ecardIds: ecards.map((e) => e.id) });
+    const { ok } = apiClient(stack, owner.sandboxKey);
+    const id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Everyone', from_email: 'hr@example.com' } })).id as number;
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: ecards.map((e) => e.id) });
     for (const part of [0, 1]) {
       const csv = ['email,first_name,team', ...Array.from({ length: HALF }, (_, i) => `p${part}-${i}@scale.example.com,P${i},T${i % 7}`)].join('\n');
-      const parsed = await post('/campaign/uploadCsv', { csvContent: csv });
+      const parsed = await ok('POST', '/campaign/uploadCsv', { csvContent: csv });
       expect(parsed).to.deep.include({ total_rows: HALF, valid_rows: HALF });
-      const saved = await post('/campaign/saveRecipients', { campaignid: id, csvRecipients: parsed.rows, append: part === 1 });
+      const saved = await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: parsed.rows, append: part === 1 });
       expect((saved.counts as Json).recipients).to.equal(HALF * (part + 1));
     }
     const lap = (what: string) => console.log(`    ${what} at ${((Date.now() - started) / 1000).toFixed(1)} s`);
     lap('recipients saved');
-    expect((await post('/campaign/send', { campaignid: id })).status).to.equal('sending');
+    expect((await ok('POST', '/campaign/send', { campaignid: id })).status).to.equal('sending');
     let sent = 0;
     let grewAt = Date.now();
     const progress = setInterval(() => {

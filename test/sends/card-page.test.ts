@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
 import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -16,9 +17,9 @@ describe('the card page over HTTP: video embeds and their CSP, share links, Open
   before(async () => {
     stack = await testStack();
     await testSmtpServer();
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id, { self_hosted_url: 'https://cdn.example.com/cover.png' });
+    const made = await accountWithWidget(stack, { plan: 'pro', ecard: { self_hosted_url: 'https://cdn.example.com/cover.png' } });
+    account = made.account;
+    const { widget, ecard } = made;
     ecardId = ecard.id;
     widgetId = widget.id;
   });

@@ -4,8 +4,8 @@
 import { expect } from 'chai';
 import { OUTCOME_UNKNOWN } from '../../services/sends/delivery/delivery.ts';
 import { startSendWorkflow } from '../../workflows/send-ecard/lifecycle.ts';
-import { newAccount } from '../helpers/api.ts';
-import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { insertSend } from '../helpers/catalog.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { testEnv, testStack } from '../helpers/stack.ts';
 import { testClient } from '../helpers/temporal.ts';
@@ -20,9 +20,7 @@ describe('send-ecard: a worker killed around the SMTP hand-over', function () {
       const smtp = await testSmtpServer();
       const queue = `crash-${process.pid}-${moment}-${Date.now()}`;
       const env = await testEnv({ TEMPORAL_TASK_QUEUE: queue, ACTIVITY_HEARTBEAT_SECONDS: '2', LOG_LEVEL: 'warn' });
-      const account = await newAccount(stack.models);
-      const widget = await insertWidget(stack.models, account.accountId);
-      const ecard = await insertEcard(stack.models, account.accountId, widget.id);
+      const { account, ecard } = await accountWithWidget(stack);
       const to = `crash-${moment}-${Date.now()}@example.com`;
       // Marked started, so no sweeper starts it on another queue.
       const send = await insertSend(stack.models, ecard, to, { workflowStarted: true });

@@ -62,8 +62,8 @@ describe('the email template (MJML) and its palette', function () {
       const mjml = () => Object.keys(require.cache).some((k) => /node_modules[\\\\/]mjml/.test(k));
       await import('./app/runtime.ts');
       await import('./app/services.ts');
-      const { emailTemplate } = await import('./services/sends/email-template.ts');
-      const { paletteOf } = await import('./services/sends/email-palette.ts');
+      const { emailTemplate } = await import('./services/sends/email/email-template.ts');
+      const { paletteOf } = await import('./services/sends/email/email-palette.ts');
       const before = mjml();
       await emailTemplate(paletteOf(undefined), 'ltr');
       console.log(JSON.stringify({ before, after: mjml() }));`;

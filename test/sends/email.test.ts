@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { contrastRatio } from '../../lib/colors.ts';
 import type { ReceivedMail } from '../helpers/smtp.ts';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, newAccount, type TestAccount } from '../helpers/api.ts';
 import { createFiringSchedule, firings, firingZone, insertAutomation, triggerTimes } from '../helpers/automations.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -16,7 +16,6 @@ import { localDateOf } from '../../services/automations/local-date.ts';
 import { paletteOf } from '../../services/sends/email/email-palette.ts';
 import { recipientUrl } from '../../services/sends/card-page/pages.ts';
 
-type Json = Record<string, unknown>;
 
 // SMTP carries CRLF line ends.
 const lines = (text: string) => text.replace(/\r\n/g, '\n');
@@ -46,8 +45,6 @@ describe('the branded email: single sends, campaigns and automations', function 
     stack = await testStack();
     smtp = await testSmtpServer();
     account = await newAccount(stack.models, 'pro');
-    const ok = async (method: string, path: string, body?: unknown) =>
-      expectSuccess(await call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) })) as Json;
     const brandId = (await ok('POST', '/brand/save', { brand: BRAND })).id as number;
     const ecard = await insertEcard(stack.models, account.accountId, (await insertWidget(stack.models, account.accountId)).id, { self_hosted_url: 'https://cdn.example.com/flowers.png' });
     await ecard.update({ header: 'Well done', details: '<p>Dear {{recipient_name}}, thank you!</p>' });
@@ -55,8 +52,7 @@ describe('the branded email: single sends, campaigns and automations', function 
     ecardId = ecard.id;
   });
 
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
-  const ok = async (method: string, path: string, body?: unknown) => expectSuccess(await api(method, path, body)) as Json;
+  const { api, ok } = apiClient(() => stack, () => account.liveKey);
   /** The link to this recipient's own page, as the send's rows hold it. */
   const ownLink = async (email: string) => {
     const recipient = (await stack.models.SendRecipient.findOne({ where: { recipient_email: email } }))!;

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { Op } from 'sequelize';
 import type { Models } from '../../models/index.ts';
 import { addSuppression, suppressionHash } from '../../services/sends/accept/rules.ts';
-import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -54,14 +54,14 @@ describe('POST /pub/ecard-actions/erase-address: a stranger’s address leaves e
     smtp = await testSmtpServer();
   });
   beforeEach(async () => {
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    widgetId = widget.id;
-    ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    widgetId = made.widget.id;
+    ecardId = made.ecard.id;
   });
-  const api = (path: string, body: unknown, key = account.liveKey) => call(stack.url, 'POST', `/v2/api${path}`, { key, body });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const send = async (from: { name: string; email: string }, to: Array<{ name: string; email: string }>, extra: Record<string, unknown> = {}) => {
-    const res = await api('/pub/ecard-actions/send-ecard', {
+    const res = await api('POST', '/pub/ecard-actions/send-ecard', {
       ecardId, senderName: from.name, senderEmail: from.email, recipientName: to.map((r) => r.name), recipientEmail: to.map((r) => r.email), ...extra,
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -97,7 +97,7 @@ describe('POST /pub/ecard-actions/erase-address: a stranger’s address leaves e
     const other = await newAccount(stack.models);
     await addSuppression(stack.services, other.accountId, 'email', stella.email);
 
-    const res = await api('/pub/ecard-actions/erase-address', { email: `  ${stella.email.toUpperCase()} ` });
+    const res = await api('POST', '/pub/ecard-actions/erase-address', { email: `  ${stella.email.toUpperCase()} ` });
     expect(expectSuccess(res)).to.deep.equal({ erased: true, suppressed: true });
 
     expect(await mentions(stack.models, account.accountId, stella.email)).to.deep.equal({});
@@ -110,11 +110,11 @@ describe('POST /pub/ecard-actions/erase-address: a stranger’s address leaves e
     // She stays suppressed, by the hash; the other account's entry is untouched.
     expect((await stack.models.Suppression.findAll({ where: { account_id: account.accountId }, raw: true })).map((s) => s.value)).to.deep.equal([suppressionHash(stella.email)]);
     expect(await stack.models.Suppression.count({ where: { account_id: other.accountId, value: stella.email } })).to.equal(1);
-    const again = await api('/pub/ecard-actions/send-ecard', { ecardId, senderName: 'Sam', senderEmail: sam.email, recipientName: 'Stella', recipientEmail: stella.email });
+    const again = await api('POST', '/pub/ecard-actions/send-ecard', { ecardId, senderName: 'Sam', senderEmail: sam.email, recipientName: 'Stella', recipientEmail: stella.email });
     expect(again.status, JSON.stringify(again.body)).to.equal(403);
     expect(again.body.code).to.equal('blocked');
     // Erasing again is harmless (nothing left; still suppressed).
-    expect(expectSuccess(await api('/pub/ecard-actions/erase-address', { email: stella.email }))).to.deep.equal({ erased: true, suppressed: true });
+    expect(expectSuccess(await api('POST', '/pub/ecard-actions/erase-address', { email: stella.email }))).to.deep.equal({ erased: true, suppressed: true });
   });
 
   it('an address never suppressed answers suppressed: false; a queued mail to it never leaves; a gift ordered for it loses it', async () => {
@@ -133,7 +133,7 @@ describe('POST /pub/ecard-actions/erase-address: a stranger’s address leaves e
       });
       expect(await mentions(stack.models, account.accountId, stranger)).to.include.keys('sends', 'gift_orders', 'mail_queue');
       expect(hers.row.sender_email).to.equal(stranger);
-      expect(expectSuccess(await api('/pub/ecard-actions/erase-address', { email: stranger }))).to.deep.equal({ erased: true, suppressed: false });
+      expect(expectSuccess(await api('POST', '/pub/ecard-actions/erase-address', { email: stranger }))).to.deep.equal({ erased: true, suppressed: false });
     } finally {
       stack.services.background.start();
     }
@@ -149,7 +149,7 @@ describe('POST /pub/ecard-actions/erase-address: a stranger’s address leaves e
     const sendAt = new Date(Date.now() + 2 * 24 * 3600_000).toISOString();
     const toBoth = await send({ name: 'Sam', email: address('sam') }, [{ name: 'Sid Stranger', email: stranger }, alice], { sendAt });
     const fromIt = await send({ name: 'Sid Stranger', email: stranger }, [alice], { sendAt });
-    expectSuccess(await api('/pub/ecard-actions/erase-address', { email: stranger }));
+    expectSuccess(await api('POST', '/pub/ecard-actions/erase-address', { email: stranger }));
     const rowsOf = async (id: number) => (await stack.models.SendRecipient.findAll({ where: { send_id: id }, order: [['position', 'ASC']] })).map((r) => [r.recipient_email, r.status]);
     expect(await rowsOf(toBoth.row.id)).to.deep.equal([[null, 'canceled'], [alice.email, 'pending']]);
     expect(await rowsOf(fromIt.row.id)).to.deep.equal([[alice.email, 'canceled']]);
@@ -159,13 +159,13 @@ describe('POST /pub/ecard-actions/erase-address: a stranger’s address leaves e
   it('a member of the directory is 422 directory_member (erased as a member); a malformed address is 400; without sends: manage 403', async () => {
     const memberEmail = address('member');
     const member = await stack.models.TeamMember.create({ account_id: account.accountId, email: memberEmail });
-    const res = await api('/pub/ecard-actions/erase-address', { email: memberEmail.toUpperCase() });
+    const res = await api('POST', '/pub/ecard-actions/erase-address', { email: memberEmail.toUpperCase() });
     expectFailure(res, 422, 'directory_member');
     expect(res.body.member_id).to.equal(member.id);
-    expectFailure(await api('/pub/ecard-actions/erase-address', { email: 'not an address' }), 400, 'invalid_parameter');
-    expectFailure(await api('/pub/ecard-actions/erase-address', {}), 422, 'missing_field');
+    expectFailure(await api('POST', '/pub/ecard-actions/erase-address', { email: 'not an address' }), 400, 'invalid_parameter');
+    expectFailure(await api('POST', '/pub/ecard-actions/erase-address', {}), 422, 'missing_field');
     const viewOnly = (await newKey(stack.models, account.accountId, { sends: 'view' })).key;
-    expectFailure(await api('/pub/ecard-actions/erase-address', { email: address('x') }, viewOnly), 403, 'key_out_of_scope');
+    expectFailure(await api('POST', '/pub/ecard-actions/erase-address', { email: address('x') }, viewOnly), 403, 'key_out_of_scope');
   });
 
   it('erasing a member drops the widget verification rows of its address', async () => {
@@ -176,7 +176,7 @@ describe('POST /pub/ecard-actions/erase-address: a stranger’s address leaves e
       stack.models.WidgetVerification.create({ account_id: account.accountId, widget_id: widgetId, email, ip_hash: 'a'.repeat(64), code_hash: null, expires_at: now, created_at: now });
     await row(memberEmail);
     const bystander = await row(address('bystander'));
-    expectSuccess(await api('/pub/team-member-actions/delete', { email: memberEmail }));
+    expectSuccess(await api('POST', '/pub/team-member-actions/delete', { email: memberEmail }));
     expect((await stack.models.WidgetVerification.findAll({ where: { account_id: account.accountId } })).map((v) => v.id)).to.deep.equal([bystander.id]);
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, newAccount, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { call, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -20,11 +20,10 @@ describe('a recipient\'s page while their send is still going out', function () 
   before(async () => {
     stack = await testStack();
     smtp = await testSmtpServer();
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    await ecard.update({ header: 'Happy day', details: '<p>Dear {{recipient_name}}</p>' });
-    ecardId = ecard.id;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    await made.ecard.update({ header: 'Happy day', details: '<p>Dear {{recipient_name}}</p>' });
+    ecardId = made.ecard.id;
   });
 
   it('answers while the email is being handed over, before the send is marked sent', async () => {

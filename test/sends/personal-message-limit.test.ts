@@ -3,6 +3,7 @@
 // a message that names the limit, and nothing is sent. The forms' maxlength is that same limit.
 import { expect } from 'chai';
 import { PERSONAL_MESSAGE_MAX } from '../../services/sends/accept/personal-message.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
 import { call, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { ownerOnPages } from '../helpers/console.ts';
@@ -34,9 +35,9 @@ describe('the personal message’s limit, alike on the key API, the console and 
     let account: TestAccount;
     let ecardId: number;
     before(async () => {
-      account = await newAccount(stack.models);
-      const widget = await insertWidget(stack.models, account.accountId);
-      ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
+      const made = await accountWithWidget(stack);
+      account = made.account;
+      ecardId = made.ecard.id;
     });
     const send = (personalMessage: string) =>
       call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key: account.liveKey, body: { ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: 'Rita', type: 'ecard_copy_link', personalMessage } });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { call, expectSuccess, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testReceiver } from '../helpers/receiver.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -23,11 +23,10 @@ describe('read receipts: opennotification emails the sender once per recipient a
     smtp = await testSmtpServer();
   });
   beforeEach(async () => {
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    await ecard.update({ email_subject: 'Happy birthday {{recipient_name}}' });
-    ecardId = ecard.id;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    await made.ecard.update({ email_subject: 'Happy birthday {{recipient_name}}' });
+    ecardId = made.ecard.id;
   });
 
   const openAction = (pageId: string) => fetch(`${stack.url}/e/${pageId}/open`, { method: 'POST', redirect: 'manual' });

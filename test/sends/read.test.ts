@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { localDateOf } from '../../services/automations/local-date.ts';
 import { sendAutomationBatch } from '../../services/automations/batch.ts';
-import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { firingZone, insertAutomation } from '../helpers/automations.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -17,7 +17,7 @@ type Json = Record<string, unknown>;
 type Recipient = { name: string | null; email: string | null; status: string; sent_at: string | null; opened_at: string | null; bounced_at: string | null; failure: string | null };
 type LoggedSend = Json & { sendId: string; recipients: Recipient[] };
 
-const SENDS = '/v2/api/pub/ecard-actions/sends';
+const SENDS = '/pub/ecard-actions/sends';
 
 describe('reading sends with a key', function () {
   this.timeout(90_000);
@@ -31,12 +31,12 @@ describe('reading sends with a key', function () {
   });
 
   const domain = () => `read${process.pid}-${++counter}.example.com`;
-  const get = (path: string, key: string) => call(stack.url, 'GET', path, { key });
+  const { api } = apiClient(() => stack);
   const list = async (query: string, key: string) => {
-    const res = await get(`${SENDS}${query ? `?${query}` : ''}`, key);
+    const res = await api('GET', `${SENDS}${query ? `?${query}` : ''}`, undefined, key);
     return { sends: expectSuccess(res) as LoggedSend[], meta: res.body.meta as Json };
   };
-  const one = async (sendId: string, key: string) => expectSuccess(await get(`${SENDS}/${sendId}`, key)) as LoggedSend;
+  const one = async (sendId: string, key: string) => expectSuccess(await api('GET', `${SENDS}/${sendId}`, undefined, key)) as LoggedSend;
   const ids = (sends: LoggedSend[]) => sends.map((s) => s.sendId);
 
   /** An email send through send-ecard (email now waits for the dispatch; `sendAt` schedules); its send id. */
@@ -150,11 +150,11 @@ describe('reading sends with a key', function () {
       await stack.models.Send.update({ created_at: new Date('2020-01-05T10:00:00.000Z') }, { where: { send_id: made.email } });
 
       // A campaign to one CSV row.
-      const api = async (path: string, body: unknown) => expectSuccess(await call(stack.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body })) as Json;
-      campaignId = (await api('/campaign/save', { campaign: { campaign_name: 'Filters', from_name: 'HR', from_email: 'hr@example.com' } })).id as number;
-      await api('/campaign/saveCampaignEcards', { campaignid: campaignId, ecardIds: [cards.a] });
-      await api('/campaign/saveRecipients', { campaignid: campaignId, csvRecipients: [{ email: `carol@${at}`, name: 'Carol' }] });
-      await api('/campaign/send', { campaignid: campaignId });
+      const { ok } = apiClient(stack, account.liveKey);
+      campaignId = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Filters', from_name: 'HR', from_email: 'hr@example.com' } })).id as number;
+      await ok('POST', '/campaign/saveCampaignEcards', { campaignid: campaignId, ecardIds: [cards.a] });
+      await ok('POST', '/campaign/saveRecipients', { campaignid: campaignId, csvRecipients: [{ email: `carol@${at}`, name: 'Carol' }] });
+      await ok('POST', '/campaign/send', { campaignid: campaignId });
       await eventually(() => stack.models.Campaign.findByPk(campaignId), (c) => c?.status === 'sent', 60_000, 100);
       made.campaign = (await stack.models.Send.findOne({ where: { account_id: account.accountId, origin: 'campaign' }, rejectOnEmpty: true })).send_id;
 
@@ -284,36 +284,36 @@ describe('reading sends with a key', function () {
     });
 
     it('perPage over 100 is 400; 100 is fine', async () => {
-      expectFailure(await get(`${SENDS}?perPage=101`, account.liveKey), 400, 'invalid_parameter');
-      expectFailure(await get(`${SENDS}?page=0`, account.liveKey), 400, 'invalid_parameter');
+      expectFailure(await api('GET', `${SENDS}?perPage=101`, undefined, account.liveKey), 400, 'invalid_parameter');
+      expectFailure(await api('GET', `${SENDS}?page=0`, undefined, account.liveKey), 400, 'invalid_parameter');
       expect((await list('perPage=100', account.liveKey)).meta).to.deep.include({ perPage: 100 });
     });
 
     it('a bad date is 400', async () => {
       for (const bad of ['yesterday', '2026-02-30', '2026-13-01', '2026-01-05T10:00:00', '05/01/2026']) {
-        const messages = expectFailure(await get(`${SENDS}?dateFrom=${encodeURIComponent(bad)}`, account.liveKey), 400, 'invalid_parameter');
+        const messages = expectFailure(await api('GET', `${SENDS}?dateFrom=${encodeURIComponent(bad)}`, undefined, account.liveKey), 400, 'invalid_parameter');
         expect(messages.join(' '), bad).to.match(/dateFrom/);
       }
-      expectFailure(await get(`${SENDS}?dateTo=soon`, account.liveKey), 400, 'invalid_parameter');
+      expectFailure(await api('GET', `${SENDS}?dateTo=soon`, undefined, account.liveKey), 400, 'invalid_parameter');
     });
 
     it('a bad status, origin, id or address is 400', async () => {
-      expectFailure(await get(`${SENDS}?status=delivered`, account.liveKey), 400, 'invalid_parameter');
-      expectFailure(await get(`${SENDS}?origin=api`, account.liveKey), 400, 'invalid_parameter');
-      expectFailure(await get(`${SENDS}?widgetId=abc`, account.liveKey), 400, 'invalid_parameter');
-      expectFailure(await get(`${SENDS}?recipientEmail=not-an-address`, account.liveKey), 400, 'invalid_parameter');
-      expectFailure(await get(`${SENDS}/not-a-send-id`, account.liveKey), 400, 'invalid_parameter');
+      expectFailure(await api('GET', `${SENDS}?status=delivered`, undefined, account.liveKey), 400, 'invalid_parameter');
+      expectFailure(await api('GET', `${SENDS}?origin=api`, undefined, account.liveKey), 400, 'invalid_parameter');
+      expectFailure(await api('GET', `${SENDS}?widgetId=abc`, undefined, account.liveKey), 400, 'invalid_parameter');
+      expectFailure(await api('GET', `${SENDS}?recipientEmail=not-an-address`, undefined, account.liveKey), 400, 'invalid_parameter');
+      expectFailure(await api('GET', `${SENDS}/not-a-send-id`, undefined, account.liveKey), 400, 'invalid_parameter');
     });
 
     it('another account’s send is 404, as an unknown one', async () => {
-      expectFailure(await get(`${SENDS}/${theirSend}`, account.liveKey), 404, 'not_found');
-      expectFailure(await get(`${SENDS}/${crypto.randomUUID()}`, account.liveKey), 404, 'not_found');
+      expectFailure(await api('GET', `${SENDS}/${theirSend}`, undefined, account.liveKey), 404, 'not_found');
+      expectFailure(await api('GET', `${SENDS}/${crypto.randomUUID()}`, undefined, account.liveKey), 404, 'not_found');
       expect((await one(theirSend, other.liveKey)).sendId).to.equal(theirSend);
     });
 
     it('another account’s widget, eCard, campaign or automation as a filter is 404', async () => {
       for (const query of [`widgetId=${theirs.widget}`, `ecardId=${theirs.ecard}`, `campaign_id=${theirs.campaign}`, `automation_id=${theirs.automation}`]) {
-        expectFailure(await get(`${SENDS}?${query}`, account.liveKey), 404, 'not_found');
+        expectFailure(await api('GET', `${SENDS}?${query}`, undefined, account.liveKey), 404, 'not_found');
       }
     });
 
@@ -321,8 +321,8 @@ describe('reading sends with a key', function () {
       const { ecard } = await catalog(account);
       const mine = (await shareCard(stack.url, account.liveKey, ecard.id)).sendId;
       const without = await newKey(stack.models, account.accountId, { ecards: 'manage', directory: 'manage' });
-      expectFailure(await get(SENDS, without.key), 403, 'key_out_of_scope');
-      expectFailure(await get(`${SENDS}/${mine}`, without.key), 403, 'key_out_of_scope');
+      expectFailure(await api('GET', SENDS, undefined, without.key), 403, 'key_out_of_scope');
+      expectFailure(await api('GET', `${SENDS}/${mine}`, undefined, without.key), 403, 'key_out_of_scope');
       const reader = await newKey(stack.models, account.accountId, { sends: 'view' });
       expect(ids((await list('', reader.key)).sends)).to.deep.equal([mine]);
       expect((await one(mine, reader.key)).sendId).to.equal(mine);
@@ -339,12 +339,12 @@ describe('reading sends with a key', function () {
       account = await newAccount(stack.models, 'pro');
       at = domain();
       const { ecard } = await catalog(account);
-      const api = async (path: string, body: unknown) => expectSuccess(await call(stack.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body })) as Json;
-      const member = (await api('/pub/team-member-actions/upsert', { email: `mia@${at}`, first_name: 'Mia', last_name: 'Member' })) as { member: { id: number } };
-      campaignId = (await api('/campaign/save', { campaign: { campaign_name: 'Mixed', from_name: 'HR', from_email: 'hr@example.com' } })).id as number;
-      await api('/campaign/saveCampaignEcards', { campaignid: campaignId, ecardIds: [ecard.id] });
-      await api('/campaign/saveRecipients', { campaignid: campaignId, directoryMemberIds: [member.member.id], csvRecipients: [{ email: `cory@${at}`, name: 'Cory Csv' }] });
-      await api('/campaign/send', { campaignid: campaignId });
+      const { ok } = apiClient(stack, account.liveKey);
+      const member = await ok<{ member: { id: number } }>('POST', '/pub/team-member-actions/upsert', { email: `mia@${at}`, first_name: 'Mia', last_name: 'Member' });
+      campaignId = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Mixed', from_name: 'HR', from_email: 'hr@example.com' } })).id as number;
+      await ok('POST', '/campaign/saveCampaignEcards', { campaignid: campaignId, ecardIds: [ecard.id] });
+      await ok('POST', '/campaign/saveRecipients', { campaignid: campaignId, directoryMemberIds: [member.member.id], csvRecipients: [{ email: `cory@${at}`, name: 'Cory Csv' }] });
+      await ok('POST', '/campaign/send', { campaignid: campaignId });
       await eventually(() => stack.models.Campaign.findByPk(campaignId), (c) => c?.status === 'sent', 60_000, 100);
       automationId = (await automationSend(account, ecard.id, `abe@${at}`)).automationId;
       // A single send to a member's address: not a directory recipient (send-ecard takes addresses).

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { apiClient, call, expectFailure, expectSuccess, type TestAccount } from '../helpers/api.ts';
 import { expectAccessible, newPage, screenshot } from '../helpers/browser.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testReceiver } from '../helpers/receiver.ts';
@@ -24,11 +24,10 @@ describe('recipients\' own pages: private cards, and opened only when a person o
     smtp = await testSmtpServer();
   });
   beforeEach(async () => {
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    await ecard.update({ header: 'Happy day', details: '<p>Dear {{recipient_name}} ({{recipient_email}})</p>' });
-    ecardId = ecard.id;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    await made.ecard.update({ header: 'Happy day', details: '<p>Dear {{recipient_name}} ({{recipient_email}})</p>' });
+    ecardId = made.ecard.id;
   });
   const send = (body: Record<string, unknown>) => call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key: account.liveKey, body });
   const base = () => ({ ecardId, senderEmail: 'sam@example.com', senderName: 'Sam Sender' });
@@ -157,10 +156,10 @@ describe('recipients\' own pages: private cards, and opened only when a person o
         expect(res.body).to.deep.include({ success: false, reason: 'invalid_parameter' });
       }
       expect(await stack.models.Send.count({ where: { account_id: account.accountId } })).to.equal(before);
-      const api = (path: string, body: unknown) => call(stack.url, 'POST', `/v2/api${path}`, { key: account.liveKey, body });
-      expectFailure(await api('/ecard/save', { myEcard: { id: ecardId, envelope_bg_image_url: cssBreaker } }), 400, 'invalid_parameter');
-      expectFailure(await api('/ecard/bulkUpdate', { ecardids: [ecardId], fieldName: 'envelope_video_url', fieldValue: cssBreaker }), 400, 'invalid_parameter');
-      expectFailure(await api('/ecard/preview', { id: ecardId, overrideProps: { envelope_bg_image_url: cssBreaker } }), 400, 'invalid_parameter');
+      const { api } = apiClient(() => stack, () => account.liveKey);
+      expectFailure(await api('POST', '/ecard/save', { myEcard: { id: ecardId, envelope_bg_image_url: cssBreaker } }), 400, 'invalid_parameter');
+      expectFailure(await api('POST', '/ecard/bulkUpdate', { ecardids: [ecardId], fieldName: 'envelope_video_url', fieldValue: cssBreaker }), 400, 'invalid_parameter');
+      expectFailure(await api('POST', '/ecard/preview', { id: ecardId, overrideProps: { envelope_bg_image_url: cssBreaker } }), 400, 'invalid_parameter');
       expect((await stack.models.Ecard.findByPk(ecardId))!.envelope_bg_image_url).to.equal(null);
     });
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
 import { call, newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { insertWidget } from '../helpers/catalog.ts';
 import { cardsvc } from '../helpers/cli.ts';
 import { suiteDatabaseUrl } from '../helpers/database.ts';
 import { baseEnv, tempDir } from '../helpers/env.ts';
@@ -32,10 +33,10 @@ describe('send-ecard: every rejection reason, quota, idempotency', function () {
     smtp = await testSmtpServer();
   });
   beforeEach(async () => {
-    account = await newAccount(stack.models);
-    const widget = await insertWidget(stack.models, account.accountId);
-    widgetId = widget.id;
-    ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
+    const made = await accountWithWidget(stack);
+    account = made.account;
+    widgetId = made.widget.id;
+    ecardId = made.ecard.id;
   });
   const send = (body: Record<string, unknown>, options: { key?: string; url?: string; headers?: Record<string, string> } = {}) =>
     call(options.url ?? stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', {

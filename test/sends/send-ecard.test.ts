@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { verifySignature } from '../../lib/signing.ts';
 import { accountSecret } from '../../services/webhooks/secrets.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
 import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -26,12 +27,11 @@ describe('send-ecard: email now, scheduled, share link', function () {
     smtp = await testSmtpServer();
   });
   beforeEach(async () => {
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    widgetVanity = widget.vanity_id;
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id, { self_hosted_url: 'https://cdn.example.com/card.png' });
-    await ecard.update({ email_subject: 'Happy birthday {{recipient_first_name}}!', details: '<p>Dear {{recipient_name}}, from {{sender_name}} of {{team}}</p>' });
-    ecardId = ecard.id;
+    const made = await accountWithWidget(stack, { plan: 'pro', ecard: { self_hosted_url: 'https://cdn.example.com/card.png' } });
+    account = made.account;
+    widgetVanity = made.widget.vanity_id;
+    await made.ecard.update({ email_subject: 'Happy birthday {{recipient_first_name}}!', details: '<p>Dear {{recipient_name}}, from {{sender_name}} of {{team}}</p>' });
+    ecardId = made.ecard.id;
   });
   const send = (body: Record<string, unknown>, options: { key?: string; headers?: Record<string, string> } = {}) =>
     call(stack.url, 'POST', '/v2/api/pub/ecard-actions/send-ecard', { key: options.key ?? account.liveKey, body, ...(options.headers ? { headers: options.headers } : {}) });

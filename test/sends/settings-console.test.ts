@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { call, expectFailure, expectSuccess } from '../helpers/api.ts';
-import { consoleClient, ownerOnApi } from '../helpers/console.ts';
+import { consoleClient, signedInConsole } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Json = Record<string, unknown>;
@@ -12,7 +12,6 @@ describe('console: custom fields and suppressions', function () {
     stack = await testStack();
   });
 
-  const signedIn = () => ownerOnApi(stack);
 
   const fieldsOf = async (accountId: number) =>
     (await stack.models.CustomField.findAll({ where: { account_id: accountId }, order: [['field_key', 'ASC']] })).map((f) => [f.field_key, f.label, Boolean(f.required), Boolean(f.active)]);
@@ -20,7 +19,7 @@ describe('console: custom fields and suppressions', function () {
     (await stack.models.Suppression.findAll({ where: { account_id: accountId }, order: [['id', 'ASC']] })).map((s) => [s.kind, s.value]);
 
   it('adds, lists and removes custom fields; a removed key comes back; the directory shows them', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     expect(expectSuccess(await client.call('GET', '/custom-fields'))).to.deep.equal([]);
     const added = expectSuccess(await client.call('POST', '/custom-fields', { body: { key: 'anniversary', label: ' Work anniversary ', required: true } })) as Json;
     expect(added).to.deep.include({ key: 'anniversary', label: 'Work anniversary', type: 'date', required: true, active: true });
@@ -36,8 +35,8 @@ describe('console: custom fields and suppressions', function () {
   });
 
   it('refuses bad fields with nothing written; removing an unknown key or another account’s is 404', async () => {
-    const { account, client } = await signedIn();
-    const other = await signedIn();
+    const { account, client } = await signedInConsole(stack);
+    const other = await signedInConsole(stack);
     expectSuccess(await other.client.call('POST', '/custom-fields', { body: { key: 'theirs', label: 'Theirs' } }));
     expectSuccess(await client.call('POST', '/custom-fields', { body: { key: 'mine', label: 'Mine' } }));
     const before = await fieldsOf(account.accountId);
@@ -56,7 +55,7 @@ describe('console: custom fields and suppressions', function () {
   });
 
   it('adds, lists (paged, by kind) and removes suppressed addresses and blocked domains', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     expect(expectSuccess(await client.call('POST', '/suppressions', { body: { email: ' Bounce@Example.COM ' } }))).to.deep.equal({ kind: 'email', value: 'bounce@example.com', blocked: true, changed: true });
     expect(expectSuccess(await client.call('POST', '/suppressions', { body: { email: 'bounce@example.com' } }))).to.deep.equal({ kind: 'email', value: 'bounce@example.com', blocked: true, changed: false });
     expectSuccess(await client.call('POST', '/suppressions', { body: { domain: 'spam.example' } }));
@@ -73,7 +72,7 @@ describe('console: custom fields and suppressions', function () {
   });
 
   it('what the console blocks is what the send checks see (the live account only, not its sandbox)', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     expectSuccess(await client.call('POST', '/suppressions', { body: { domain: 'blocked.example' } }));
     const { blockedRecipient } = await import('../../services/sends/accept/rules.ts');
     expect(await blockedRecipient(stack.models, account.accountId, ['a@blocked.example'])).to.match(/blocked domain/);
@@ -81,8 +80,8 @@ describe('console: custom fields and suppressions', function () {
   });
 
   it('refuses bad suppressions with nothing written; another account’s entries are untouched', async () => {
-    const { account, client } = await signedIn();
-    const other = await signedIn();
+    const { account, client } = await signedInConsole(stack);
+    const other = await signedInConsole(stack);
     expectSuccess(await other.client.call('POST', '/suppressions', { body: { email: 'theirs@example.com' } }));
     expectFailure(await client.call('POST', '/suppressions', { body: { email: 'not-an-email' } }), 400, 'invalid_parameter');
     expectFailure(await client.call('POST', '/suppressions', { body: { domain: 'no_dots' } }), 400, 'invalid_parameter');
@@ -97,7 +96,7 @@ describe('console: custom fields and suppressions', function () {
   });
 
   it('needs a session (401) and, to write, the CSRF token (403)', async () => {
-    const { account, client } = await signedIn();
+    const { account, client } = await signedInConsole(stack);
     const anonymous = consoleClient(stack.url);
     expectFailure(await anonymous.call('GET', '/custom-fields'), 401, 'session_required');
     expectFailure(await anonymous.call('GET', '/suppressions'), 401, 'session_required');

@@ -7,8 +7,8 @@ import { randomId } from '../../lib/ids.ts';
 import { designOf, saveSnapshot } from '../../services/sends/accept/snapshot.ts';
 import { startSendWorkflow } from '../../workflows/send-ecard/lifecycle.ts';
 import { sendWorkflowId } from '../../workflows/send-ecard/contract.ts';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { call, expectSuccess, type TestAccount } from '../helpers/api.ts';
 import { insertPublicWidget } from '../helpers/public-widget.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { testClient, workflowStatus } from '../helpers/temporal.ts';
@@ -25,11 +25,10 @@ describe('share links: published by the accept, no workflow', function () {
     client = await testClient();
   });
   beforeEach(async () => {
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    await ecard.update({ details: '<p>Dear {{recipient_name}}, from {{sender_name}}</p>' });
-    ecardId = ecard.id;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    await made.ecard.update({ details: '<p>Dear {{recipient_name}}, from {{sender_name}}</p>' });
+    ecardId = made.ecard.id;
   });
 
   it('send-ecard: the page opens right after the answer; the send and its recipient are sent; no workflow was started', async () => {

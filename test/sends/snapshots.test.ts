@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { issueToken } from '../../services/confirmation-tokens.ts';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -21,7 +21,7 @@ describe('sent cards keep working: usage of sends, and snapshots of the design',
   beforeEach(async () => {
     account = await newAccount(stack.models, 'pro');
   });
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const token = async (purpose: 'widget_delete' | 'ecard_delete_in_use', id: number) =>
     (await issueToken(stack.models, { accountId: account.accountId, purpose, resourceId: String(id), now: new Date() })).token;
 

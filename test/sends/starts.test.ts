@@ -3,8 +3,8 @@
 // many are accepted at once, and each row is marked started.
 import type { Client } from '@temporalio/client';
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { insertEcard, insertWidget } from '../helpers/catalog.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { call, expectSuccess, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { createServices } from '../../app/services.ts';
 import { createLogger } from '../../lib/logger.ts';
@@ -25,9 +25,9 @@ describe('send starts: scheduled accepts are started after the answer', function
   before(async () => {
     stack = await testStack();
     client = await testClient();
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    ecardId = made.ecard.id;
   });
   // An hour ahead: the workflows wait; each test cancels its sends at its end.
   const schedule = () =>

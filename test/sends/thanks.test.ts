@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { call, expectFailure, newAccount, type TestAccount } from '../helpers/api.ts';
+import { accountWithWidget } from '../helpers/account-with-widget.ts';
+import { call, expectFailure, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -21,11 +22,10 @@ describe('"Say thank you": POST /e/<id>/thanks emails the sender, at most three 
     smtp = await testSmtpServer();
   });
   beforeEach(async () => {
-    account = await newAccount(stack.models, 'pro');
-    const widget = await insertWidget(stack.models, account.accountId);
-    const ecard = await insertEcard(stack.models, account.accountId, widget.id);
-    await ecard.update({ email_subject: 'Well done {{recipient_name}}' });
-    ecardId = ecard.id;
+    const made = await accountWithWidget(stack, { plan: 'pro' });
+    account = made.account;
+    await made.ecard.update({ email_subject: 'Well done {{recipient_name}}' });
+    ecardId = made.ecard.id;
   });
 
   /** A send from a sender of its own to Alice (and Bob with `two`), made with `key`; its page ids in order. */

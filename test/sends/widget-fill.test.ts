@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, newAccount, type TestAccount } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -23,8 +23,7 @@ describe("sends: the widget's details and merge-tag fallbacks, and the card page
     stack = await testStack();
     smtp = await testSmtpServer();
   });
-  const ok = async (method: string, path: string, body?: unknown) =>
-    expectSuccess(await call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) })) as Json;
+  const { ok } = apiClient(() => stack, () => account.liveKey);
   const snapshotOf = async (sendId: string) => {
     const send = await stack.models.Send.findOne({ where: { send_id: sendId }, rejectOnEmpty: true });
     return (await loadSnapshot(stack.models, send.id))!;

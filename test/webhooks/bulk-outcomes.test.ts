@@ -12,7 +12,7 @@ import { updateSettings } from '../../services/rewards/settings.ts';
 import { ALL_OUTCOME_EVENT_TYPES } from '../../services/sends/delivery/outcome-events.ts';
 import { sweepOutcomeMarks } from '../../services/sends/delivery/outcome-marks.ts';
 import { accountSecret } from '../../services/webhooks/secrets.ts';
-import { call, expectSuccess, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectSuccess } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -40,16 +40,16 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     for (const request of ctx.receiver.at(path)) expect(verifySignature(request.headers['x-svc-signature'] as string, request.body, [secret])).to.equal(true);
   }
 
-  const ok = async (account: TestAccount, p: string, body: unknown) => expectSuccess(await call(ctx.stack.url, 'POST', `/v2/api${p}`, { key: account.liveKey, body })) as Json;
+  const { ok } = apiClient(() => ctx.stack);
 
   /** A live campaign of `count` recipients with one eCard, saved and ready to send. */
   async function campaign(count: number, fields: Json = {}): Promise<{ id: number; at: string }> {
     const widget = await insertWidget(ctx.stack.models, ctx.account.accountId);
     const ecard = await insertEcard(ctx.stack.models, ctx.account.accountId, widget.id);
-    const id = (await ok(ctx.account, '/campaign/save', { campaign: { campaign_name: 'Many', from_name: 'HR', from_email: 'hr@example.com', ...fields } })).id as number;
-    await ok(ctx.account, '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
+    const id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Many', from_name: 'HR', from_email: 'hr@example.com', ...fields } }, ctx.account.liveKey)).id as number;
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] }, ctx.account.liveKey);
     const at = domain();
-    await ok(ctx.account, '/campaign/saveRecipients', { campaignid: id, csvRecipients: Array.from({ length: count }, (_, i) => ({ email: `r${i}@${at}`, name: `R ${i}` })) });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: Array.from({ length: count }, (_, i) => ({ email: `r${i}@${at}`, name: `R ${i}` })) }, ctx.account.liveKey);
     return { id, at };
   }
   const ended = (id: number) => eventually(() => ctx.stack.models.Campaign.findByPk(id), (c) => ['sent', 'failed', 'canceled'].includes(c?.status ?? ''), 120_000, 200);
@@ -62,7 +62,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     const deliveredId = await ctx.hooks.subscribe('ecard_delivered', `${ctx.receiver.url}${delivered}`);
     const completedId = await ctx.hooks.subscribe('campaign_completed', `${ctx.receiver.url}${completed}`);
     const { id, at } = await campaign(250);
-    await ok(ctx.account, '/campaign/send', { campaignid: id });
+    await ok('POST', '/campaign/send', { campaignid: id }, ctx.account.liveKey);
     expect((await ended(id))!.status).to.equal('sent');
     expect(smtp.messages.filter((m) => m.to.some((t) => t.endsWith(`@${at}`)))).to.have.length(250);
     const logged = await ctx.hooks.settled(deliveredId, 3, 30_000);
@@ -100,7 +100,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     const { id, at } = await campaign(250);
     // One message per recipient: the next 250 DATA answers are a permanent refusal.
     smtp.failNext(250, 550, '5.1.1 Mailbox unavailable');
-    await ok(ctx.account, '/campaign/send', { campaignid: id });
+    await ok('POST', '/campaign/send', { campaignid: id }, ctx.account.liveKey);
     // Nobody got the card: the campaign ends `failed` (services/campaigns/run.ts).
     expect((await ended(id))!.status).to.equal('failed');
     expect(smtp.messages.filter((m) => m.to.some((t) => t.endsWith(`@${at}`)))).to.have.length(0);
@@ -126,7 +126,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     const endpointId = await ctx.hooks.subscribe('ecard_failed', `${ctx.receiver.url}${failed}`);
     const { id } = await campaign(6);
     smtp.failNext(2, 550, '5.1.1 Mailbox unavailable');
-    await ok(ctx.account, '/campaign/send', { campaignid: id });
+    await ok('POST', '/campaign/send', { campaignid: id }, ctx.account.liveKey);
     expect((await ended(id))!.status).to.equal('sent');
     const [delivery] = await ctx.hooks.settled(endpointId, 1, 30_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -152,12 +152,12 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     const widget = await insertWidget(ctx.stack.models, sandbox.accountId);
     const ecard = await insertEcard(ctx.stack.models, sandbox.accountId, widget.id);
     const gift = { gift_card_enabled: true, gift_card: { product_id: 'simulated:AMAZON-US', amount: 25.13 } };
-    const id = (await ok(sandbox, '/campaign/save', { campaign: { campaign_name: 'Gifts', from_name: 'HR', from_email: 'hr@example.com', ...gift } })).id as number;
-    await ok(sandbox, '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
+    const id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Gifts', from_name: 'HR', from_email: 'hr@example.com', ...gift } }, sandbox.liveKey)).id as number;
+    await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] }, sandbox.liveKey);
     const at = domain();
-    await ok(sandbox, '/campaign/saveRecipients', { campaignid: id, csvRecipients: [0, 1].map((i) => ({ email: `g${i}@${at}`, name: `G ${i}` })) });
+    await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: [0, 1].map((i) => ({ email: `g${i}@${at}`, name: `G ${i}` })) }, sandbox.liveKey);
     const { token } = await issueToken(ctx.stack.models, { accountId: sandbox.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
-    await ok(sandbox, '/campaign/send', { campaignid: id, gc_confirmation_token: token });
+    await ok('POST', '/campaign/send', { campaignid: id, gc_confirmation_token: token }, sandbox.liveKey);
     expect((await ended(id))!.status).to.equal('failed');
     await hooks.settled(endpointId, 1, 30_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -175,8 +175,8 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     const endpointId = await ctx.hooks.subscribe('campaign_completed', `${ctx.receiver.url}${path}`);
     const { id } = await campaign(3);
     const at = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 19);
-    await ok(ctx.account, '/campaign/schedule', { campaignid: id, scheduled_at: at, scheduled_timezone: 'UTC' });
-    await ok(ctx.account, '/campaign/cancel', { campaignid: id });
+    await ok('POST', '/campaign/schedule', { campaignid: id, scheduled_at: at, scheduled_timezone: 'UTC' }, ctx.account.liveKey);
+    await ok('POST', '/campaign/cancel', { campaignid: id }, ctx.account.liveKey);
     await ctx.hooks.settled(endpointId);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(bodies<{ campaign: Json }>(path).map((b) => b.campaign)).to.deep.equal([
@@ -189,7 +189,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     await ctx.hooks.subscribe('team_member_created', `${ctx.receiver.url}${hookPath('members')}`);
     const { id } = await campaign(12);
     smtp.failNext(1, 550, '5.1.1 Mailbox unavailable');
-    await ok(ctx.account, '/campaign/send', { campaignid: id });
+    await ok('POST', '/campaign/send', { campaignid: id }, ctx.account.liveKey);
     expect((await ended(id))!.status).to.equal('sent');
     // A gift claimed: no gift_claimed either.
     const { order, token } = await seedGift(ctx.stack.models, ctx.stack.services.dataKeys!, ctx.account.accountId, { code: `NOSUB-${process.pid}-${Date.now()}-ABCD` });
@@ -204,7 +204,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
   it('marks a crash left behind (rows finished, the batch\'s end never came) go out by the sweep, once', async () => {
     const path = hookPath('sweep');
     const { id } = await campaign(3);
-    await ok(ctx.account, '/campaign/send', { campaignid: id });
+    await ok('POST', '/campaign/send', { campaignid: id }, ctx.account.liveKey);
     await ended(id);
     // What a batch that died after its rows' write leaves: the rows marked, no event.
     const endpointId = await ctx.hooks.subscribe('ecard_delivered', `${ctx.receiver.url}${path}`);

@@ -8,7 +8,7 @@ import type { ApiState } from '../../api/context.ts';
 import { errorRenderer } from '../../api/middleware/errors.ts';
 import { createSequelize, isDatabaseBusy } from '../../lib/db.ts';
 import { createLogger } from '../../lib/logger.ts';
-import { call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { onSuiteEnd } from '../helpers/cleanup.ts';
 import { tempDir } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -30,39 +30,39 @@ describe('webhooks: test sends and replays while the worker writes', function ()
     account = await newAccount(stack.models, 'enterprise');
     busy = await newAccount(stack.models, 'enterprise');
   });
-  const api = (acct: TestAccount, method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: acct.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack);
 
   // Member changes of another account, each fanned out to two subscriptions: deliveries, attempts and
   // workflow starts written by the worker all the while.
   async function keepTheWorkerWriting(until: { done: boolean }): Promise<number> {
     for (const event of ['team_member_created', 'team_member_updated']) {
-      expectSuccess(await api(busy, 'POST', '/pub/team-member-actions/subscribe', { event_type: event, hookUrl: `${receiver.url}${hookPath('load')}` }));
+      expectSuccess(await api('POST', '/pub/team-member-actions/subscribe', { event_type: event, hookUrl: `${receiver.url}${hookPath('load')}` }, busy.liveKey));
     }
     let changes = 0;
     while (!until.done) {
       const email = `load-${++changes}-${process.pid}@example.com`;
-      await api(busy, 'POST', '/pub/team-member-actions/upsert', { email });
-      await api(busy, 'POST', '/pub/team-member-actions/upsert', { email, first_name: 'Loaded' });
+      await api('POST', '/pub/team-member-actions/upsert', { email }, busy.liveKey);
+      await api('POST', '/pub/team-member-actions/upsert', { email, first_name: 'Loaded' }, busy.liveKey);
     }
     return changes;
   }
 
   it('60 sequential POST /webhook/test and 60 replays against a live receiver: no response is 5xx', async () => {
     const path = hookPath('busy');
-    expectSuccess(await api(account, 'POST', '/webhook/ecard-shared-url', { url: `${receiver.url}${path}` }));
+    expectSuccess(await api('POST', '/webhook/ecard-shared-url', { url: `${receiver.url}${path}` }, account.liveKey));
     const until = { done: false };
     const load = keepTheWorkerWriting(until);
     const statuses: number[] = [];
     try {
       let lastTest: { id: number } | undefined;
       for (let i = 0; i < 60; i++) {
-        const res = await api(account, 'POST', '/webhook/test', {});
+        const res = await api('POST', '/webhook/test', {}, account.liveKey);
         statuses.push(res.status);
         if (res.status === 200) lastTest = res.body.data as { id: number };
       }
       expect(lastTest, JSON.stringify(statuses)).to.not.equal(undefined);
       await eventually(() => stack.models.WebhookDelivery.findByPk(lastTest!.id), (d) => d?.status === 'Delivered', 20_000);
-      for (let i = 0; i < 60; i++) statuses.push((await api(account, 'POST', '/webhook/deliveries/replay', { id: lastTest!.id })).status);
+      for (let i = 0; i < 60; i++) statuses.push((await api('POST', '/webhook/deliveries/replay', { id: lastTest!.id }, account.liveKey)).status);
     } finally {
       until.done = true;
       expect(await load).to.be.greaterThan(0);

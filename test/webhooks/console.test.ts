@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { consoleClient, setOwnerPassword, type ConsoleClient } from '../helpers/console.ts';
+import { expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
+import { consoleClient, type ConsoleClient, OWNER_PASSWORD, signedInConsole } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { extraApp } from '../helpers/stack.ts';
 import { hookPath, insertDelivery, webhookApi, webhookContext, type DeliveryDetailView, type DeliveryView } from '../helpers/webhooks.ts';
@@ -18,19 +18,10 @@ interface EndpointView {
 describe('console: webhooks', function () {
   this.timeout(60_000);
   const ctx = webhookContext();
-  const password = 'correct horse battery';
-
-  async function signedIn(account: TestAccount, url = ctx.stack.url): Promise<ConsoleClient> {
-    const email = await setOwnerPassword(ctx.stack.models, account.accountId, password);
-    const client = consoleClient(url);
-    expectSuccess(await client.signIn(email, password));
-    return client;
-  }
-
   const endpointsOf = (accountId: number) => ctx.stack.models.WebhookEndpoint.findAll({ where: { account_id: accountId }, order: [['id', 'ASC']], raw: true });
 
   it('gets and sets the ecard_shared URL ("" disables it); bad input writes nothing; a POST needs the CSRF token', async () => {
-    const client = await signedIn(ctx.account);
+    const client = (await signedInConsole(ctx.stack, { account: ctx.account })).client;
     expect(expectSuccess(await client.call('GET', '/ecard-shared-url'))).to.deep.equal({ endpoint: null });
     const url = `${ctx.receiver.url}${hookPath('console-shared')}`;
     const set = expectSuccess(await client.call('POST', '/ecard-shared-url', { body: { url } })) as { endpoint: EndpointView };
@@ -53,14 +44,14 @@ describe('console: webhooks', function () {
 
   it('the URL guard of the key API applies (private targets refused when they are not allowed)', async () => {
     const app = await extraApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
-    const client = await signedIn(ctx.account, app.url);
+    const client = (await signedInConsole(ctx.stack, { account: ctx.account, url: app.url })).client;
     const messages = expectFailure(await client.call('POST', '/ecard-shared-url', { body: { url: 'https://192.168.1.1/hook' } }), 400, 'invalid_parameter');
     expect(messages[0]).to.match(/^url: /);
     expect(await endpointsOf(ctx.account.accountId)).to.deep.equal([]);
   });
 
   it('in sandbox mode the URL is the sandbox account\'s', async () => {
-    const client = await signedIn(ctx.account);
+    const client = (await signedInConsole(ctx.stack, { account: ctx.account })).client;
     expectSuccess(await client.call('POST', '/mode', { body: { mode: 'sandbox' } }));
     const url = `${ctx.receiver.url}${hookPath('console-sandbox')}`;
     expectSuccess(await client.call('POST', '/ecard-shared-url', { body: { url } }));
@@ -69,13 +60,13 @@ describe('console: webhooks', function () {
   });
 
   it('shows and rotates the signing secret only after a step-up (403 step_up_required before, nothing rotated)', async () => {
-    const client = await signedIn(ctx.account);
+    const client = (await signedInConsole(ctx.stack, { account: ctx.account })).client;
     expectFailure(await client.call('GET', '/secret'), 403, 'step_up_required');
     const original = (await accountSecret(ctx.stack.services, ctx.account.accountId)).secret;
     expectFailure(await client.call('POST', '/secret/rotate'), 403, 'step_up_required');
     expect((await accountSecret(ctx.stack.services, ctx.account.accountId)).secret).to.equal(original);
 
-    expectSuccess(await client.call('POST', '/step-up', { body: { password } }));
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     expect(expectSuccess(await client.call('GET', '/secret'))).to.deep.equal({ secret: original, previous: null });
     expectFailure(await client.call('POST', '/secret/rotate', { csrf: null }), 403, 'csrf_invalid');
     expect((await accountSecret(ctx.stack.services, ctx.account.accountId)).secret).to.equal(original);
@@ -89,8 +80,8 @@ describe('console: webhooks', function () {
   it('step-up expires after 10 minutes (clock injected)', async () => {
     let now = new Date('2030-03-01T08:00:00Z');
     const app = await extraApp({ now: () => now });
-    const client = await signedIn(ctx.account, app.url);
-    expectSuccess(await client.call('POST', '/step-up', { body: { password } }));
+    const client = (await signedInConsole(ctx.stack, { account: ctx.account, url: app.url })).client;
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     now = new Date(now.getTime() + 9 * 60_000);
     expectSuccess(await client.call('GET', '/secret'));
     now = new Date(now.getTime() + 2 * 60_000);
@@ -113,7 +104,7 @@ describe('console: webhooks', function () {
     });
 
     it('lists a member-change subscription; an ecard_shared URL is an endpoint but not a subscription', async () => {
-      client = await signedIn(ctx.account);
+      client = (await signedInConsole(ctx.stack, { account: ctx.account })).client;
       path = hookPath('console-member');
       const url = `${ctx.receiver.url}${path}`;
       endpointId = await ctx.hooks.subscribe('team_member_created', url);
@@ -208,8 +199,8 @@ describe('console: webhooks', function () {
     });
     const before = await snapshot();
 
-    const client = await signedIn(ctx.account);
-    expectSuccess(await client.call('POST', '/step-up', { body: { password } }));
+    const client = (await signedInConsole(ctx.stack, { account: ctx.account })).client;
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
     expectFailure(await client.call('POST', `/endpoints/${bEndpointId}/enable`), 404, 'not_found');
     expectFailure(await client.call('GET', `/deliveries/${bDelivery.id}`), 404, 'not_found');
     expectFailure(await client.call('POST', `/deliveries/${bDelivery.id}/replay`), 404, 'not_found');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { issueToken } from '../../services/confirmation-tokens.ts';
-import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -17,8 +17,7 @@ describe('widgets', function () {
     account = await newAccount(stack.models);
     other = await newAccount(stack.models);
   });
-  const api = (method: string, path: string, body?: unknown, key = account.liveKey) =>
-    call(stack.url, method, `/v2/api${path}`, { key, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const save = async (widget: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     expectSuccess(await api('POST', '/widget/save', { widget, ...extra })) as WidgetBody;
   const token = async (purpose: 'widget_delete' | 'widget_dir_sender_off', resourceId: number, now = new Date()) =>

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -17,7 +17,7 @@ describe("widgets: the widget's own details, merge-tag fallbacks and public shar
   beforeEach(async () => {
     account = await newAccount(stack.models);
   });
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const save = async (widget: Record<string, unknown>) => expectSuccess(await api('POST', '/widget/save', { widget })) as WidgetBody;
 
   const DETAILS = {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ServiceContext } from '../../services/context.ts';
 import { addToCounter, recordAbuse } from '../../services/widgets/public/counters.ts';
-import { call, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
+import { apiClient, expectFailure, expectSuccess, newAccount, newKey, type TestAccount } from '../helpers/api.ts';
 import { insertWidget } from '../helpers/catalog.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -20,7 +20,7 @@ describe('widgets: GET /widget/stats and /widget/abuse (the owner reads the publ
     account = await newAccount(stack.models);
     viewKey = (await newKey(stack.models, account.accountId, { widgets: 'view' })).key;
   });
-  const get = (path: string, key = viewKey) => call(stack.url, 'GET', `/v2/api${path}`, { key });
+  const { api } = apiClient(() => stack, () => viewKey);
   /** A context whose clock says `at`, for the counters' own functions. */
   const at = (when: Date) => ({ models: stack.models, now: () => when, logger: stack.services.logger }) as unknown as ServiceContext;
 
@@ -39,7 +39,7 @@ describe('widgets: GET /widget/stats and /widget/abuse (the owner reads the publ
     const other = await insertWidget(stack.models, account.accountId);
     await addToCounter(stack.models, other, 'view', now, 7);
 
-    const stats = expectSuccess(await get(`/widget/stats?widgetid=${widget.id}`)) as Record<string, unknown> & { days: Array<Record<string, unknown>> };
+    const stats = expectSuccess(await api('GET', `/widget/stats?widgetid=${widget.id}`)) as Record<string, unknown> & { days: Array<Record<string, unknown>> };
     expect(stats).to.deep.include({
       widgetid: widget.id,
       dateFrom: day(new Date(now.getTime() - 29 * DAY)),
@@ -51,21 +51,21 @@ describe('widgets: GET /widget/stats and /widget/abuse (the owner reads the publ
     expect(stats.days[29]).to.deep.equal({ date: day(now), views: 2, form_opens: 0, silent: 2, sends: {} });
     expect(stats.days[0]).to.deep.equal({ date: stats.dateFrom, views: 0, form_opens: 0, silent: 0, sends: {} });
 
-    const wide = expectSuccess(await get(`/widget/stats?widgetId=${widget.id}&dateFrom=${day(new Date(now.getTime() - 40 * DAY))}&dateTo=${day(twoDaysAgo)}`)) as { totals: Record<string, unknown>; days: unknown[] };
+    const wide = expectSuccess(await api('GET', `/widget/stats?widgetId=${widget.id}&dateFrom=${day(new Date(now.getTime() - 40 * DAY))}&dateTo=${day(twoDaysAgo)}`)) as { totals: Record<string, unknown>; days: unknown[] };
     expect(wide.totals).to.deep.equal({ views: 105, form_opens: 2, silent: 0, sends: { email: 3, facebook: 1 } });
     expect(wide.days).to.have.length(39);
   });
 
   it('takes at most 366 days, from ≤ to, and real calendar days', async () => {
     const widget = await insertWidget(stack.models, account.accountId);
-    expect((expectSuccess(await get(`/widget/stats?widgetid=${widget.id}&dateFrom=2024-01-01&dateTo=2024-12-31`)) as { days: unknown[] }).days).to.have.length(366);
-    expectFailure(await get(`/widget/stats?widgetid=${widget.id}&dateFrom=2024-01-01&dateTo=2025-01-01`), 422, 'invalid_value');
-    expectFailure(await get(`/widget/stats?widgetid=${widget.id}&dateFrom=2024-02-02&dateTo=2024-02-01`), 422, 'invalid_value');
+    expect((expectSuccess(await api('GET', `/widget/stats?widgetid=${widget.id}&dateFrom=2024-01-01&dateTo=2024-12-31`)) as { days: unknown[] }).days).to.have.length(366);
+    expectFailure(await api('GET', `/widget/stats?widgetid=${widget.id}&dateFrom=2024-01-01&dateTo=2025-01-01`), 422, 'invalid_value');
+    expectFailure(await api('GET', `/widget/stats?widgetid=${widget.id}&dateFrom=2024-02-02&dateTo=2024-02-01`), 422, 'invalid_value');
     for (const bad of ['2024-02-30', '2024-13-01', '24-01-01', '2024-1-1', 'yesterday']) {
-      expectFailure(await get(`/widget/stats?widgetid=${widget.id}&dateFrom=${bad}`), 400, 'invalid_parameter');
+      expectFailure(await api('GET', `/widget/stats?widgetid=${widget.id}&dateFrom=${bad}`), 400, 'invalid_parameter');
     }
-    expectFailure(await get('/widget/stats'), 422, 'missing_field');
-    expectFailure(await get('/widget/stats?widgetid=abc'), 400, 'invalid_parameter');
+    expectFailure(await api('GET', '/widget/stats'), 422, 'missing_field');
+    expectFailure(await api('GET', '/widget/stats?widgetid=abc'), 400, 'invalid_parameter');
   });
 
   it('another account’s widget or an unknown one is 404; a key without widgets: view is 403', async () => {
@@ -73,13 +73,13 @@ describe('widgets: GET /widget/stats and /widget/abuse (the owner reads the publ
     const theirs = await insertWidget(stack.models, stranger.accountId);
     await addToCounter(stack.models, theirs, 'view', new Date(), 3);
     await recordAbuse(at(new Date()), theirs, 'honeypot');
-    expectFailure(await get(`/widget/stats?widgetid=${theirs.id}`), 404, 'not_found');
-    expectFailure(await get(`/widget/abuse?widgetid=${theirs.id}`), 404, 'not_found');
-    expectFailure(await get('/widget/stats?widgetid=999999999'), 404, 'not_found');
+    expectFailure(await api('GET', `/widget/stats?widgetid=${theirs.id}`), 404, 'not_found');
+    expectFailure(await api('GET', `/widget/abuse?widgetid=${theirs.id}`), 404, 'not_found');
+    expectFailure(await api('GET', '/widget/stats?widgetid=999999999'), 404, 'not_found');
     const sendsOnly = (await newKey(stack.models, account.accountId, { sends: 'manage' })).key;
     const mine = await insertWidget(stack.models, account.accountId);
-    expectFailure(await get(`/widget/stats?widgetid=${mine.id}`, sendsOnly), 403, 'key_out_of_scope');
-    expectFailure(await get(`/widget/abuse?widgetid=${mine.id}`, sendsOnly), 403, 'key_out_of_scope');
+    expectFailure(await api('GET', `/widget/stats?widgetid=${mine.id}`, undefined, sendsOnly), 403, 'key_out_of_scope');
+    expectFailure(await api('GET', `/widget/abuse?widgetid=${mine.id}`, undefined, sendsOnly), 403, 'key_out_of_scope');
   });
 
   it('the abuse log: the last 30 days’ refusals and limit hits, per kind, per day and one by one (newest first)', async () => {
@@ -95,7 +95,7 @@ describe('widgets: GET /widget/stats and /widget/abuse (the owner reads the publ
     await recordAbuse(at(new Date(now.getTime() - 31 * DAY)), widget, 'too_fast');
     await recordAbuse(at(now), await insertWidget(stack.models, account.accountId), 'daily_cap');
 
-    const abuse = expectSuccess(await get(`/widget/abuse?widgetid=${widget.id}`)) as Record<string, unknown>;
+    const abuse = expectSuccess(await api('GET', `/widget/abuse?widgetid=${widget.id}`)) as Record<string, unknown>;
     expect(abuse.widgetid).to.equal(widget.id);
     expect(Date.parse(abuse.since as string)).to.be.closeTo(now.getTime() - 30 * DAY, 60_000);
     expect(abuse.totals).to.deep.equal({ ip_limit: 1, honeypot: 2, verify_email_limit: 1 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
+import { apiClient, call, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { extraApp, testStack, type TestStack } from '../helpers/stack.ts';
 
 type WidgetBody = Record<string, unknown> & { id: number };
@@ -15,7 +15,7 @@ describe("widgets: the public widget's style, sender rules and display keys", fu
   beforeEach(async () => {
     account = await newAccount(stack.models);
   });
-  const api = (method: string, path: string, body?: unknown) => call(stack.url, method, `/v2/api${path}`, { key: account.liveKey, ...(body === undefined ? {} : { body }) });
+  const { api } = apiClient(() => stack, () => account.liveKey);
   const save = async (widget: Record<string, unknown>) => expectSuccess(await api('POST', '/widget/save', { widget })) as WidgetBody;
   const findOne = async (id: number) => expectSuccess(await api('GET', `/widget/findOne/id/${id}`)) as WidgetBody;
 
