@@ -1,5 +1,5 @@
 // The one route kit (api/http/): one allowed-methods over every surface, declared request headers in the OpenAPI
-// document (their validation: test/api/hostile-input.test.ts); the widget surface is tested through its own routes (test/widget/).
+// document (their validation: test/api/hostile-input.test.ts); the widget surface is tested through its own routes (test/widgets/: send, gallery, embed, verify).
 import { expect } from 'chai';
 import { buildOpenApiDocument } from '../../api/openapi.ts';
 import { apiRoutes } from '../../api/routes.ts';

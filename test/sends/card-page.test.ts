@@ -7,7 +7,7 @@ import { shareCard } from '../helpers/sends.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
-// The card page's markup and headers over HTTP (both databases); its behaviour in Chromium is test/browser/card-page.
+// The card page's markup and headers over HTTP (both databases); its behaviour in Chromium is test/sends/card-page.browser.test.ts.
 describe('the card page over HTTP: video embeds and their CSP, share links, Open Graph, the thank-you form', function () {
   this.timeout(60_000);
   let stack: TestStack;

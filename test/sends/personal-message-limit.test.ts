@@ -9,7 +9,7 @@ import { insertEcard, insertWidget } from '../helpers/catalog.ts';
 import { ownerOnPages } from '../helpers/console.ts';
 import { insertPublicWidget } from '../helpers/public-widget.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
-import { address, formToken, postSend, sendBody } from '../widget/send-helpers.ts';
+import { address, formToken, postSend, sendBody } from '../widgets/send-helpers.ts';
 
 const atLimit = 'x'.repeat(PERSONAL_MESSAGE_MAX);
 const overLimit = 'x'.repeat(PERSONAL_MESSAGE_MAX + 1);

@@ -12,7 +12,7 @@ import { call, expectSuccess, type TestAccount } from '../helpers/api.ts';
 import { insertPublicWidget } from '../helpers/public-widget.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 import { testClient, workflowStatus } from '../helpers/temporal.ts';
-import { postSend, sendBody } from '../widget/send-helpers.ts';
+import { postSend, sendBody } from '../widgets/send-helpers.ts';
 
 describe('share links: published by the accept, no workflow', function () {
   this.timeout(60_000);

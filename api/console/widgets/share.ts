@@ -11,7 +11,7 @@ import { fieldRefusal, formValues, shareInput, type Form } from './form.ts';
 import { errorView, type FieldErrors } from '../kit/field-errors.ts';
 import { noticeOf, tabPage, widgetOf, widgetPath } from './page.ts';
 
-/** The snippet a site pastes: the loader, then the anchor it fills (test/browser/widget-embed.test.ts embeds it so). */
+/** The snippet a site pastes: the loader, then the anchor it fills (test/widgets/embed.browser.test.ts embeds it so). */
 export function embedSnippet(publicBaseUrl: string, vanityId: string): string {
   return `<script src="${publicBaseUrl}/embed/widget/${vanityId}" async></script>\n<div id="${WIDGET_ANCHOR_PREFIX}${vanityId}"></div>`;
 }

@@ -200,7 +200,7 @@ describe('the widget gallery and form in Chromium', function () {
 // test SMTP server (the stack's SMTP_URL) where the emails arrive. Nothing the page asks for is answered by the test.
 //
 // The "too fast" trap: a send less than MIN_FILL_MS (3 s) after its form token was issued is answered like a success
-// and sends nothing (test/widget/send.test.ts). The page's script holds a quicker send until the token is old enough,
+// and sends nothing (test/widgets/send.test.ts). The page's script holds a quicker send until the token is old enough,
 // and one test checks that a person that quick is sent; the others wait until 3 s after the form opened (`humanPace`)
 // before they click, as a person mostly does.
 describe('the widget page\'s script, sending for real', function () {

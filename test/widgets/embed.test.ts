@@ -1,7 +1,7 @@
 // The loader (GET /embed/widget/{vanity_id}, /embed/ecard/{ecard_vanity_id}) and the frame-side bridge
 // (GET /embed/bridge.js) over HTTP: served as small cacheable scripts with their widget's settings written in, and
 // the one 404 for every widget or eCard a stranger may not embed. What they do in a browser is
-// test/browser/widget-embed.test.ts.
+// test/widgets/embed.browser.test.ts.
 import { gzipSync } from 'node:zlib';
 import { Script } from 'node:vm';
 import { expect } from 'chai';
