@@ -96,7 +96,7 @@ export async function startApi(services: Services, options: ApiOptions = {}): Pr
   const app = createApp(services, {
     ...appOptions,
     readinessProbe: probe,
-    keys: createKeyAuthenticator(services.models, services.now, onBackgroundError),
+    keys: createKeyAuthenticator(services, services.now, onBackgroundError),
     rateLimiter: limiter,
   });
   const server = await listen(app, services.config.port, host, services.config.keepAliveTimeoutMs);

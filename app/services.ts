@@ -55,7 +55,7 @@ export interface ServicesInput {
 
 export function createServices(input: ServicesInput): Services {
   const { config, logger, models } = input;
-  const mail = input.mail ?? createMailTransport(models, config.mail);
+  const mail = input.mail ?? createMailTransport({ models }, config.mail);
   // Dials on first use, so a process starts (and commits its work) while Temporal is down; sweeps start it later.
   const connection = input.temporalAddress === undefined ? undefined : Connection.lazy({ address: input.temporalAddress });
   const clock = config.testClock ? offsetClock(models.sequelize, input.now) : systemClock(input.now);

@@ -23,7 +23,7 @@ export const acceptsPair: Pair<BenchContext> = {
   async run(ctx) {
     const { models, client, config, settings, api } = ctx;
     const concurrency = 32;
-    const { accountId, liveKey } = await createAccount(models, { name: 'Bench P2', ownerEmail: `bench-accept-${Date.now()}@example.com`, plan: 'enterprise' });
+    const { accountId, liveKey } = await createAccount(ctx, { name: 'Bench P2', ownerEmail: `bench-accept-${Date.now()}@example.com`, plan: 'enterprise' });
     const ecard = await benchEcard(models, accountId, 'Hi {{recipient_first_name}}');
     let runs = 0;
     const accepted = { scheduled: 0, email: 0, share: 0 };

@@ -20,7 +20,7 @@ export const automationPair: Pair<BenchContext> = {
   async run(ctx) {
     const { models, services, client, settings, smtp, smtpPoolSize } = ctx;
     const members = settings.quick ? 500 : 10_000;
-    const { accountId } = await createAccount(models, { name: 'Bench P8', ownerEmail: `bench-automation-${Date.now()}@example.com`, plan: 'enterprise' });
+    const { accountId } = await createAccount(ctx, { name: 'Bench P8', ownerEmail: `bench-automation-${Date.now()}@example.com`, plan: 'enterprise' });
     const ecard = await benchEcard(models, accountId, 'Happy birthday {{recipient_first_name}}');
     const today = localDateOf(new Date(), TIMEZONE);
     const birthday = `1990-${today.slice(5)}`;

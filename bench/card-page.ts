@@ -16,7 +16,7 @@ export const cardPagePair: Pair<BenchContext> = {
   name: 'p13-card-page',
   async run(ctx) {
     const { models, settings, api } = ctx;
-    const { accountId, liveKey } = await createAccount(models, { name: 'Bench P13', ownerEmail: `bench-page-${Date.now()}@example.com`, plan: 'enterprise' });
+    const { accountId, liveKey } = await createAccount(ctx, { name: 'Bench P13', ownerEmail: `bench-page-${Date.now()}@example.com`, plan: 'enterprise' });
     const ecard = await benchEcard(models, accountId, 'Happy birthday, {{recipient_first_name}}');
     const res = await fetch(`${api.url}/v2/api/pub/ecard-actions/send-ecard`, {
       method: 'POST',

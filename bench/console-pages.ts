@@ -42,7 +42,7 @@ export const P14_PAGES: ReadonlyArray<{ name: string; path: string; firstByte?: 
 async function seedAccount(ctx: BenchContext, label: string, size: number): Promise<SeededAccount> {
   const { models, api } = ctx;
   const stamp = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  const { accountId } = await createAccount(models, { name: `Bench P14 ${label}`, ownerEmail: `bench-p14-${label}-${stamp}@example.com`, plan: 'enterprise' });
+  const { accountId } = await createAccount(ctx, { name: `Bench P14 ${label}`, ownerEmail: `bench-p14-${label}-${stamp}@example.com`, plan: 'enterprise' });
   const email = await setOwnerPassword(models, accountId, 'bench console password');
   const ecards = [await benchEcard(models, accountId, 'Happy {{recipient_name}}'), await benchEcard(models, accountId, 'Thank you')];
   const now = Date.now();

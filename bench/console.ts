@@ -18,7 +18,7 @@ export const consolePair: Pair<BenchContext> = {
   async run(ctx) {
     const { models, settings, api } = ctx;
     const deliveries = settings.quick ? 500 : 10_000;
-    const { accountId } = await createAccount(models, { name: 'Bench P10', ownerEmail: `bench-console-${Date.now()}@example.com`, plan: 'enterprise' });
+    const { accountId } = await createAccount(ctx, { name: 'Bench P10', ownerEmail: `bench-console-${Date.now()}@example.com`, plan: 'enterprise' });
     const password = 'bench console password';
     const email = await setOwnerPassword(models, accountId, password);
     // Two endpoints as the service makes them, so the page's endpoint filter and the rows' URLs come from more than one.

@@ -15,8 +15,8 @@ export const directoryPair: Pair<BenchContext> = {
     const memberCount = settings.quick ? 5000 : 100_000;
     const pagesPerSample = settings.quick ? 3 : 20;
     const stamp = Date.now();
-    const { accountId, liveKey } = await createAccount(models, { name: 'Bench directory', ownerEmail: `bench-dir-${stamp}@example.com`, plan: 'enterprise' });
-    const { accountId: neighbourId } = await createAccount(models, { name: 'Neighbour directory', ownerEmail: `bench-dir-n-${stamp}@example.com` });
+    const { accountId, liveKey } = await createAccount(ctx, { name: 'Bench directory', ownerEmail: `bench-dir-${stamp}@example.com`, plan: 'enterprise' });
+    const { accountId: neighbourId } = await createAccount(ctx, { name: 'Neighbour directory', ownerEmail: `bench-dir-n-${stamp}@example.com` });
     const at = new Date();
     for (let i = 0; i < memberCount; i += 1000) {
       const rows = [];

@@ -14,7 +14,7 @@ export const embeddedReadPair: Pair<BenchContext> = {
   name: 'p11-embedded-findone',
   async run(ctx) {
     const { models, settings, env } = ctx;
-    const { accountId, liveKey } = await createAccount(models, { name: 'Bench P11', ownerEmail: `bench-embedded-${Date.now()}@example.com`, plan: 'enterprise' });
+    const { accountId, liveKey } = await createAccount(ctx, { name: 'Bench P11', ownerEmail: `bench-embedded-${Date.now()}@example.com`, plan: 'enterprise' });
     const ecard = await benchEcard(models, accountId, 'Greetings from {{sender_name}}');
     const columns = Object.values(models.Ecard.getAttributes()).map((a) => a.field!);
 

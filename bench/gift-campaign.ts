@@ -17,7 +17,7 @@ export const giftPair: Pair<BenchContext> = {
     const { models, services, settings, smtp } = ctx;
     const recipients = settings.quick ? 200 : 1000;
     const warmup = Math.max(50, recipients / 10);
-    const { accountId } = await createAccount(models, { name: 'Bench P9', ownerEmail: `bench-gift-${Date.now()}@example.com`, plan: 'enterprise' });
+    const { accountId } = await createAccount(ctx, { name: 'Bench P9', ownerEmail: `bench-gift-${Date.now()}@example.com`, plan: 'enterprise' });
     const ecard = await benchEcard(models, accountId, 'Hi {{first_name}}');
     let sequence = 0;
 
@@ -36,7 +36,7 @@ export const giftPair: Pair<BenchContext> = {
       if (gift) {
         const codes = Array.from({ length: n }, (_, i) => `BENCH-${round}-${i}-${randomBytes(4).toString('hex')}`).join('\n');
         await addCodes(services, accountId, { brand: 'Bench', denominationCents: 2500, text: codes });
-        token = (await issueToken(models, { accountId, purpose: 'gc_campaign_send', resourceId: String(campaign.id), now: new Date() })).token;
+        token = (await issueToken(ctx, { accountId, purpose: 'gc_campaign_send', resourceId: String(campaign.id), now: new Date() })).token;
       }
       const seconds = await sendCampaignToEnd(ctx, smtp, { accountId, id: campaign.id, recipients: n, token });
       if (gift) {

@@ -9,8 +9,8 @@ import type { BenchContext } from './stack.ts';
 export const rateLimitPair: Pair<BenchContext> = {
   name: 'p6-rate-limit',
   async run(ctx) {
-    const { models, settings, api } = ctx;
-    const { liveKey } = await createAccount(models, { name: 'Bench P6', ownerEmail: `bench-limit-${Date.now()}@example.com`, plan: 'enterprise' });
+    const { settings, api } = ctx;
+    const { liveKey } = await createAccount(ctx, { name: 'Bench P6', ownerEmail: `bench-limit-${Date.now()}@example.com`, plan: 'enterprise' });
     const off = await startApiProcess(ctx.env, { logFile: ctx.logFile('api-without-limiter.log'), script: 'bench/api-without-limiter.ts' });
     try {
       const side = (url: string) => (seconds: number) => getRate(`${url}/v2/api/key/info`, seconds, settings.concurrency, { Authorization: `Bearer ${liveKey}` });

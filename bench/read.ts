@@ -28,8 +28,8 @@ export const readsPair: Pair<BenchContext> = {
     const widgetCount = settings.quick ? PER_PAGE : 60;
     // The account read and another, each with widgetCount widgets of three eCards, one of them priced.
     const stamp = Date.now();
-    const { accountId, liveKey } = await createAccount(models, { name: 'Bench P3', ownerEmail: `bench-read-${stamp}@example.com`, plan: 'enterprise' });
-    const { accountId: neighbourId } = await createAccount(models, { name: 'Neighbour P3', ownerEmail: `bench-read-n-${stamp}@example.com`, plan: 'enterprise' });
+    const { accountId, liveKey } = await createAccount(ctx, { name: 'Bench P3', ownerEmail: `bench-read-${stamp}@example.com`, plan: 'enterprise' });
+    const { accountId: neighbourId } = await createAccount(ctx, { name: 'Neighbour P3', ownerEmail: `bench-read-n-${stamp}@example.com`, plan: 'enterprise' });
     for (const account of [accountId, neighbourId]) {
       await models.Widget.bulkCreate(Array.from({ length: widgetCount }, (_, i) => ({ account_id: account, vanity_id: newVanityId(), name: `Widget ${i}`, wconfig: { theme: 'light', columns: 3 } })));
       const widgets = await models.Widget.findAll({ where: { account_id: account }, attributes: ['id'], order: [['id', 'ASC']] });

@@ -13,8 +13,8 @@ const MEMBERS = 2000;
 export const upsertPair: Pair<BenchContext> = {
   name: 'p7-upsert',
   async run(ctx) {
-    const { models, settings, api } = ctx;
-    const { accountId, liveKey } = await createAccount(models, { name: 'Bench P7', ownerEmail: `bench-upsert-${Date.now()}@example.com`, plan: 'enterprise' });
+    const { settings, api } = ctx;
+    const { accountId, liveKey } = await createAccount(ctx, { name: 'Bench P7', ownerEmail: `bench-upsert-${Date.now()}@example.com`, plan: 'enterprise' });
     const baseline = await startBare(ctx, { accountId, ecardColumns: ['id'], widgetColumns: ['id'] });
     try {
       let runs = 0;

@@ -50,7 +50,7 @@ export const webhooksPair: Pair<BenchContext> = {
       client.workflow.execute('fetchOnceWorkflow', { taskQueue: TASK_QUEUE, workflowId: `bench-p5-ready-${++pings}`, args: [`${receiver.url}/ready`, '{}'], workflowExecutionTimeout: '2 minutes' }),
     );
     try {
-      const { accountId } = await createAccount(models, { name: 'Bench P5', ownerEmail: `bench-hooks-${Date.now()}@example.com`, plan: 'enterprise' });
+      const { accountId } = await createAccount(ctx, { name: 'Bench P5', ownerEmail: `bench-hooks-${Date.now()}@example.com`, plan: 'enterprise' });
       const endpoint = await models.WebhookEndpoint.create({ account_id: accountId, kind: 'member_change', event_type: 'team_member_created', url: `${receiver.url}/hook`, integration: false });
       const payload = (eventId: string, n: number) => JSON.stringify({ event_id: eventId, event_type: 'team_member_created', occurred_at: new Date().toISOString(), data: { member: { id: n, email: `m${n}@bench.example.com`, first_name: `M${n}`, last_name: 'Bench' } } });
       let sequence = 0;

@@ -29,7 +29,7 @@ export const widgetSendsPair: Pair<BenchContext> = {
   name: 'p12-widget-sends',
   async run(ctx) {
     const { models, client, config, settings, api, smtp } = ctx;
-    const { accountId } = await createAccount(models, { name: 'Bench P12', ownerEmail: `bench-widget-${Date.now()}@example.com`, plan: 'enterprise' });
+    const { accountId } = await createAccount(ctx, { name: 'Bench P12', ownerEmail: `bench-widget-${Date.now()}@example.com`, plan: 'enterprise' });
     // Public widgets that take 500 emails per window from one address and 100,000 a day, one card each.
     const wconfig = { theme: 'light', limitEmailsPerSession: 500, dailySendCap: 100_000, personalMessageOptional: true };
     await models.Widget.bulkCreate(Array.from({ length: WIDGETS }, (_, i) => ({ account_id: accountId, vanity_id: newVanityId(), name: `Bench widget ${i}`, wconfig, public_share_enabled: true })));

@@ -25,7 +25,7 @@ export async function accountCreate(args: string[], ctx: CommandContext): Promis
   // Checked before anything is written: a password given (even an empty stdin) is the console's, never none.
   if (password !== undefined) assertPasswordLength(password);
   const { models } = await ctx.services();
-  const created = await createAccount(models, {
+  const created = await createAccount({ models }, {
     name: values.name,
     ownerEmail: values['owner-email'],
     password,

@@ -36,8 +36,8 @@ async function create(args: string[], ctx: CommandContext) {
   if (values['full-access'] === (values.permissions !== undefined)) throw new UsageError('give either --full-access or --permissions');
   const levels = values.permissions === undefined ? {} : parsePermissions(values.permissions);
   const { models } = await ctx.services();
-  const account = await resolveAccount(models, accountId, values.sandbox);
-  const created = await createApiKey(models, {
+  const account = await resolveAccount({ models }, accountId, values.sandbox);
+  const created = await createApiKey({ models }, {
     accountId: account.id,
     mode: values.sandbox ? 'test' : 'live',
     name: values.name,
@@ -51,7 +51,7 @@ async function create(args: string[], ctx: CommandContext) {
 async function revoke(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { 'key-id': { type: 'string' }, json: { type: 'boolean', default: false } } });
   const keyId = positiveId(values['key-id'], '--key-id');
-  await revokeKey((await ctx.services()).models, keyId, new Date());
+  await revokeKey((await ctx.services()), keyId, new Date());
   ctx.out.message(`Revoked key ${keyId}.`);
   ctx.out.result({ ok: true });
 }
@@ -64,14 +64,14 @@ async function rotate(args: string[], ctx: CommandContext) {
   const keyId = positiveId(values['key-id'], '--key-id');
   const grace = Number(values['grace-seconds']);
   if (!Number.isInteger(grace) || grace < 0) throw new UsageError('--grace-seconds must be a whole number of seconds, 0 or more');
-  const created = await rotateKey((await ctx.services()).models, keyId, grace, new Date());
+  const created = await rotateKey((await ctx.services()), keyId, grace, new Date());
   ctx.out.message(`Key ${keyId} is replaced by key ${created.keyId}; the old key stops working in ${grace} s.`);
   ctx.out.result({ ...created });
 }
 
 async function list(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { account: { type: 'string' }, json: { type: 'boolean', default: false } } });
-  const keys = await listKeys((await ctx.services()).models, positiveId(values.account, '--account'), new Date());
+  const keys = await listKeys((await ctx.services()), positiveId(values.account, '--account'), new Date());
   ctx.out.result(
     { keys },
     keys.map((k) => `${k.id}\t${k.mode}\t…${k.last4}\t${k.full_access ? 'full access' : 'scoped'}\t${k.revoked ? 'revoked' : 'active'}\t${k.name}`).join('\n'),

@@ -22,8 +22,8 @@ async function issue(args: string[], ctx: CommandContext) {
     throw new UsageError(`--purpose must be one of ${TOKEN_PURPOSES.join(', ')}`);
   }
   const { models } = await ctx.services();
-  const account = await resolveAccount(models, accountId, values.sandbox);
-  const { token, expiresAt } = await issueToken(models, {
+  const account = await resolveAccount({ models }, accountId, values.sandbox);
+  const { token, expiresAt } = await issueToken({ models }, {
     accountId: account.id,
     purpose: values.purpose as TokenPurpose,
     resourceId: values.resource ?? null,

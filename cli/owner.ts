@@ -19,7 +19,7 @@ async function setOwnerPassword(args: string[], ctx: CommandContext): Promise<vo
   const email = values.email.trim().toLowerCase();
   const owner = await models.Owner.findOne({ where: { email } });
   if (!owner) throw ownerNotFound(`No owner with the email ${email}`);
-  await setPassword(models, owner, password, ctx.config.passwordScryptLog2N);
+  await setPassword({ models }, owner, password, ctx.config.passwordScryptLog2N);
   ctx.out.message(`Set the console password of ${email}; every session of that owner has ended.`);
   ctx.out.result({ ok: true });
 }

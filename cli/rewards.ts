@@ -58,7 +58,7 @@ async function settings(args: string[], ctx: CommandContext) {
     change.claim_expiry_days = Number(values['expiry-days']);
   }
   const services = await ctx.services();
-  const account = await resolveAccount(services.models, accountId, values.sandbox);
+  const account = await resolveAccount(services, accountId, values.sandbox);
   const changed = Object.keys(change).length > 0;
   const view = changed ? await updateSettings(services, account.id, change) : await loadSettings(services, account.id);
   if (changed) ctx.out.message(`Updated the reward settings of ${account.mode} account ${account.id}.`);
@@ -72,7 +72,7 @@ async function settings(args: string[], ctx: CommandContext) {
 async function rules(ctx: CommandContext, accountId: number) {
   const { models } = await ctx.services();
   const order = (p: SpendPeriod) => SPEND_PERIODS.indexOf(p);
-  return (await loadRules(models, accountId)).sort((a, b) => order(a.period) - order(b.period)).map((r) => ({ period: r.period, limit: fromCents(r.limit_cents) }));
+  return (await loadRules({ models }, accountId)).sort((a, b) => order(a.period) - order(b.period)).map((r) => ({ period: r.period, limit: fromCents(r.limit_cents) }));
 }
 
 async function setRuleCommand(args: string[], ctx: CommandContext) {
@@ -81,8 +81,8 @@ async function setRuleCommand(args: string[], ctx: CommandContext) {
   const period = oneOf(values.period, '--period', SPEND_PERIODS);
   const cents = amountFlag(values.limit, '--limit');
   const services = await ctx.services();
-  const account = await resolveAccount(services.models, accountId, values.sandbox);
-  await setRule(services.models, account.id, period, cents);
+  const account = await resolveAccount(services, accountId, values.sandbox);
+  await setRule(services, account.id, period, cents);
   const { currency } = await loadSettings(services, account.id);
   ctx.out.message(
     cents === 0
@@ -106,7 +106,7 @@ async function addCodesCommand(args: string[], ctx: CommandContext) {
     throw new UsageError(`cannot read --file ${values.file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   const services = await ctx.services();
-  const account = await resolveAccount(services.models, accountId, values.sandbox);
+  const account = await resolveAccount(services, accountId, values.sandbox);
   const result = await addCodes(services, account.id, { brand: values.brand, denominationCents: cents, text });
   const invalid = result.invalid_lines.length ? `; invalid lines: ${result.invalid_lines.join(', ')}` : '';
   ctx.out.message(`Added ${result.added} code(s) to ${values.brand.trim()} ${fromCents(cents)} on ${account.mode} account ${account.id} (${result.duplicates} duplicate(s) skipped${invalid}).`);

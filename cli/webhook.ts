@@ -18,7 +18,7 @@ const shown = (e: WebhookEndpoint) => ({ id: e.id, kind: e.kind, url: e.url, sta
 async function context(ctx: CommandContext, values: { account?: string | undefined; sandbox: boolean }) {
   const accountId = positiveId(values.account, '--account');
   const services = await ctx.services();
-  const account = await resolveAccount(services.models, accountId, values.sandbox);
+  const account = await resolveAccount(services, accountId, values.sandbox);
   return { account, services };
 }
 

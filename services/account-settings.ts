@@ -5,7 +5,6 @@
 import type { Transaction } from 'sequelize';
 import { invalidValue } from '../lib/errors.ts';
 import type { AccountSettings } from '../models/AccountSettings.ts';
-import type { Models } from '../models/index.ts';
 import { accountTransaction } from './account-lock.ts';
 import type { ServiceContext } from './context.ts';
 
@@ -29,7 +28,8 @@ function viewOf(row: AccountSettings | null): AccountSettingsView {
   return { default_timezone: row.default_timezone, quiet_hours: quiet };
 }
 
-export async function loadAccountSettings(models: Models, accountId: number, transaction?: Transaction): Promise<AccountSettingsView> {
+export async function loadAccountSettings(ctx: Pick<ServiceContext, 'models'>, accountId: number, transaction?: Transaction): Promise<AccountSettingsView> {
+  const { models } = ctx;
   return viewOf(await models.AccountSettings.findByPk(accountId, transaction ? { transaction } : {}));
 }
 
@@ -46,7 +46,7 @@ export async function updateAccountSettings(ctx: Pick<ServiceContext, 'models' |
   if (quiet && quiet.start === quiet.end) {
     throw invalidValue(`quiet_hours: start and end are both ${quiet.start}, an empty window; to have no quiet hours send quiet_hours: null`);
   }
-  return accountTransaction(ctx.models, accountId, async (transaction) => {
+  return accountTransaction(ctx, accountId, async (transaction) => {
     const row = await ctx.models.AccountSettings.findByPk(accountId, { transaction });
     const current = viewOf(row);
     const next: AccountSettingsView = {

@@ -1,10 +1,10 @@
 // Accounts: a live account, its sandbox twin, its owner, a full-access key and a default brand for each, made together.
+import type { ServiceContext } from './context.ts';
 import { UniqueConstraintError } from 'sequelize';
 import { z } from 'zod';
 import { type ApiError, ownerEmailTaken as ownerEmailTakenError } from '../lib/errors.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { PLANS } from '../models/Account.ts';
-import type { Models } from '../models/index.ts';
 import { createApiKey } from './api-keys.ts';
 import { createDefaultBrand } from './brands/brands.ts';
 import { writeTransaction } from '../lib/db.ts';
@@ -31,7 +31,8 @@ function ownerEmailTaken(email: string): ApiError {
 }
 
 /** `passwordScryptLog2N`: the configured cost of the owner's password hash (the default otherwise). */
-export async function createAccount(models: Models, rawInput: CreateAccountInput, options: { passwordScryptLog2N?: number } = {}): Promise<CreatedAccount> {
+export async function createAccount(ctx: Pick<ServiceContext, 'models'>, rawInput: CreateAccountInput, options: { passwordScryptLog2N?: number } = {}): Promise<CreatedAccount> {
+  const { models } = ctx;
   const input = CreateAccountInput.parse(rawInput);
   if (await models.Owner.findOne({ where: { email: input.ownerEmail } })) throw ownerEmailTaken(input.ownerEmail);
   const passwordHash = input.password ? await hashPassword(input.password, options.passwordScryptLog2N) : null;
@@ -46,15 +47,15 @@ export async function createAccount(models: Models, rawInput: CreateAccountInput
         { transaction },
       );
       // Each account, the sandbox twin too, starts with its default brand, named after it, and no seat in use.
-      await createDefaultBrand(models, live.id, input.name, transaction);
-      await createDefaultBrand(models, sandbox.id, input.name, transaction);
+      await createDefaultBrand(ctx, live.id, input.name, transaction);
+      await createDefaultBrand(ctx, sandbox.id, input.name, transaction);
       await models.MemberSeats.bulkCreate([{ account_id: live.id, used: 0 }, { account_id: sandbox.id, used: 0 }], { transaction });
       await models.Owner.create(
         { account_id: live.id, email: input.ownerEmail, password_hash: passwordHash },
         { transaction },
       );
-      const liveKey = await createApiKey(models, { accountId: live.id, mode: 'live', name: 'Default', fullAccess: true }, transaction);
-      const sandboxKey = await createApiKey(models, { accountId: sandbox.id, mode: 'test', name: 'Default', fullAccess: true }, transaction);
+      const liveKey = await createApiKey(ctx, { accountId: live.id, mode: 'live', name: 'Default', fullAccess: true }, transaction);
+      const sandboxKey = await createApiKey(ctx, { accountId: sandbox.id, mode: 'test', name: 'Default', fullAccess: true }, transaction);
       return {
         accountId: live.id,
         sandboxAccountId: sandbox.id,

@@ -1,10 +1,10 @@
 // API keys: generation in the documented format, hashing, and creation with scopes.
+import type { ServiceContext } from './context.ts';
 import { Op, type Transaction, type Attributes } from 'sequelize';
 import { accountNotFound, keyNotFound, keyRevoked } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import type { Account } from '../models/Account.ts';
 import { AREAS, type ApiKey, type Area, type Level, type Permissions } from '../models/ApiKey.ts';
-import type { Models } from '../models/index.ts';
 import { writeTransaction } from '../lib/db.ts';
 
 /** A key as presenters read it: the row's values, never the model. */
@@ -59,10 +59,11 @@ export interface CreatedKey {
 }
 
 export async function createApiKey(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   input: { accountId: number; mode: KeyMode; name?: string; fullAccess: boolean; levels?: Partial<Record<Area, Level>> },
   transaction?: Transaction,
 ): Promise<CreatedKey> {
+  const { models } = ctx;
   const key = generateKey(input.mode);
   const row = await models.ApiKey.create(
     {
@@ -105,7 +106,8 @@ export interface KeyAuthenticator {
  * Looks keys up by hash, with a short cache: revocation reaches every API process within KEY_CACHE_MS.
  * Also writes `last_used_at`, at most once a minute per key (a conditional update, so across processes too).
  */
-export function createKeyAuthenticator(models: Models, now: () => Date, onError: (err: unknown) => void): KeyAuthenticator {
+export function createKeyAuthenticator(ctx: Pick<ServiceContext, 'models'>, now: () => Date, onError: (err: unknown) => void): KeyAuthenticator {
+  const { models } = ctx;
   const cache = new Map<string, { found: AuthenticatedKey; expires: number }>();
   const lastTouched = new Map<number, number>();
 
@@ -151,7 +153,8 @@ export function createKeyAuthenticator(models: Models, now: () => Date, onError:
 }
 
 /** The account a `--account` id names: a live account, or its sandbox when `sandbox` is set. */
-export async function resolveAccount(models: Models, liveAccountId: number, sandbox: boolean): Promise<Account> {
+export async function resolveAccount(ctx: Pick<ServiceContext, 'models'>, liveAccountId: number, sandbox: boolean): Promise<Account> {
+  const { models } = ctx;
   const live = await models.Account.findOne({ where: { id: liveAccountId, mode: 'live' } });
   if (!live) throw accountNotFound(`No live account with id ${liveAccountId}`);
   if (!sandbox) return live;
@@ -161,26 +164,28 @@ export async function resolveAccount(models: Models, liveAccountId: number, sand
 }
 
 /** The key with this id (of `accountId` when given: another account's key is the same 404). */
-async function findKey(models: Models, keyId: number, accountId?: number): Promise<ApiKey & { Account: Account }> {
+async function findKey(ctx: Pick<ServiceContext, 'models'>, keyId: number, accountId?: number): Promise<ApiKey & { Account: Account }> {
+  const { models } = ctx;
   const key = await models.ApiKey.findOne({ where: { id: keyId, ...(accountId === undefined ? {} : { account_id: accountId }) }, include: [{ model: models.Account, required: true }] });
   if (!key) throw keyNotFound(`No API key with id ${keyId}`);
   return key as ApiKey & { Account: Account };
 }
 
 /** Revokes at once, or at `at` (a rotation's grace period). Revoking a revoked key keeps its first time. */
-export async function revokeKey(models: Models, keyId: number, at: Date, accountId?: number): Promise<ApiKey> {
-  const key = await findKey(models, keyId, accountId);
+export async function revokeKey(ctx: Pick<ServiceContext, 'models'>, keyId: number, at: Date, accountId?: number): Promise<ApiKey> {
+  const key = await findKey(ctx, keyId, accountId);
   if (key.revoked_at === null || key.revoked_at > at) await key.update({ revoked_at: at });
   return key;
 }
 
 /** A new key with the same account, name and scopes; the old one is revoked after `graceSeconds`. */
-export async function rotateKey(models: Models, keyId: number, graceSeconds: number, now: Date, accountId?: number): Promise<CreatedKey> {
-  const old = await findKey(models, keyId, accountId);
+export async function rotateKey(ctx: Pick<ServiceContext, 'models'>, keyId: number, graceSeconds: number, now: Date, accountId?: number): Promise<CreatedKey> {
+  const { models } = ctx;
+  const old = await findKey(ctx, keyId, accountId);
   if (isRevoked(old, now)) throw keyRevoked(`API key ${keyId} is already revoked`);
   return writeTransaction(models.sequelize, async (transaction) => {
     const created = await createApiKey(
-      models,
+      ctx,
       { accountId: old.account_id, mode: keyMode(old.Account), name: old.name, fullAccess: old.full_access, levels: old.permissions },
       transaction,
     );
@@ -191,13 +196,13 @@ export async function rotateKey(models: Models, keyId: number, graceSeconds: num
 
 /** Renames a key of the account and/or replaces its scopes (unlisted areas: none; a full-access key becomes scoped). */
 export async function updateKey(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   accountId: number,
   keyId: number,
   input: { name?: string | undefined; levels?: Partial<Record<Area, Level>> | undefined },
   now: Date,
 ): Promise<ApiKey> {
-  const key = await findKey(models, keyId, accountId);
+  const key = await findKey(ctx, keyId, accountId);
   if (isRevoked(key, now)) throw keyRevoked(`API key ${keyId} is revoked`);
   const changes: Partial<Pick<ApiKey, 'name' | 'full_access' | 'permissions'>> = {};
   if (input.name !== undefined) changes.name = input.name;
@@ -206,12 +211,13 @@ export async function updateKey(
 }
 
 /** The key of the account with this id, or 404 (another account's key included). */
-export function findAccountKey(models: Models, accountId: number, keyId: number): Promise<ApiKey> {
-  return findKey(models, keyId, accountId);
+export function findAccountKey(ctx: Pick<ServiceContext, 'models'>, accountId: number, keyId: number): Promise<ApiKey> {
+  return findKey(ctx, keyId, accountId);
 }
 
 /** One account's keys (the console's live or sandbox account), oldest first. */
-export function listAccountKeys(models: Models, accountId: number): Promise<ApiKey[]> {
+export function listAccountKeys(ctx: Pick<ServiceContext, 'models'>, accountId: number): Promise<ApiKey[]> {
+  const { models } = ctx;
   return models.ApiKey.findAll({ where: { account_id: accountId }, order: [['id', 'ASC']] });
 }
 
@@ -233,8 +239,9 @@ export function presentKey(key: ApiKey, account: Account, now: Date) {
 }
 
 /** Keys of a live account and of its sandbox. */
-export async function listKeys(models: Models, liveAccountId: number, now: Date) {
-  const live = await resolveAccount(models, liveAccountId, false);
+export async function listKeys(ctx: Pick<ServiceContext, 'models'>, liveAccountId: number, now: Date) {
+  const { models } = ctx;
+  const live = await resolveAccount(ctx, liveAccountId, false);
   const accounts = await models.Account.findAll({ where: { [Op.or]: [{ id: live.id }, { live_account_id: live.id }] } });
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const keys = await models.ApiKey.findAll({ where: { account_id: [...byId.keys()] }, order: [['id', 'ASC']] });

@@ -1,17 +1,18 @@
 // One-time confirmation tokens: issued for a purpose and a resource, valid 10 minutes, stored as a hash,
 // used up by the conditional update that spends them inside the confirmed action's own transaction.
+import type { ServiceContext } from './context.ts';
 import { Op, type Transaction } from 'sequelize';
 import { type ApiError, confirmationRequired as confirmationRequiredError, notFound, resourceRequired } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import type { TokenPurpose } from '../models/ConfirmationToken.ts';
-import type { Models } from '../models/index.ts';
 
 export const TOKEN_TTL_MS = 10 * 60 * 1000;
 
 export async function issueToken(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   input: { accountId: number; purpose: TokenPurpose; resourceId: string | null; now: Date },
 ): Promise<{ token: string; expiresAt: Date }> {
+  const { models } = ctx;
   const token = `cst_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`;
   const expiresAt = new Date(input.now.getTime() + TOKEN_TTL_MS);
   await models.ConfirmationToken.create({
@@ -36,9 +37,10 @@ export function tokenNeedsStepUp(purpose: TokenPurpose): boolean {
  * `gc_automation_enable` (which goes without one for a create) names one (else 422 resource_required).
  */
 export async function issueTokenFor(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   input: { accountId: number; purpose: TokenPurpose; resourceId: number | null; now: Date },
 ): Promise<{ token: string; expiresAt: Date }> {
+  const { models } = ctx;
   const { accountId, purpose, resourceId } = input;
   if (resourceId === null) {
     if (purpose !== 'gc_automation_enable') throw resourceRequired(`A ${purpose} token is issued for one resource: give resource_id`);
@@ -52,7 +54,7 @@ export async function issueTokenFor(
       : ['automation', await models.Automation.count({ where })];
     if (count === 0) throw notFound(`No ${noun} with id ${resourceId}`);
   }
-  return issueToken(models, { accountId, purpose, resourceId: resourceId === null ? null : String(resourceId), now: input.now });
+  return issueToken(ctx, { accountId, purpose, resourceId: resourceId === null ? null : String(resourceId), now: input.now });
 }
 
 /** The 403 of an action that needs a confirmation token, with the extra fields the envelope shows. */
@@ -65,10 +67,11 @@ export function confirmationRequired(purpose: TokenPurpose, message: string, ext
  * the token stays unused. A missing, foreign, expired, reused or mismatched token is the same 403.
  */
 export async function spendToken(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   input: { accountId: number; purpose: TokenPurpose; resourceId: string | null; token: string | undefined; now: Date; message: string; extra?: Record<string, unknown> },
   transaction: Transaction,
 ): Promise<void> {
+  const { models } = ctx;
   const refuse = () => confirmationRequired(input.purpose, input.message, input.extra);
   if (!input.token) throw refuse();
   const [spent] = await models.ConfirmationToken.update(

@@ -29,7 +29,7 @@ export async function deleteGatedByToken(
     if (gated) {
       const message = `The ${noun} ${gated.id} is in use: deleting it needs an otp_confirmation_token issued for it`;
       await spendToken(
-        models,
+        { models },
         { accountId: input.accountId, purpose: input.purpose, resourceId: String(gated.id), token: input.token, now: input.now, message, extra: { impact } },
         transaction,
       );

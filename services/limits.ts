@@ -3,7 +3,6 @@
 import { Op, type Transaction } from 'sequelize';
 import { type ApiError, limitExceeded as limitExceededError } from '../lib/errors.ts';
 import type { Account } from '../models/Account.ts';
-import type { Models } from '../models/index.ts';
 import type { ServiceContext } from './context.ts';
 
 export type LimitName = 'ecards_per_widget' | 'webhooks_per_account' | 'media_quota_mb';
@@ -46,7 +45,8 @@ export async function assertWebhookRoom(ctx: ServiceContext, accountId: number, 
 const MB = 1024 * 1024;
 
 /** Bytes of media the account stores (originals and copies; a sandbox account counts its own). */
-export async function storedMediaBytes(models: Models, accountId: number, transaction?: Transaction): Promise<number> {
+export async function storedMediaBytes(ctx: Pick<ServiceContext, 'models'>, accountId: number, transaction?: Transaction): Promise<number> {
+  const { models } = ctx;
   const sum = await models.MediaFile.sum('size_bytes', { where: { account_id: accountId }, ...scoped(transaction) });
   return Number(sum ?? 0);
 }
@@ -54,7 +54,7 @@ export async function storedMediaBytes(models: Models, accountId: number, transa
 /** 422 when storing `bytes` more would take the account past its plan's MEDIA_QUOTA_MB. */
 export async function assertMediaRoom(ctx: ServiceContext, account: Account, bytes: number, transaction?: Transaction): Promise<void> {
   const maxMb = ctx.config.limits.mediaQuotaMb[account.plan];
-  const stored = await storedMediaBytes(ctx.models, account.id, transaction);
+  const stored = await storedMediaBytes(ctx, account.id, transaction);
   if (stored + bytes > maxMb * MB) {
     throw limitExceeded('media_quota_mb', maxMb, `The ${account.plan} plan stores at most ${maxMb} MB of media per account; ${(stored / MB).toFixed(1)} MB are stored and this image is ${(bytes / MB).toFixed(1)} MB`);
   }

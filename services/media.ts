@@ -87,7 +87,7 @@ export async function storeImage(ctx: ServiceContext, accountId: number, bytes: 
   const fileName = newFileName(ext);
   // The quota check and the row are one step under the account's lock, so parallel uploads cannot all fit; the
   // file is written after, and its row taken back if the write fails.
-  const row = await accountTransaction(ctx.models, accountId, async (transaction, account) => {
+  const row = await accountTransaction(ctx, accountId, async (transaction, account) => {
     await assertMediaRoom(ctx, account, bytes.length, transaction);
     return ctx.models.MediaFile.create({ account_id: accountId, file_name: fileName, content_type: IMAGE_TYPES[ext], size_bytes: bytes.length }, { transaction });
   });

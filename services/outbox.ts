@@ -3,7 +3,6 @@
 // member's events once nothing still has to deliver them.
 import { literal, Op, type Transaction } from 'sequelize';
 import { insertRows } from '../lib/written-statements.ts';
-import type { Models } from '../models/index.ts';
 import type { ServiceContext } from './context.ts';
 
 export interface NewEvent {
@@ -58,7 +57,8 @@ const NO_DELIVERY_UNDER_WAY = literal(
  * Redacts the given events (all, without ids) that are marked for it and have no delivery still under way. Safe
  * to run any number of times and from any process (the update is conditional on `redacted_at` being empty).
  */
-export async function redactFinished(models: Models, where: { ids?: number[] }, at: Date, transaction?: Transaction): Promise<number> {
+export async function redactFinished(ctx: Pick<ServiceContext, 'models'>, where: { ids?: number[] }, at: Date, transaction?: Transaction): Promise<number> {
+  const { models } = ctx;
   const options = transaction ? { transaction } : {};
   const ready = await models.OutboxEvent.findAll({
     where: {

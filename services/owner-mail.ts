@@ -1,10 +1,11 @@
 // Emails to an account's owner (notices: a paused webhook endpoint, an automation disabled or refused by the
 // quota), queued in mail_queue in the caller's transaction and sent by the mail queue's background pass.
+import type { ServiceContext } from './context.ts';
 import type { Transaction } from 'sequelize';
-import type { Models } from '../models/index.ts';
 
 /** The owner of an account; a sandbox account's owner is its live account's. */
-export async function ownerEmail(models: Models, accountId: number, transaction?: Transaction): Promise<string | null> {
+export async function ownerEmail(ctx: Pick<ServiceContext, 'models'>, accountId: number, transaction?: Transaction): Promise<string | null> {
+  const { models } = ctx;
   const options = transaction ? { transaction } : {};
   const account = await models.Account.findByPk(accountId, options);
   const ownerAccountId = account?.live_account_id ?? accountId;
@@ -21,8 +22,9 @@ export interface OwnerNotice {
 }
 
 /** Queues the notice; false when the account has no owner to tell. */
-export async function queueOwnerNotice(models: Models, accountId: number, notice: OwnerNotice, at: Date, transaction?: Transaction): Promise<boolean> {
-  const recipient = await ownerEmail(models, accountId, transaction);
+export async function queueOwnerNotice(ctx: Pick<ServiceContext, 'models'>, accountId: number, notice: OwnerNotice, at: Date, transaction?: Transaction): Promise<boolean> {
+  const { models } = ctx;
+  const recipient = await ownerEmail(ctx, accountId, transaction);
   if (!recipient) return false;
   await models.MailMessage.create(
     { account_id: accountId, kind: notice.kind, recipient, subject: notice.subject.slice(0, 500), text_body: notice.paragraphs.join('\n\n'), created_at: at },

@@ -14,7 +14,7 @@ export const accountSettingsRoutes = [
     access: { area: 'settings', level: 'view' },
     response: AccountSettings,
     async handler(_input, { services, caller }) {
-      return loadAccountSettings(services.models, caller.account.id);
+      return loadAccountSettings(services, caller.account.id);
     },
   }),
   defineRoute({

@@ -43,7 +43,7 @@ export const automationRoutes = [
     response: AutomationList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { configs, count } = await listAutomations(services.models, caller.account.id, query);
+      const { configs, count } = await listAutomations(services, caller.account.id, query);
       return { data: (await automationViews(services, configs, seesDirectory(caller))).map(presentAutomation), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
@@ -56,7 +56,7 @@ export const automationRoutes = [
     params: AutomationIdParams,
     response: Automation,
     async handler({ params }, { services, caller }) {
-      return presentAutomation(await automationView(services, await findAutomation(services.models, caller.account.id, params.id), seesDirectory(caller)));
+      return presentAutomation(await automationView(services, await findAutomation(services, caller.account.id, params.id), seesDirectory(caller)));
     },
   }),
   defineRoute({
@@ -97,7 +97,7 @@ export const automationRoutes = [
     body: DeleteAutomationBody,
     response: z.null(),
     async handler({ body }, { services, caller }) {
-      await findAutomation(services.models, caller.account.id, body.id);
+      await findAutomation(services, caller.account.id, body.id);
       throw consoleOnly('Deleting an automation is confirmed in the console, not with an API key', { extra: { requires_otp: true } });
     },
   }),
@@ -134,7 +134,7 @@ export const automationRoutes = [
     query: GetNotificationEcardsQuery,
     response: NotificationEcards,
     async handler({ query }, { services, caller }) {
-      return getNotificationEcards(services.models, caller.account.id, query.id, query.notification_type);
+      return getNotificationEcards(services, caller.account.id, query.id, query.notification_type);
     },
   }),
   defineRoute({

@@ -20,7 +20,7 @@ export const brandRoutes = [
     response: BrandList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { rows, count } = await listBrands(services.models, caller.account.id, query);
+      const { rows, count } = await listBrands(services, caller.account.id, query);
       return { data: rows.map(presentBrand), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
@@ -33,7 +33,7 @@ export const brandRoutes = [
     params: BrandIdParams,
     response: Brand,
     async handler({ params }, { services, caller }) {
-      return presentBrand(await findBrandView(services.models, caller.account.id, params.id));
+      return presentBrand(await findBrandView(services, caller.account.id, params.id));
     },
   }),
   defineRoute({

@@ -50,8 +50,8 @@ export const campaignRoutes = [
     response: CampaignList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { rows, count } = await listCampaigns(services.models, caller.account.id, query);
-      return { data: (await campaignViews(services.models, rows)).map(presentCampaign), meta: pageMeta(query.page, query.perPage, count) };
+      const { rows, count } = await listCampaigns(services, caller.account.id, query);
+      return { data: (await campaignViews(services, rows)).map(presentCampaign), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineRoute({
@@ -63,7 +63,7 @@ export const campaignRoutes = [
     params: CampaignIdParams,
     response: Campaign,
     async handler({ params }, { services, caller }) {
-      return presentCampaign(await campaignView(services.models, await findCampaign(services.models, caller.account.id, params.id)));
+      return presentCampaign(await campaignView(services, await findCampaign(services, caller.account.id, params.id)));
     },
   }),
   defineRoute({
@@ -76,7 +76,7 @@ export const campaignRoutes = [
     response: Campaign,
     async handler({ body }, { services, caller }) {
       const { id, ...input } = body.campaign;
-      return presentCampaign(await campaignView(services.models, await saveCampaign(services, caller.account.id, id, input)));
+      return presentCampaign(await campaignView(services, await saveCampaign(services, caller.account.id, id, input)));
     },
   }),
   defineRoute({
@@ -88,7 +88,7 @@ export const campaignRoutes = [
     body: SaveCampaignEcardsBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(await campaignView(services.models, await saveCampaignEcards(services, caller.account.id, body.campaignid, body.ecardIds)));
+      return presentCampaign(await campaignView(services, await saveCampaignEcards(services, caller.account.id, body.campaignid, body.ecardIds)));
     },
   }),
   defineRoute({
@@ -106,7 +106,7 @@ export const campaignRoutes = [
         csvRecipients: body.csvRecipients,
         append: body.append,
       });
-      return presentCampaign(await campaignView(services.models, saved));
+      return presentCampaign(await campaignView(services, saved));
     },
   }),
   defineRoute({
@@ -132,7 +132,7 @@ export const campaignRoutes = [
     response: RecipientList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { rows, count } = await listRecipients(services.models, caller.account.id, query.campaignid, query);
+      const { rows, count } = await listRecipients(services, caller.account.id, query.campaignid, query);
       const seesMembers = seesDirectory(caller);
       return { data: rows.map((r) => presentRecipient(r.recipient, r.opened, seesMembers)), meta: pageMeta(query.page, query.perPage, count) };
     },
@@ -150,12 +150,12 @@ export const campaignRoutes = [
       if (body.scheduled_timezone === RECIPIENT_ZONE) {
         const { wall, text } = parseWallClock(body.scheduled_at);
         const campaign = await scheduleCampaign(services, caller.account.id, body.campaignid, { wall, wallText: text, timeZone: RECIPIENT_ZONE, token });
-        return presentCampaign(await campaignView(services.models, campaign));
+        return presentCampaign(await campaignView(services, campaign));
       }
       const timeZone = canonicalTimeZone(body.scheduled_timezone);
       const at = parseScheduledAt(body.scheduled_at, timeZone);
       const campaign = await scheduleCampaign(services, caller.account.id, body.campaignid, { at, timeZone, token });
-      return presentCampaign(await campaignView(services.models, campaign));
+      return presentCampaign(await campaignView(services, campaign));
     },
   }),
   defineRoute({
@@ -167,7 +167,7 @@ export const campaignRoutes = [
     body: SendBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(await campaignView(services.models, await sendCampaign(services, caller.account.id, body.campaignid, body.gc_confirmation_token)));
+      return presentCampaign(await campaignView(services, await sendCampaign(services, caller.account.id, body.campaignid, body.gc_confirmation_token)));
     },
   }),
   defineRoute({
@@ -179,7 +179,7 @@ export const campaignRoutes = [
     body: CampaignIdBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(await campaignView(services.models, await unscheduleCampaign(services, caller.account.id, body.campaignid)));
+      return presentCampaign(await campaignView(services, await unscheduleCampaign(services, caller.account.id, body.campaignid)));
     },
   }),
   defineRoute({
@@ -191,7 +191,7 @@ export const campaignRoutes = [
     body: CampaignIdBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(await campaignView(services.models, await cancelCampaign(services, caller.account.id, body.campaignid)));
+      return presentCampaign(await campaignView(services, await cancelCampaign(services, caller.account.id, body.campaignid)));
     },
   }),
   defineRoute({
@@ -203,7 +203,7 @@ export const campaignRoutes = [
     body: UpdateLocaleBody,
     response: Campaign,
     async handler({ body }, { services, caller }) {
-      return presentCampaign(await campaignView(services.models, await updateLocale(services, caller.account.id, body.campaignid, body.locale)));
+      return presentCampaign(await campaignView(services, await updateLocale(services, caller.account.id, body.campaignid, body.locale)));
     },
   }),
   defineRoute({
@@ -215,7 +215,7 @@ export const campaignRoutes = [
     body: DeleteCampaignBody,
     response: z.null(),
     async handler({ body }, { services, caller }) {
-      await findCampaign(services.models, caller.account.id, body.id);
+      await findCampaign(services, caller.account.id, body.id);
       throw consoleOnly('Deleting a campaign is confirmed in the console, not with an API key', { extra: { requires_otp: true } });
     },
   }),

@@ -50,7 +50,7 @@ export const ImportAnswer = z.object({
 
 /** The fields a mapping may name for this account (standard ones, then its active custom dates). */
 export async function importTargets(models: Models, accountId: number): Promise<Array<{ value: string; label: string }>> {
-  const custom = await activeCustomFields(models, accountId);
+  const custom = await activeCustomFields({ models }, accountId);
   return [
     ...STANDARD_TARGETS.map((value) => ({ value, label: `${TARGET_LABELS[value]} (${value})` })),
     ...custom.map((f) => ({ value: `custom_fields.${f.field_key}`, label: `${f.label} (custom_fields.${f.field_key})` })),

@@ -78,7 +78,7 @@ export const directoryRoutes = [
     query: MemberKeyQuery,
     response: FindAnswer,
     async handler({ query }, { services, caller }) {
-      const member = await findMember(services.models, caller.account.id, memberKey(query));
+      const member = await findMember(services, caller.account.id, memberKey(query));
       return member ? saved(member) : {};
     },
   }),
@@ -92,7 +92,7 @@ export const directoryRoutes = [
     response: MemberList,
     meta: CursorMeta,
     async handler({ query }, { services, caller }) {
-      const page = await listMembers(services.models, caller.account.id, {
+      const page = await listMembers(services, caller.account.id, {
         status: query.status,
         perPage: query.perPage,
         afterId: query.after_id,
@@ -145,7 +145,7 @@ export const directoryRoutes = [
     access: view,
     response: FieldList,
     async handler(_input, { services, caller }) {
-      return settableFields(services.models, caller.account.id);
+      return settableFields(services, caller.account.id);
     },
   }),
   defineRoute({
@@ -156,7 +156,7 @@ export const directoryRoutes = [
     access: view,
     response: DepartmentList,
     async handler(_input, { services, caller }) {
-      const departments = await listDepartments(services.models, caller.account.id);
+      const departments = await listDepartments(services, caller.account.id);
       return departments.map(({ department, members }) => ({ id: department.id, name: department.name, members, createdat: department.created_at.toISOString() }));
     },
   }),

@@ -31,7 +31,7 @@ export const ecardRoutes = [
     params: EcardIdParams,
     response: Ecard,
     async handler({ params }, { services, caller }) {
-      return presentEcard(await readEcard(services.models, caller.account.id, params.id), services.config.publicBaseUrl);
+      return presentEcard(await readEcard(services, caller.account.id, params.id), services.config.publicBaseUrl);
     },
   }),
   defineRoute({
@@ -86,7 +86,7 @@ export const ecardRoutes = [
       // Named as `fieldValue (<fieldName>)`, with the key within it where there is one (a colour of the settings).
       if (!parsed.success) throw inputError(parsed.error.issues.map((i) => ({ ...i, path: [`fieldValue (${body.fieldName})`, ...i.path] })), 'body');
       if (parsed.data === undefined) throw missingField('fieldValue is required');
-      const updated = await bulkUpdateEcards(services.models, caller.account.id, body, body.fieldName, parsed.data);
+      const updated = await bulkUpdateEcards(services, caller.account.id, body, body.fieldName, parsed.data);
       return { updated };
     },
   }),
@@ -99,7 +99,7 @@ export const ecardRoutes = [
     body: SaveOrderBody,
     response: Order,
     async handler({ body }, { services, caller }) {
-      return saveOrder(services.models, caller.account.id, body.neworder);
+      return saveOrder(services, caller.account.id, body.neworder);
     },
   }),
   defineRoute({
@@ -124,9 +124,9 @@ export const ecardRoutes = [
     body: PreviewBody,
     response: Preview,
     async handler({ body }, { services, caller }) {
-      const ecard = await findEcard(services.models, caller.account.id, body.id);
+      const ecard = await findEcard(services, caller.account.id, body.id);
       // As sent: empty tags take the widget's fallbacks.
-      const { merge_tag_defaults: fallbacks } = await findWidget(services.models, caller.account.id, ecard.widget_id);
+      const { merge_tag_defaults: fallbacks } = await findWidget(services, caller.account.id, ecard.widget_id);
       return renderEcard(textsOf(ecard), { mergeTags: body.mergeTags ?? {}, overrideProps: body.overrideProps ?? {}, trialMode: body.trialMode ?? false, fallbacks });
     },
   }),
@@ -152,7 +152,7 @@ export const ecardRoutes = [
     response: EcardList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { rows, count } = await searchEcards(services.models, caller.account.id, services.now(), { ...query, filterByDate: query.filterByDate as DateWindow });
+      const { rows, count } = await searchEcards(services, caller.account.id, services.now(), { ...query, filterByDate: query.filterByDate as DateWindow });
       return { data: rows.map((e) => presentEcard(e, services.config.publicBaseUrl)), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),

@@ -48,7 +48,7 @@ export const giftCardRoutes = [
     response: OrderList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { rows, count } = await listOrders(services.models, caller.account.id, orderQueryOf(query));
+      const { rows, count } = await listOrders(services, caller.account.id, orderQueryOf(query));
       return { data: rows.map(presentOrder), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),

@@ -155,7 +155,7 @@ function sessionRoute(route: AnySessionRoute, where: string, services: ApiServic
       checkOrigin(ctx, services.config.publicBaseUrl);
       checkCsrf(ctx.get('X-CSRF-Token') || undefined, csrfTokenOf(session), 'The CSRF token is missing or wrong (GET /v2/console/api/me gives it)');
     }
-    const account = await sessionAccount(services.models, session);
+    const account = await sessionAccount(services, session);
     const raw = route.method === 'get' ? undefined : await readBody(route, ctx, bodyLimit, 'json');
     const input = parseContracts(route, ctx, raw);
     const context = sessionContext(services, session, account, koaOf(ctx), (need) => requireStepUp(services, session, need.action));

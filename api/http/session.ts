@@ -20,7 +20,7 @@ export function safeNext(next: unknown): string {
 
 /** The owner, the live account and the current one (`account`, when the caller has it, saves a read). */
 export async function readMe(services: ApiServices, session: ConsoleSession, account?: Account): Promise<Me> {
-  const current = account ?? (await sessionAccount(services.models, session));
+  const current = account ?? (await sessionAccount(services, session));
   const [owner, live] = await Promise.all([
     services.models.Owner.findByPk(session.owner_id, { rejectOnEmpty: true }),
     // The live account: the same row in live mode, one more read in sandbox mode.

@@ -27,7 +27,7 @@ export const unsubscribePageRoutes = [
     params: TokenParams,
     async handler({ params }, { services, koa }) {
       headers(koa);
-      if (!(await unsubscribeTarget(services.models, params.token))) return unknown();
+      if (!(await unsubscribeTarget(services, params.token))) return unknown();
       return html(`<form method="post"><p>Stop receiving these eCards at this address?</p><button type="submit">Unsubscribe</button></form>`);
     },
   }),

@@ -29,7 +29,7 @@ export const sendRoutes = [
     query: GetEcardsQuery,
     response: SendableEcardList,
     async handler({ query }, { services, caller }) {
-      return (await sendableEcards(services.models, caller.account.id, query.widgetId, services.now())).map((e) => ({
+      return (await sendableEcards(services, caller.account.id, query.widgetId, services.now())).map((e) => ({
         ecardid: e.id,
         vanity_id: e.vanity_id,
         name: e.name,
@@ -113,7 +113,7 @@ export const sendRoutes = [
         dateFrom: query.dateFrom,
         dateTo: query.dateTo,
       };
-      const { rows, count } = await listSends(services.models, caller.account.id, filters, { page: query.page, perPage: query.perPage });
+      const { rows, count } = await listSends(services, caller.account.id, filters, { page: query.page, perPage: query.perPage });
       const seesMembers = seesDirectory(caller);
       return { data: rows.map((logged) => presentLoggedSend(logged, seesMembers)), meta: pageMeta(query.page, query.perPage, count) };
     },
@@ -127,7 +127,7 @@ export const sendRoutes = [
     params: SendIdParams,
     response: LoggedSend,
     async handler({ params }, { services, caller }) {
-      return presentLoggedSend(await findLoggedSend(services.models, caller.account.id, params.sendId), seesDirectory(caller));
+      return presentLoggedSend(await findLoggedSend(services, caller.account.id, params.sendId), seesDirectory(caller));
     },
   }),
 ];

@@ -87,7 +87,7 @@ export const webhookRoutes = [
     access: view,
     response: EndpointList,
     async handler(_input, { services, caller }) {
-      return (await listEndpoints(services.models, caller.account.id)).map(presentEndpoint);
+      return (await listEndpoints(services, caller.account.id)).map(presentEndpoint);
     },
   }),
   defineRoute({
@@ -112,7 +112,7 @@ export const webhookRoutes = [
     response: DeliveryList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { rows, count } = await listDeliveries(services.models, caller.account.id, deliveryQueryOf(query));
+      const { rows, count } = await listDeliveries(services, caller.account.id, deliveryQueryOf(query));
       return { data: rows.map(present), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
@@ -125,7 +125,7 @@ export const webhookRoutes = [
     params: DeliveryIdParams,
     response: DeliveryDetail,
     async handler({ params }, { services, caller }) {
-      return presentDeliveryDetail(await findDelivery(services.models, caller.account.id, params.id), seesDirectory(caller));
+      return presentDeliveryDetail(await findDelivery(services, caller.account.id, params.id), seesDirectory(caller));
     },
   }),
   defineRoute({

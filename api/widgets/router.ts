@@ -20,8 +20,8 @@ export const widgetRoutes = [
     response: WidgetList,
     meta: PageMeta,
     async handler({ query }, { services, caller }) {
-      const { rows, count } = await searchWidgets(services.models, caller.account.id, query);
-      return { data: (await widgetViews(services.models, rows)).map(presentWidget), meta: pageMeta(query.page, query.perPage, count) };
+      const { rows, count } = await searchWidgets(services, caller.account.id, query);
+      return { data: (await widgetViews(services, rows)).map(presentWidget), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
   defineRoute({
@@ -33,7 +33,7 @@ export const widgetRoutes = [
     params: WidgetIdParams,
     response: Widget,
     async handler({ params }, { services, caller }) {
-      return presentWidget(await widgetView(services.models, await findWidget(services.models, caller.account.id, params.id)));
+      return presentWidget(await widgetView(services, await findWidget(services, caller.account.id, params.id)));
     },
   }),
   defineRoute({
@@ -52,7 +52,7 @@ export const widgetRoutes = [
         prices: body.ecardPrices,
         token: body.otp_confirmation_token,
       });
-      return presentWidget(await widgetView(services.models, saved));
+      return presentWidget(await widgetView(services, saved));
     },
   }),
   defineRoute({
@@ -77,7 +77,7 @@ export const widgetRoutes = [
     response: Widget,
     async handler({ body }, { services, caller }) {
       const copy = await copyWidget(services, caller.account.id, body.widgetid, body.limit);
-      return presentWidget(await widgetView(services.models, copy));
+      return presentWidget(await widgetView(services, copy));
     },
   }),
 ];

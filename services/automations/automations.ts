@@ -6,7 +6,6 @@ import { Op, type CreationAttributes, type Transaction, type WhereOptions } from
 import { invalidParameter, invalidValue, notFound, requireFields } from '../../lib/errors.ts';
 import type { Automation, AutomationEventType } from '../../models/Automation.ts';
 import type { AutomationEcardRole } from '../../models/AutomationEcard.ts';
-import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
 import { loadAccountSettings } from '../account-settings.ts';
 import { spendToken } from '../confirmation-tokens.ts';
@@ -59,8 +58,8 @@ export interface References {
 
 const opt = (transaction?: Transaction) => (transaction ? { transaction } : {});
 
-export async function findAutomation(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<AutomationConfig> {
-  const config = await loadConfig(models, accountId, id, transaction);
+export async function findAutomation(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number, transaction?: Transaction): Promise<AutomationConfig> {
+  const config = await loadConfig(ctx, accountId, id, transaction);
   if (!config) throw notFound(`No automation with id ${id}`);
   return config;
 }
@@ -75,7 +74,8 @@ async function existingIds(find: (ids: number[]) => Promise<Array<{ id: number }
  * 404 naming every referenced id that is not the account's: eCards (outside campaigns: a campaign's copies are
  * not the account's catalogue), members (active or not) and departments.
  */
-export async function checkReferences(models: Models, accountId: number, refs: References, transaction?: Transaction): Promise<void> {
+export async function checkReferences(ctx: Pick<ServiceContext, 'models'>, accountId: number, refs: References, transaction?: Transaction): Promise<void> {
+  const { models } = ctx;
   const where = (ids: number[]) => ({ id: ids, account_id: accountId });
   const kinds: Array<[string, readonly number[], (ids: number[]) => Promise<Array<{ id: number }>>]> = [
     ['eCard', refs.ecards ?? [], (ids) => models.Ecard.findAll({
@@ -160,12 +160,13 @@ function referencesOf(input: AutomationInput): Required<References> {
 
 /** Replaces the automation's eCard references of one role (milestone rows carry their rule's index). */
 export async function replaceEcardRefs(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   automation: Pick<Automation, 'id' | 'account_id'>,
   role: AutomationEcardRole,
   lists: ReadonlyArray<readonly number[]>,
   transaction: Transaction,
 ): Promise<void> {
+  const { models } = ctx;
   await models.AutomationEcard.destroy({ where: { automation_id: automation.id, role }, transaction });
   const rows = lists.flatMap((ids, index) =>
     [...new Set(ids)].map((ecard_id, position) => ({
@@ -252,9 +253,9 @@ export async function saveAutomation(
   // A gift's amount within the bounds (whatever the velocity setting); its spend is reserved card by card at claim.
   if (input.gift_card) checkGiftAmount(await loadSettings(ctx, accountId), input.gift_card.amount);
   await refuseQuietSendTime(ctx, accountId, input.timing_config?.send_time);
-  const { config, scheduleChanged } = await accountTransaction(models, accountId, async (transaction) => {
-    const existing = id ? await findAutomation(models, accountId, id, transaction) : null;
-    await checkReferences(models, accountId, referencesOf(input), transaction);
+  const { config, scheduleChanged } = await accountTransaction(ctx, accountId, async (transaction) => {
+    const existing = id ? await findAutomation(ctx, accountId, id, transaction) : null;
+    await checkReferences(ctx, accountId, referencesOf(input), transaction);
 
     const eventType = input.event_type ?? existing!.row.event_type;
     const trigger = nextTrigger(eventType, input, existing);
@@ -263,7 +264,7 @@ export async function saveAutomation(
     const timingBefore = existing?.row.timing_config ?? null;
     const enabled = input.enabled ?? wasEnabled;
     const state = stateAfter(accountId, existing, input, trigger, eventType);
-    if (enabled) await assertEnableable(models, state, now, transaction);
+    if (enabled) await assertEnableable(ctx, state, now, transaction);
 
     // Gift cards: a create needs a token without resource; enabling, or turning gifts on while enabled, one for it;
     // so does changing the gift, audience or trigger of an enabled gift-card automation that stays so.
@@ -272,7 +273,7 @@ export async function saveAutomation(
       : state.gift_card_enabled;
     const gatedChanges = existing && !giftTurnsOn && state.gift_card_enabled && enabled ? giftGatedChanges(existing, input, eventType, trigger) : [];
     if (giftTurnsOn || gatedChanges.length) {
-      await spendToken(models, {
+      await spendToken(ctx, {
         accountId,
         purpose: 'gc_automation_enable',
         resourceId: existing ? String(existing.row.id) : null,
@@ -308,11 +309,11 @@ export async function saveAutomation(
     } else {
       row = await models.Automation.create({ ...columns, account_id: accountId, automation_name: input.automation_name!, event_type: eventType }, { transaction });
     }
-    if (input.selected_ecard_ids !== undefined) await replaceEcardRefs(models, row, 'selected', [input.selected_ecard_ids ?? []], transaction);
+    if (input.selected_ecard_ids !== undefined) await replaceEcardRefs(ctx, row, 'selected', [input.selected_ecard_ids ?? []], transaction);
     if (input.milestone_rules !== undefined) {
-      await replaceEcardRefs(models, row, 'milestone', (input.milestone_rules ?? []).map((r) => r.ecard_ids ?? []), transaction);
+      await replaceEcardRefs(ctx, row, 'milestone', (input.milestone_rules ?? []).map((r) => r.ecard_ids ?? []), transaction);
     }
-    const saved = await findAutomation(models, accountId, row.id, transaction);
+    const saved = await findAutomation(ctx, accountId, row.id, transaction);
     // The Schedule depends on existence, enabled and timing only.
     return { config: saved, scheduleChanged: !existing || enabled !== wasEnabled || saved.row.timing_config !== timingBefore };
   });
@@ -323,7 +324,7 @@ export async function saveAutomation(
 /** A send_time inside the account's quiet hours would only ever be delayed to their end: refused (422). */
 async function refuseQuietSendTime(ctx: ServiceContext, accountId: number, sendTime: string | undefined): Promise<void> {
   if (!sendTime) return;
-  const { quiet_hours: quiet } = await loadAccountSettings(ctx.models, accountId);
+  const { quiet_hours: quiet } = await loadAccountSettings(ctx, accountId);
   if (timeInQuietHours(sendTime, quiet)) {
     throw invalidValue(`timing_config.send_time ${sendTime} is inside the account's quiet hours (${quiet!.start}-${quiet!.end}); choose a time outside them`);
   }
@@ -346,7 +347,8 @@ export interface AutomationListQuery {
 
 const SORT_COLUMNS = { createdat: 'created_at', name: 'automation_name', event_type: 'event_type' } as const;
 
-export async function listAutomations(models: Models, accountId: number, query: AutomationListQuery): Promise<{ configs: AutomationConfig[]; count: number }> {
+export async function listAutomations(ctx: Pick<ServiceContext, 'models'>, accountId: number, query: AutomationListQuery): Promise<{ configs: AutomationConfig[]; count: number }> {
+  const { models } = ctx;
   const conditions: WhereOptions[] = [{ account_id: accountId }];
   if (query.status !== 'all') conditions.push({ enabled: query.status === 'enabled' });
   if (query.eventType) conditions.push({ event_type: query.eventType });
@@ -358,5 +360,5 @@ export async function listAutomations(models: Models, accountId: number, query: 
     limit: query.perPage,
     offset: (query.page - 1) * query.perPage,
   });
-  return { configs: await loadConfigs(models, rows), count };
+  return { configs: await loadConfigs(ctx, rows), count };
 }

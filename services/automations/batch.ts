@@ -61,14 +61,14 @@ async function settle(ctx: ServiceContext, accountId: number, rowIds: number[]):
   const open = await models.AutomationSend.findAll({ attributes: ['id', 'send_id'], where: { id: rowIds, status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   const set = (ids: number[], status: AutomationSendStatus, reason: string | null) =>
     models.AutomationSend.update({ status, reason }, { where: { id: ids, status: 'pending' } }).then(([n]) => n);
-  await settleFromSends(models, open.map((r) => ({ id: r.id, send_id: r.send_id! })), async (ids, state: SettledState, reason) => {
+  await settleFromSends(ctx, open.map((r) => ({ id: r.id, send_id: r.send_id! })), async (ids, state: SettledState, reason) => {
     if (state !== 'failed') return set(ids, state, reason);
     // Grouped by the month each was reserved in; only what this call moved is released.
     const rows = await models.AutomationSend.findAll({ attributes: ['id', 'quota_month'], where: { id: ids, status: 'pending' }, raw: true });
     let changed = 0;
     for (const month of new Set(rows.map((r) => r.quota_month))) {
       const moved = await set(rows.filter((r) => r.quota_month === month).map((r) => r.id), 'failed', reason);
-      if (month) await releaseQuota(models, accountId, month, moved);
+      if (month) await releaseQuota(ctx, accountId, month, moved);
       changed += moved;
     }
     return changed;
@@ -80,7 +80,7 @@ export async function sendAutomationBatch(ctx: ServiceContext, input: Automation
   const range = { automation_id: input.automationId, firing_date: input.firingDate, id: { [Op.gt]: input.afterId, [Op.lte]: input.throughId }, ...waveWhere(input.wave) };
   const page = await models.AutomationSend.findAll({ attributes: ['id', 'send_id'], where: { ...range, status: 'pending' }, order: [['id', 'ASC']], raw: true });
   if (page.length === 0) return countsOf(ctx, input);
-  const config = await loadConfig(models, input.accountId, input.automationId);
+  const config = await loadConfig(ctx, input.accountId, input.automationId);
   const unprepared = page.filter((r) => r.send_id === null).map((r) => r.id);
   if (!config?.row.enabled) {
     // Turned off mid-firing: what is not prepared yet is not sent; prepared rows still finish below.

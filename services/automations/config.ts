@@ -1,10 +1,10 @@
 // An automation's configuration as one typed value: its row's JSON text parsed, and its eCard references
 // (automation_ecards) put back where the API shows them. The API's presenter, previewTrigger and the firing
 // read automations through here, so they all see the same thing.
+import type { ServiceContext } from '../context.ts';
 import type { Transaction } from 'sequelize';
 import type { Automation } from '../../models/Automation.ts';
 import { NOTIFICATION_TYPES, type AutomationEcard, type NotificationType } from '../../models/AutomationEcard.ts';
-import type { Models } from '../../models/index.ts';
 import type { DueConfig, MilestoneRule, TimingConfig, Trigger } from './due.ts';
 
 export interface StoredMilestoneRule extends Omit<MilestoneRule, 'ecard_ids'> {
@@ -53,16 +53,18 @@ export function configOf(row: Automation, refs: readonly AutomationEcard[]): Aut
 }
 
 /** The automations' configurations (one query for their eCard references). */
-export async function loadConfigs(models: Models, rows: Automation[], transaction?: Transaction): Promise<AutomationConfig[]> {
+export async function loadConfigs(ctx: Pick<ServiceContext, 'models'>, rows: Automation[], transaction?: Transaction): Promise<AutomationConfig[]> {
+  const { models } = ctx;
   if (rows.length === 0) return [];
   const refs = await models.AutomationEcard.findAll({ where: { automation_id: rows.map((r) => r.id) }, ...(transaction ? { transaction } : {}) });
   return rows.map((row) => configOf(row, refs.filter((r) => r.automation_id === row.id)));
 }
 
 /** The account's automation, or null (another account's is null too). */
-export async function loadConfig(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<AutomationConfig | null> {
+export async function loadConfig(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number, transaction?: Transaction): Promise<AutomationConfig | null> {
+  const { models } = ctx;
   const row = await models.Automation.findOne({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
-  return row ? (await loadConfigs(models, [row], transaction))[0]! : null;
+  return row ? (await loadConfigs(ctx, [row], transaction))[0]! : null;
 }
 
 /** What the due module needs; null while the timing is not set. */

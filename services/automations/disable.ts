@@ -30,7 +30,7 @@ export function automationDisables(ctx: ServiceContext, accountId: number): Auto
       if (changed === 0) return;
       disabled.add(automation.id);
       await queueOwnerNotice(
-        ctx.models,
+        ctx,
         accountId,
         { kind: 'automation_disabled', subject: notice.subject, paragraphs: [...notice.paragraphs, HOW_TO_ENABLE_AGAIN.replace('ID', String(automation.id))] },
         now,

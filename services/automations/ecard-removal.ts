@@ -21,7 +21,7 @@ export function automationEcardRemoval(ctx: ServiceContext, accountId: number): 
   const disables = automationDisables(ctx, accountId);
   return {
     async remove(target, transaction) {
-      await lockAccount(models, accountId, transaction);
+      await lockAccount(ctx, accountId, transaction);
       const ecardIds = 'ecardIds' in target
         ? target.ecardIds
         : (await models.Ecard.findAll({ attributes: ['id'], where: { account_id: accountId, widget_id: target.widgetIds }, transaction })).map((e) => e.id);
@@ -37,7 +37,7 @@ export function automationEcardRemoval(ctx: ServiceContext, accountId: number): 
       await models.Automation.update({ updated_at: ctx.now() }, { where: { id: automationIds, account_id: accountId }, transaction, silent: true });
 
       const rows = await models.Automation.findAll({ where: { id: automationIds, account_id: accountId, enabled: true }, transaction });
-      for (const config of await loadConfigs(models, rows, transaction)) {
+      for (const config of await loadConfigs(ctx, rows, transaction)) {
         if (hasEcards({ ...config, event_type: config.row.event_type }, () => true)) continue;
         const name = config.row.automation_name;
         const removed = [...new Set(refs.filter((r) => r.automation_id === config.row.id).map((r) => r.ecard_id))]

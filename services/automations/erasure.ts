@@ -31,12 +31,12 @@ export function automationErasure(ctx: ServiceContext, accountId: number): Autom
     if (sendIds.length === 0) return;
     // Prepared but not yet claimed by the sender: never sent now (canceled as a campaign's unsent cards are). The
     // update is conditional, as the sender's claim of the same rows is: each row goes one way.
-    const canceled = await cancelUnclaimedSends(models, sendIds, 'the recipient was erased', transaction, ctx.now());
+    const canceled = await cancelUnclaimedSends(ctx, sendIds, 'the recipient was erased', transaction, ctx.now());
     // Their quota (1 each, reserved at claim for the claim's month) goes back.
     const byMonth = new Map<string, number>();
     for (const r of rows) if (r.quota_month && r.send_id && canceled.has(r.send_id)) byMonth.set(r.quota_month, (byMonth.get(r.quota_month) ?? 0) + 1);
-    for (const [month, count] of byMonth) await releaseQuota(models, accountId, month, count, transaction);
-    await redactSends(models, accountId, sendIds, transaction);
+    for (const [month, count] of byMonth) await releaseQuota(ctx, accountId, month, count, transaction);
+    await redactSends(ctx, accountId, sendIds, transaction);
   }
 
   async function dropFromDigests(memberId: number, transaction: Transaction): Promise<void> {

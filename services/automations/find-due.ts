@@ -82,17 +82,16 @@ function cardRow(config: AutomationConfig, firingDate: LocalDate, occasion: Occa
 
 /** Who hears of each celebrant's occasion for one notification type: active members, never the celebrant. */
 async function notifiedBy(ctx: ServiceContext, config: AutomationConfig, type: NotificationType, celebrants: ScopedMember[]): Promise<Map<number, number[]>> {
-  const { models } = ctx;
   const accountId = config.row.account_id;
   const audience = new Map<number, number[]>();
   if (type === 'manager') {
-    const managers = new Set((await activeMembers(models, accountId, { ids: celebrants.flatMap((c) => (c.manager_id ? [c.manager_id] : [])) })).map((m) => m.id));
+    const managers = new Set((await activeMembers(ctx, accountId, { ids: celebrants.flatMap((c) => (c.manager_id ? [c.manager_id] : [])) })).map((m) => m.id));
     for (const c of celebrants) if (c.manager_id && c.manager_id !== c.id && managers.has(c.manager_id)) audience.set(c.id, [c.manager_id]);
     return audience;
   }
   if (type === 'department') {
-    const byDepartment = await departmentMembers(models, celebrants.flatMap((c) => c.department_ids));
-    const active = new Set((await activeMembers(models, accountId, { ids: [...byDepartment.values()].flat() })).map((m) => m.id));
+    const byDepartment = await departmentMembers(ctx, celebrants.flatMap((c) => c.department_ids));
+    const active = new Set((await activeMembers(ctx, accountId, { ids: [...byDepartment.values()].flat() })).map((m) => m.id));
     const activeOf = new Map([...byDepartment].map(([d, ids]) => [d, ids.filter((id) => active.has(id))]));
     for (const c of celebrants) {
       const mates = new Set(c.department_ids.flatMap((d) => {
@@ -105,8 +104,8 @@ async function notifiedBy(ctx: ServiceContext, config: AutomationConfig, type: N
     return audience;
   }
   const segment = config.notification_segment;
-  const byDepartment = await departmentMembers(models, segment.department_ids);
-  const people = (await activeMembers(models, accountId, { ids: [...segment.member_ids, ...[...byDepartment.values()].flat()] })).map((m) => m.id);
+  const byDepartment = await departmentMembers(ctx, segment.department_ids);
+  const people = (await activeMembers(ctx, accountId, { ids: [...segment.member_ids, ...[...byDepartment.values()].flat()] })).map((m) => m.id);
   for (const c of celebrants) audience.set(c.id, people.filter((id) => id !== c.id));
   return audience;
 }
@@ -147,10 +146,10 @@ async function digestRows(ctx: ServiceContext, config: AutomationConfig, due: Du
 }
 
 export async function findDue(ctx: ServiceContext, input: FindDueInput): Promise<FindDueResult> {
-  const config = await loadConfig(ctx.models, input.accountId, input.automationId);
+  const config = await loadConfig(ctx, input.accountId, input.automationId);
   const due = config?.row.enabled ? dueConfigOf(config) : null;
   if (!config || !due) return { cards: 0, digests: 0, missed: 0 };
-  const members = await membersInScope(ctx.models, config);
+  const members = await membersInScope(ctx, config);
   const { from, to, missedFrom } = input.window;
   if (input.at === undefined) {
     // A firing from before local time: every member, no send_at (at once).
@@ -161,7 +160,7 @@ export async function findDue(ctx: ServiceContext, input: FindDueInput): Promise
     return countRows(ctx, config.row.id, input.firingDate);
   }
   const zone = due.timing_config.recipient_timezone ? (input.zone ?? due.timing_config.timezone) : null;
-  const { quiet_hours: quiet } = await loadAccountSettings(ctx.models, config.row.account_id);
+  const { quiet_hours: quiet } = await loadAccountSettings(ctx, config.row.account_id);
   const plan = planFiringCards({ members, timing: due.timing_config, firingZone: zone, firingDate: input.firingDate, quiet, at: new Date(input.at) });
   const sendAtOf = new Map(plan.cards.map((c) => [c.member.id, c.sendAt]));
   const sending = plan.cards.map((c) => c.member);

@@ -33,7 +33,7 @@ export function firingBulkSettings(ctx: ServiceContext): FiringBulkSettings {
 
 export async function planFiring(ctx: ServiceContext, input: PlanInput): Promise<FiringPlan> {
   const bulk = firingBulkSettings(ctx);
-  const config = await loadConfig(ctx.models, input.accountId, input.automationId);
+  const config = await loadConfig(ctx, input.accountId, input.automationId);
   if (!config) return { status: 'gone', firingDate: null, window: null, bulk };
   if (!config.row.enabled || !config.timing_config) return { status: 'disabled', firingDate: null, window: null, bulk };
   // A zone's firing of an automation no longer sending at local times (or the reverse) fires nothing: the sync

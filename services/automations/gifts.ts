@@ -29,7 +29,7 @@ export async function reserveAutomationGifts(ctx: ServiceContext, config: Automa
   const granted: number[] = [];
   const refused: number[] = [];
   for (const id of rowIds) {
-    const refusal = await reserveSpend(ctx.models, account.id, { cents: gift.amount_cents, day, enforce }, transaction);
+    const refusal = await reserveSpend(ctx, account.id, { cents: gift.amount_cents, day, enforce }, transaction);
     (refusal ? refused : granted).push(id);
   }
   return { gift, day, granted, refused };

@@ -1,8 +1,8 @@
 // The members an automation reaches: its scope (selected members ∪ members of selected departments, or every
 // active member when both are empty), loaded as the due module's DueMember plus what sending needs. Disabled
 // members are never returned; custom dates come from the account's active custom fields only.
+import type { ServiceContext } from '../context.ts';
 import { literal, Op, type Transaction } from 'sequelize';
-import type { Models } from '../../models/index.ts';
 import type { AutomationConfig } from './config.ts';
 import type { DueMember } from './due.ts';
 
@@ -37,7 +37,8 @@ const opt = (transaction?: Transaction) => (transaction ? { transaction } : {});
  * The account's active members, optionally only `ids`, with their departments and active custom dates.
  * Ordered by id. Used for the scope and for the people a notification reaches (who may be outside the scope).
  */
-export async function activeMembers(models: Models, accountId: number, query: MemberQuery = {}): Promise<ScopedMember[]> {
+export async function activeMembers(ctx: Pick<ServiceContext, 'models'>, accountId: number, query: MemberQuery = {}): Promise<ScopedMember[]> {
+  const { models } = ctx;
   const { ids, transaction } = query;
   const attributes = ['id', 'email', 'first_name', 'last_name', 'manager_id', 'timezone', 'date_of_birth', 'hire_date'] as const;
   const base = { account_id: accountId, disabled: false };
@@ -90,7 +91,8 @@ function dateText(value: unknown): string {
 }
 
 /** The members (any state) of the given departments, by department; callers load the active ones. */
-export async function departmentMembers(models: Models, departmentIds: readonly number[], transaction?: Transaction): Promise<Map<number, number[]>> {
+export async function departmentMembers(ctx: Pick<ServiceContext, 'models'>, departmentIds: readonly number[], transaction?: Transaction): Promise<Map<number, number[]>> {
+  const { models } = ctx;
   const byDepartment = new Map<number, number[]>();
   for (const part of chunks([...new Set(departmentIds)])) {
     const links = await models.MemberDepartment.findAll({ where: { department_id: part }, raw: true, ...opt(transaction) });
@@ -111,15 +113,15 @@ export function inScope(config: Pick<AutomationConfig, 'selected_member_ids' | '
 }
 
 /** The active members in the automation's scope (optionally only `ids`), ordered by id. */
-export async function membersInScope(models: Models, config: AutomationConfig, query: MemberQuery = {}): Promise<ScopedMember[]> {
-  if (reachesEveryone(config)) return activeMembers(models, config.row.account_id, query);
+export async function membersInScope(ctx: Pick<ServiceContext, 'models'>, config: AutomationConfig, query: MemberQuery = {}): Promise<ScopedMember[]> {
+  if (reachesEveryone(config)) return activeMembers(ctx, config.row.account_id, query);
   // A selection loads only its candidates: the selected members and their departments' members.
   let ids = query.ids;
   if (!ids) {
-    const departments = await departmentMembers(models, config.selected_department_ids, query.transaction);
+    const departments = await departmentMembers(ctx, config.selected_department_ids, query.transaction);
     ids = [...config.selected_member_ids, ...[...departments.values()].flat()];
   }
-  const members = await activeMembers(models, config.row.account_id, { ...query, ids });
+  const members = await activeMembers(ctx, config.row.account_id, { ...query, ids });
   const selected = new Set(config.selected_member_ids);
   const departments = new Set(config.selected_department_ids);
   return members.filter((m) => selected.has(m.id) || m.department_ids.some((d) => departments.has(d)));

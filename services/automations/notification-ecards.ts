@@ -1,7 +1,6 @@
 // The eCards of an automation's notifications (manager, department, segment digests): a type is on only while it
 // has eCards. Stored as automation_ecards rows with the type as role.
 import { NOTIFICATION_TYPES, type NotificationType } from '../../models/AutomationEcard.ts';
-import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkReferences, findAutomation, replaceEcardRefs } from './automations.ts';
@@ -12,8 +11,8 @@ export interface NotificationEcards {
   ecard_ids: number[];
 }
 
-export async function getNotificationEcards(models: Models, accountId: number, automationId: number, type: NotificationType): Promise<NotificationEcards> {
-  const config = await findAutomation(models, accountId, automationId);
+export async function getNotificationEcards(ctx: Pick<ServiceContext, 'models'>, accountId: number, automationId: number, type: NotificationType): Promise<NotificationEcards> {
+  const config = await findAutomation(ctx, accountId, automationId);
   return { automation_id: config.row.id, notification_type: type, ecard_ids: config.notification_ecards[type] };
 }
 
@@ -25,14 +24,13 @@ export async function saveNotificationEcards(
   type: NotificationType,
   ecardIds: readonly number[],
 ): Promise<NotificationEcards> {
-  const { models } = ctx;
-  return accountTransaction(models, accountId, async (transaction) => {
-    const config = await findAutomation(models, accountId, automationId, transaction);
-    await checkReferences(models, accountId, { ecards: ecardIds }, transaction);
-    await replaceEcardRefs(models, config.row, type, [ecardIds], transaction);
+  return accountTransaction(ctx, accountId, async (transaction) => {
+    const config = await findAutomation(ctx, accountId, automationId, transaction);
+    await checkReferences(ctx, accountId, { ecards: ecardIds }, transaction);
+    await replaceEcardRefs(ctx, config.row, type, [ecardIds], transaction);
     config.row.changed('updated_at', true);
     await config.row.save({ transaction });
-    const saved = await findAutomation(models, accountId, automationId, transaction);
+    const saved = await findAutomation(ctx, accountId, automationId, transaction);
     return { automation_id: saved.row.id, notification_type: type, ecard_ids: saved.notification_ecards[type] };
   });
 }
@@ -45,8 +43,8 @@ export async function deleteNotificationEcards(
   type: NotificationType | undefined,
 ): Promise<{ deleted: NotificationType[] }> {
   const { models } = ctx;
-  return accountTransaction(models, accountId, async (transaction) => {
-    const config = await findAutomation(models, accountId, automationId, transaction);
+  return accountTransaction(ctx, accountId, async (transaction) => {
+    const config = await findAutomation(ctx, accountId, automationId, transaction);
     const types = type ? [type] : [...NOTIFICATION_TYPES];
     const deleted = types.filter((t) => config.notification_ecards[t].length > 0);
     if (deleted.length) {

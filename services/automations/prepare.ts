@@ -55,7 +55,7 @@ async function refuseQuota(ctx: ServiceContext, config: AutomationConfig, accoun
   );
   if (!first) return;
   await queueOwnerNotice(
-    models,
+    ctx,
     account.id,
     {
       kind: 'automation_quota',
@@ -73,11 +73,11 @@ async function refuseQuota(ctx: ServiceContext, config: AutomationConfig, accoun
 /** Prepares the rows (pending, not yet prepared) of one batch. */
 export async function prepareRows(ctx: ServiceContext, config: AutomationConfig, rowIds: number[]): Promise<void> {
   const { models } = ctx;
-  await accountTransaction(models, config.row.account_id, async (transaction, account) => {
+  await accountTransaction(ctx, config.row.account_id, async (transaction, account) => {
     const rows = await models.AutomationSend.findAll({ where: { id: rowIds, status: 'pending', send_id: { [Op.is]: null } }, order: [['id', 'ASC']], transaction });
     if (rows.length === 0) return;
     const outcomes = new Map<number, Outcome>();
-    if (await isSuspended(models, account.id, transaction)) {
+    if (await isSuspended(ctx, account.id, transaction)) {
       for (const row of rows) outcomes.set(row.id, { skip: 'suspended' });
     } else {
       await decide(ctx, config, rows, outcomes, transaction);
@@ -91,9 +91,9 @@ async function decide(ctx: ServiceContext, config: AutomationConfig, rows: Autom
   const accountId = config.row.account_id;
   const celebrantsOf = new Map(rows.map((r) => [r.id, r.celebrants ? (JSON.parse(r.celebrants) as StoredCelebrant[]) : []]));
   const people = new Map(
-    (await activeMembers(models, accountId, { ids: rows.flatMap((r) => [r.member_id, ...celebrantsOf.get(r.id)!.map((c) => c.member_id)]), transaction })).map((m) => [m.id, m]),
+    (await activeMembers(ctx, accountId, { ids: rows.flatMap((r) => [r.member_id, ...celebrantsOf.get(r.id)!.map((c) => c.member_id)]), transaction })).map((m) => [m.id, m]),
   );
-  const blocked = await suppressedEmails(models, accountId, [...people.values()].map((m) => m.email), transaction);
+  const blocked = await suppressedEmails(ctx, accountId, [...people.values()].map((m) => m.email), transaction);
   const wanted = [...new Set(rows.flatMap((r) => choicesOf(config, r).ecardIds))];
   const ecards = new Map(
     (wanted.length ? await models.Ecard.findAll({ where: { id: wanted, account_id: accountId, disabled: false }, transaction }) : []).map((e) => [e.id, e]),
@@ -155,9 +155,9 @@ async function applyOutcomes(ctx: ServiceContext, config: AutomationConfig, acco
   let granted = ready.length;
   if (!sandbox && ready.length) {
     const limit = ctx.config.emailsPerMonth[account.plan];
-    if (!(await reserveQuota(ctx.models, account.id, month, ready.length, limit, transaction))) {
-      granted = Math.min(ready.length, await quotaRemaining(models, account.id, month, limit, transaction));
-      if (granted > 0 && !(await reserveQuota(ctx.models, account.id, month, granted, limit, transaction))) granted = 0;
+    if (!(await reserveQuota(ctx, account.id, month, ready.length, limit, transaction))) {
+      granted = Math.min(ready.length, await quotaRemaining(ctx, account.id, month, limit, transaction));
+      if (granted > 0 && !(await reserveQuota(ctx, account.id, month, granted, limit, transaction))) granted = 0;
       for (const r of ready.slice(granted)) note('failed', 'wouldexceedlimit', r.recipient.key);
       await refuseQuota(ctx, config, account, ready.length - granted, transaction);
     }
@@ -168,7 +168,7 @@ async function applyOutcomes(ctx: ServiceContext, config: AutomationConfig, acco
   for (const id of gifted.refused) note('failed', 'spendlimit', id);
   const sending = quotaGranted.filter((s) => !gifted.refused.includes(s.recipient.key));
   // Their quota, reserved above, goes back.
-  if (!sandbox && gifted.refused.length) await releaseQuota(models, account.id, month, gifted.refused.length, transaction);
+  if (!sandbox && gifted.refused.length) await releaseQuota(ctx, account.id, month, gifted.refused.length, transaction);
   for (const [key, { status, ids }] of byReason) {
     const reason = key.slice(status.length + 1);
     await models.AutomationSend.update({ status, reason }, { where: { id: ids }, transaction });

@@ -4,7 +4,6 @@
 // instant: services/automations/local-plan.ts).
 import { missingField, unknownCustomField } from '../../lib/errors.ts';
 import type { AutomationEventType } from '../../models/Automation.ts';
-import type { Models } from '../../models/index.ts';
 import { loadAccountSettings, type QuietHours } from '../account-settings.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkReferences, findAutomation, triggerFor, type MilestoneRuleInput } from './automations.ts';
@@ -124,7 +123,8 @@ function firstOpenDate(now: Date, timing: TimingConfig): LocalDate {
   return addDays(lastPassedDate(now, timing.send_time, timing.timezone), 1);
 }
 
-async function enabledEcards(models: Models, accountId: number, ids: readonly number[]): Promise<Set<number>> {
+async function enabledEcards(ctx: Pick<ServiceContext, 'models'>, accountId: number, ids: readonly number[]): Promise<Set<number>> {
+  const { models } = ctx;
   if (!ids.length) return new Set();
   const rows = await models.Ecard.findAll({ attributes: ['id'], where: { id: [...new Set(ids)], account_id: accountId, disabled: false } });
   return new Set(rows.map((e) => e.id));
@@ -154,16 +154,15 @@ export async function previewTrigger(
   input: PreviewInput,
   showContact: boolean,
 ): Promise<{ timezone: string; firings: PreviewFiring[] }> {
-  const { models } = ctx;
-  const automation = input.automation_id ? await findAutomation(models, accountId, input.automation_id) : null;
-  await checkReferences(models, accountId, { ecards: (input.milestone_rules ?? []).flatMap((r) => r.ecard_ids ?? []) });
+  const automation = input.automation_id ? await findAutomation(ctx, accountId, input.automation_id) : null;
+  await checkReferences(ctx, accountId, { ecards: (input.milestone_rules ?? []).flatMap((r) => r.ecard_ids ?? []) });
   // Rules not sent: the automation's own, when previewing one.
   const rules: ReadonlyArray<MilestoneRuleInput | AutomationConfig['milestone_rules'][number]> = input.milestone_rules ?? automation?.milestone_rules ?? [];
   const trigger = triggerFor(input.trigger_type, input.trigger_config);
   const missing = missingTriggerFields(input.trigger_type, trigger, rules).map((field) => `${field} is required for ${input.trigger_type}`);
   if (missing.length) throw missingField(missing[0]!, { messages: missing });
   const field = customFieldOf(input.trigger_type, trigger);
-  if (field && !(await isActiveCustomField(models, accountId, field.key))) {
+  if (field && !(await isActiveCustomField(ctx, accountId, field.key))) {
     throw unknownCustomField(`${field.name}: ${JSON.stringify(field.key)} is not an active custom date field of this account`);
   }
 
@@ -171,13 +170,13 @@ export async function previewTrigger(
   const from = input.from ?? firstOpenDate(ctx.now(), timing);
   const window = { from: addDays(from, -1), to: addDays(from, input.days - 1) };
   const config = { event_type: input.trigger_type, trigger_config: trigger, timing_config: timing, milestone_rules: rules } as DueConfig;
-  const members = automation ? await membersInScope(models, automation) : await activeMembers(models, accountId);
+  const members = automation ? await membersInScope(ctx, automation) : await activeMembers(ctx, accountId);
   let choice: EcardChoice | null = null;
   if (automation) {
-    const enabled = await enabledEcards(models, accountId, [...automation.selected_ecard_ids, ...rules.flatMap((r) => r.ecard_ids ?? [])]);
+    const enabled = await enabledEcards(ctx, accountId, [...automation.selected_ecard_ids, ...rules.flatMap((r) => r.ecard_ids ?? [])]);
     choice = choiceOf(automation.row.id, automation.selected_ecard_ids, rules, enabled);
   }
-  const { quiet_hours: quiet } = await loadAccountSettings(models, accountId);
+  const { quiet_hours: quiet } = await loadAccountSettings(ctx, accountId);
   // From the next open date (no `from` given), a zone whose send_time on it has passed has fired already.
   const notBefore = input.from ? null : ctx.now();
   return { timezone: timing.timezone, firings: firingsOf(config, members, window, choice, showContact, quiet, notBefore) };
@@ -188,7 +187,6 @@ export async function previewTrigger(
  * the others. The account's members are loaded once when several automations need them.
  */
 export async function nextFirings(ctx: ServiceContext, configs: readonly AutomationConfig[], showContact: boolean): Promise<Map<number, PreviewFiring[]>> {
-  const { models } = ctx;
   const result = new Map<number, PreviewFiring[]>(configs.map((c) => [c.row.id, []]));
   const due = configs.flatMap((c) => {
     const dueConfig = c.row.enabled ? dueConfigOf(c) : null;
@@ -196,12 +194,12 @@ export async function nextFirings(ctx: ServiceContext, configs: readonly Automat
   });
   if (!due.length) return result;
   const accountId = due[0]!.config.row.account_id;
-  const shared = due.length > 1 || due.some(({ config }) => reachesEveryone(config)) ? await activeMembers(models, accountId) : null;
-  const enabled = await enabledEcards(models, accountId, due.flatMap(({ config }) => [...config.selected_ecard_ids, ...config.milestone_rules.flatMap((r) => r.ecard_ids)]));
+  const shared = due.length > 1 || due.some(({ config }) => reachesEveryone(config)) ? await activeMembers(ctx, accountId) : null;
+  const enabled = await enabledEcards(ctx, accountId, due.flatMap(({ config }) => [...config.selected_ecard_ids, ...config.milestone_rules.flatMap((r) => r.ecard_ids)]));
   const now = ctx.now();
-  const { quiet_hours: quiet } = await loadAccountSettings(models, accountId);
+  const { quiet_hours: quiet } = await loadAccountSettings(ctx, accountId);
   for (const { config, dueConfig } of due) {
-    const members = shared ? shared.filter((m) => inScope(config, m)) : await membersInScope(models, config);
+    const members = shared ? shared.filter((m) => inScope(config, m)) : await membersInScope(ctx, config);
     const from = firstOpenDate(now, dueConfig.timing_config);
     const window = { from: addDays(from, -1), to: addDays(from, NEXT_FIRINGS_DAYS - 1) };
     const choice = choiceOf(config.row.id, config.selected_ecard_ids, config.milestone_rules, enabled);

@@ -37,7 +37,7 @@ export async function reconcileAutomationSchedules(ctx: ServiceContext, options:
   for (const schedule of await listAutomationSchedules(target)) listed.set(schedule.summary.scheduleId, schedule);
   // Zones in use, read once per account and pass (only for automations sending at each recipient's local time).
   const zonesOf = new Map<number, string[]>();
-  const accountZones = async (accountId: number) => zonesOf.get(accountId) ?? zonesOf.set(accountId, await memberZones(ctx.models, accountId)).get(accountId)!;
+  const accountZones = async (accountId: number) => zonesOf.get(accountId) ?? zonesOf.set(accountId, await memberZones(ctx, accountId)).get(accountId)!;
 
   let inARow = 0;
   const repair = async (accountId: number, automationId: number, counter: 'repaired' | 'removed', formerZones: string[] = []) => {
@@ -64,7 +64,7 @@ export async function reconcileAutomationSchedules(ctx: ServiceContext, options:
       report.checked += 1;
       const zoned = row.enabled && timingOf(row.timing_config)?.recipientTimezone === true;
       let drifted = false;
-      for (const zone of await wantedZones(ctx.models, row, zoned ? await accountZones(row.account_id) : [])) {
+      for (const zone of await wantedZones(ctx, row, zoned ? await accountZones(row.account_id) : [])) {
         const id = automationScheduleId(row.account_id, row.id, zone);
         const schedule = listed.get(id);
         listed.delete(id);

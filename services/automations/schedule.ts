@@ -8,7 +8,6 @@ import { Op } from 'sequelize';
 import { putAutomationSchedule, removeAutomationSchedule } from '../../workflows/automation/lifecycle.ts';
 import { scheduleZones, timingOf, type AutomationScheduleRow } from '../../workflows/automation/schedule-spec.ts';
 import type { WorkflowTarget } from '../../workflows/shared/start.ts';
-import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 import { lastPassedDate } from './due.ts';
 
@@ -19,7 +18,8 @@ export const SCHEDULE_COLUMNS = ['id', 'account_id', 'enabled', 'timing_config']
  * The zones of the account's active members (members without one use the automation's zone, always in use).
  * The whole account, not the automation's scope: a zone's firing whose members are out of scope finds nothing.
  */
-export async function memberZones(models: Models, accountId: number): Promise<string[]> {
+export async function memberZones(ctx: Pick<ServiceContext, 'models'>, accountId: number): Promise<string[]> {
+  const { models } = ctx;
   const rows = await models.TeamMember.findAll({
     attributes: ['timezone'],
     where: { account_id: accountId, disabled: false, timezone: { [Op.ne]: null } },
@@ -30,10 +30,10 @@ export async function memberZones(models: Models, accountId: number): Promise<st
 }
 
 /** The zones the automation's Schedules should fire in ([null]: its one Schedule). */
-export async function wantedZones(models: Models, row: AutomationScheduleRow, zonesOfMembers?: readonly string[]): Promise<Array<string | null>> {
+export async function wantedZones(ctx: Pick<ServiceContext, 'models'>, row: AutomationScheduleRow, zonesOfMembers?: readonly string[]): Promise<Array<string | null>> {
   const timing = timingOf(row.timing_config);
   if (!timing?.recipientTimezone || !row.enabled) return scheduleZones(row, []);
-  return scheduleZones(row, zonesOfMembers ?? (await memberZones(models, row.account_id)));
+  return scheduleZones(row, zonesOfMembers ?? (await memberZones(ctx, row.account_id)));
 }
 
 /** Creates, updates, pauses or deletes the automation's Schedules to match its row (absent row → deleted). */
@@ -55,7 +55,7 @@ export async function applyAutomationSchedule(ctx: ServiceContext, target: Workf
   const { models } = ctx;
   const row = await models.Automation.findOne({ attributes: [...SCHEDULE_COLUMNS], where: { id: automationId, account_id: accountId } });
   const held = (await models.AutomationZoneWatermark.findAll({ attributes: ['zone'], where: { automation_id: automationId }, raw: true })).map((r) => r.zone);
-  const wanted = row ? await wantedZones(models, row) : [];
+  const wanted = row ? await wantedZones(ctx, row) : [];
   const timing = row ? timingOf(row.timing_config) : null;
   for (const zone of wanted) {
     if (zone && timing) {

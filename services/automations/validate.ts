@@ -1,9 +1,9 @@
 // What an automation needs before it may be enabled (decisions.md): each missing item named in one 422
 // automation_incomplete. The fields each event type's trigger needs are shared with previewTrigger.
+import type { ServiceContext } from '../context.ts';
 import type { Transaction } from 'sequelize';
 import { automationIncomplete } from '../../lib/errors.ts';
 import type { AutomationEventType } from '../../models/Automation.ts';
-import type { Models } from '../../models/index.ts';
 import { compareDates, lastPassedDate, sendDateOf, type TimingConfig } from './due.ts';
 
 /** A trigger_config as stored: the fields of its event type only (see triggerFor in ./automations.ts). */
@@ -71,7 +71,8 @@ export function customFieldOf(eventType: AutomationEventType, trigger: TriggerFi
   return null;
 }
 
-export async function isActiveCustomField(models: Models, accountId: number, key: string, transaction?: Transaction): Promise<boolean> {
+export async function isActiveCustomField(ctx: Pick<ServiceContext, 'models'>, accountId: number, key: string, transaction?: Transaction): Promise<boolean> {
+  const { models } = ctx;
   return (await models.CustomField.count({ where: { account_id: accountId, field_key: key, active: true }, ...opt(transaction) })) > 0;
 }
 
@@ -97,7 +98,8 @@ export function hasEcards(
 }
 
 /** What enabling needs that the automation lacks, each as a short phrase; [] when it may be enabled. */
-export async function missingForEnable(models: Models, state: AutomationState, now: Date, transaction?: Transaction): Promise<string[]> {
+export async function missingForEnable(ctx: Pick<ServiceContext, 'models'>, state: AutomationState, now: Date, transaction?: Transaction): Promise<string[]> {
+  const { models } = ctx;
   const missing: string[] = [];
   const ids = [...new Set([...state.selected_ecard_ids, ...state.milestone_rules.flatMap((r) => r.ecard_ids)])];
   const enabled = ids.length
@@ -106,7 +108,7 @@ export async function missingForEnable(models: Models, state: AutomationState, n
   if (!hasEcards(state, (id) => enabled.has(id))) missing.push('at least one enabled eCard (selected_ecard_ids)');
   missing.push(...missingTriggerFields(state.event_type, state.trigger_config, state.milestone_rules));
   const field = customFieldOf(state.event_type, state.trigger_config);
-  if (field && !(await isActiveCustomField(models, state.account_id, field.key, transaction))) {
+  if (field && !(await isActiveCustomField(ctx, state.account_id, field.key, transaction))) {
     missing.push(`an active custom date field for ${field.name} (${JSON.stringify(field.key)} is not one)`);
   }
   const timing = state.timing_config;
@@ -126,8 +128,8 @@ export async function missingForEnable(models: Models, state: AutomationState, n
 }
 
 /** 422 automation_incomplete naming each missing item (also in `missing` beside the envelope). */
-export async function assertEnableable(models: Models, state: AutomationState, now: Date, transaction?: Transaction): Promise<void> {
-  const missing = await missingForEnable(models, state, now, transaction);
+export async function assertEnableable(ctx: Pick<ServiceContext, 'models'>, state: AutomationState, now: Date, transaction?: Transaction): Promise<void> {
+  const missing = await missingForEnable(ctx, state, now, transaction);
   if (!missing.length) return;
   const subject = state.id ? `Automation ${state.id}` : 'The automation';
   const messages = missing.map((m) => `${subject} needs ${m} to be enabled`);

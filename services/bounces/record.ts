@@ -46,7 +46,7 @@ export async function recordBounce(ctx: ServiceContext, token: string, report: B
       { where: { id: recipient.id, [Op.or]: [{ bounce_kind: { [Op.is]: null } }, ...(weaker.length ? [{ bounce_kind: weaker }] : [])] }, transaction },
     );
     if (!changed) return 'unchanged';
-    if (report.kind !== 'soft' && recipient.recipient_email) await suppressAddress(models, send.account_id, recipient.recipient_email, suppressionReason(report), now, transaction);
+    if (report.kind !== 'soft' && recipient.recipient_email) await suppressAddress(ctx, send.account_id, recipient.recipient_email, suppressionReason(report), now, transaction);
     if (emits) await recordOutcomeEvents(ctx, 'ecard_bounced', [{ send, recipient: await recipient.reload({ transaction }) }], transaction);
     return 'recorded';
   });

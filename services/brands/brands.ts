@@ -4,7 +4,6 @@ import { Op, type Transaction } from 'sequelize';
 import { defaultBrand, notFound, requireFields } from '../../lib/errors.ts';
 import type { Brand, BrandFont, BrandSocial } from '../../models/Brand.ts';
 import { SOCIAL_NETWORKS } from '../../models/Brand.ts';
-import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { deleteGatedByToken } from '../gated-delete.ts';
@@ -31,30 +30,33 @@ export interface BrandInput {
 const noBrand = (id: number) => notFound(`No brand with id ${id}`);
 
 /** One brand of the account (another account's is 404, as a missing one). */
-export async function findBrand(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<Brand> {
+export async function findBrand(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number, transaction?: Transaction): Promise<Brand> {
+  const { models } = ctx;
   const brand = await models.Brand.findOne({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
   if (!brand) throw noBrand(id);
   return brand;
 }
 
 /** Refuses (404) a brand id that is not one of the account's: what `ecardbrandid` and send overrides may name. */
-export async function assertBrandOf(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<void> {
+export async function assertBrandOf(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number, transaction?: Transaction): Promise<void> {
+  const { models } = ctx;
   const count = await models.Brand.count({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
   if (count === 0) throw noBrand(id);
 }
 
-export async function findBrandView(models: Models, accountId: number, id: number): Promise<BrandView> {
-  return brandView(await findBrand(models, accountId, id));
+export async function findBrandView(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number): Promise<BrandView> {
+  return brandView(await findBrand(ctx, accountId, id));
 }
 
 export type BrandSort = 'createdat' | 'name' | 'id';
 const SORT_COLUMNS: Record<BrandSort, string> = { createdat: 'created_at', name: 'name', id: 'id' };
 
 export async function listBrands(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   accountId: number,
   query: { page: number; perPage: number; sortBy: BrandSort; sortOrder: 'asc' | 'desc' },
 ): Promise<{ rows: BrandView[]; count: number }> {
+  const { models } = ctx;
   const direction = query.sortOrder.toUpperCase();
   const sortKey = query.sortBy === 'name' ? models.sequelize.fn('LOWER', models.sequelize.col('name')) : SORT_COLUMNS[query.sortBy];
   const { rows, count } = await models.Brand.findAndCountAll({
@@ -79,7 +81,8 @@ function columnsOf(input: BrandInput): Partial<Brand> {
 }
 
 /** The account's default brand as it is made with the account: its name, nothing else set. */
-export async function createDefaultBrand(models: Models, accountId: number, name: string, transaction: Transaction): Promise<Brand> {
+export async function createDefaultBrand(ctx: Pick<ServiceContext, 'models'>, accountId: number, name: string, transaction: Transaction): Promise<Brand> {
+  const { models } = ctx;
   const brand = await models.Brand.create({ account_id: accountId, default_for: accountId, name: name.slice(0, 200), social: socialOf(undefined) }, { transaction });
   return brand.reload({ transaction });
 }
@@ -90,7 +93,7 @@ export async function createDefaultBrand(models: Models, accountId: number, name
  */
 export async function saveBrand(ctx: ServiceContext, accountId: number, input: { id: number | undefined; brand: BrandInput }): Promise<BrandView> {
   const { models } = ctx;
-  return accountTransaction(models, accountId, async (transaction) => {
+  return accountTransaction(ctx, accountId, async (transaction) => {
     const columns = columnsOf(input.brand);
     let brand: Brand;
     if (!input.id) {
@@ -99,7 +102,7 @@ export async function saveBrand(ctx: ServiceContext, accountId: number, input: {
       // Read back, so the fields left out show their database values (null, the default font).
       await brand.reload({ transaction });
     } else {
-      brand = await findBrand(models, accountId, input.id, transaction);
+      brand = await findBrand(ctx, accountId, input.id, transaction);
       if (input.brand.is_default === false && brand.default_for !== null) {
         throw defaultBrand(`Brand ${brand.id} is the account's default: make another brand the default (is_default: true) instead`);
       }
@@ -116,7 +119,7 @@ export async function saveBrand(ctx: ServiceContext, accountId: number, input: {
 /** Deletes a brand: never the default (422); one that eCards use needs its `brand_delete` token, and they fall back to the default. */
 export async function deleteBrand(ctx: ServiceContext, accountId: number, id: number, token: string | undefined): Promise<number[]> {
   const { models } = ctx;
-  const brand = await findBrand(models, accountId, id);
+  const brand = await findBrand(ctx, accountId, id);
   if (brand.default_for !== null) throw defaultBrand(`Brand ${id} is the account's default: make another brand the default before deleting it`);
   const ecards = await models.Ecard.count({ where: { account_id: accountId, ecardbrandid: id } });
   const impact: Array<{ id: number; ecards: number }> = ecards ? [{ id, ecards }] : [];
@@ -139,7 +142,8 @@ export const brandJoinsSql = (brandId: string, accountId: string) => `LEFT JOIN 
 LEFT JOIN brands d ON d.default_for = ${accountId} AND d.account_id = ${accountId}`;
 
 /** The brand a card of the account shows: the one it names, else the default (null only for an account without brands). */
-export async function resolveBrand(models: Models, accountId: number, brandId: number | null, transaction?: Transaction): Promise<BrandView | null> {
+export async function resolveBrand(ctx: Pick<ServiceContext, 'models'>, accountId: number, brandId: number | null, transaction?: Transaction): Promise<BrandView | null> {
+  const { models } = ctx;
   const where = brandId === null ? { account_id: accountId, default_for: accountId } : { account_id: accountId, [Op.or]: [{ id: brandId }, { default_for: accountId }] };
   const found = await models.Brand.findAll({ where, ...(transaction ? { transaction } : {}) });
   const brand = found.find((b) => b.id === brandId) ?? found.find((b) => b.default_for !== null);

@@ -78,7 +78,7 @@ export async function deliverBulk(ctx: ServiceContext, accountId: number, sendPk
   // design's parse fewer per micro-batch: docs/performance.md, "Firings and campaigns: the delivery").
   const waitingSendPks = [...new Set(waiting.map((r) => r.send_id))];
   const sends = new Map((await models.Send.findAll({ where: { id: waitingSendPks } })).map((s) => [s.id, s]));
-  const designs = await loadSnapshots(models, waitingSendPks);
+  const designs = await loadSnapshots(ctx, waitingSendPks);
   let retry: string | undefined;
   for (let i = 0; i < waiting.length; i += options.microBatch) {
     const token = crypto.randomUUID();

@@ -99,14 +99,14 @@ export async function prepareBulkSends(
   // Each eCard's brand as it is now (its own or the default), read once per eCard, its gaps filled by the eCard's
   // widget (all widgets read at once), whose merge-tag fallbacks go with the design too.
   const ecards = [...new Set(recipients.map((r) => r.ecard))];
-  const widgets = await widgetDesignsOf(models, ecards, transaction);
+  const widgets = await widgetDesignsOf(ctx, ecards, transaction);
   const brands = new Map<number, BrandDesign | null>();
   for (const ecard of ecards) {
-    if (!brands.has(ecard.id)) brands.set(ecard.id, brandDesignOf(await resolveBrand(models, accountId, ecard.ecardbrandid, transaction), undefined, widgets.get(ecard.id)));
+    if (!brands.has(ecard.id)) brands.set(ecard.id, brandDesignOf(await resolveBrand(ctx, accountId, ecard.ecardbrandid, transaction), undefined, widgets.get(ecard.id)));
   }
   const designFor = (ecard: Ecard) =>
     designs.get(ecard.id) ?? designs.set(ecard.id, designOf(ecard, brands.get(ecard.id), widgets.get(ecard.id) ?? null)).get(ecard.id)!;
-  await saveSnapshots(models, ordered.map((send, i) => ({ sendPk: send.id, design: designFor(recipients[i]!.ecard) })), transaction);
+  await saveSnapshots(ctx, ordered.map((send, i) => ({ sendPk: send.id, design: designFor(recipients[i]!.ecard) })), transaction);
   await models.SendRecipient.bulkCreate(
     ordered.map((send, i) => {
       const r = recipients[i]!;

@@ -2,7 +2,6 @@
 // are suppressed, delivering the prepared sends with their unsubscribe headers, and reading back how each send
 // ended so the caller's rows take that state.
 import type { Transaction } from 'sequelize';
-import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 import { OUTCOME_UNKNOWN } from '../sends/delivery/delivery.ts';
 import { suppressionHash } from '../sends/accept/rules.ts';
@@ -16,7 +15,8 @@ const SINK_MICRO_BATCH = 100;
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 
 /** The emails (lower case) whose address or domain the account suppressed. */
-export async function suppressedEmails(models: Models, accountId: number, emails: readonly string[], transaction?: Transaction): Promise<Set<string>> {
+export async function suppressedEmails(ctx: Pick<ServiceContext, 'models'>, accountId: number, emails: readonly string[], transaction?: Transaction): Promise<Set<string>> {
+  const { models } = ctx;
   const lower = emails.map((e) => e.toLowerCase());
   if (lower.length === 0) return new Set();
   // An erased address is suppressed by its hash (services/sends/accept/rules.ts).
@@ -72,10 +72,11 @@ export type SettledState = 'sent' | 'failed' | 'unknown';
  * rows still pending and answers how many changed. Returns how many became `failed` (their quota goes back).
  */
 export async function settleFromSends(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   open: ReadonlyArray<{ id: number; send_id: number }>,
   set: (ids: number[], state: SettledState, reason: string | null) => Promise<number>,
 ): Promise<number> {
+  const { models } = ctx;
   if (open.length === 0) return 0;
   const finished = await models.SendRecipient.findAll({ attributes: ['send_id', 'status', 'error'], where: { send_id: open.map((r) => r.send_id), status: ['sent', 'failed'] }, raw: true });
   const bySend = new Map(open.map((r) => [r.send_id, r.id]));

@@ -4,7 +4,6 @@
 import { literal, Op } from 'sequelize';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/CampaignRecipient.ts';
-import type { Models } from '../../models/index.ts';
 import type { BatchCounts } from '../../workflows/campaign/contract.ts';
 import { accountTransaction } from '../account-lock.ts';
 import { prepareBulkSends, sendLinks, type BulkRecipient } from '../bulk-send/prepare.ts';
@@ -31,14 +30,16 @@ export interface BatchInput {
 }
 
 /** Recipients given back their quota (skipped, failed), and the campaign's (or their wave's) reservation lowered with it. */
-async function giveBack(models: Models, campaign: Campaign, count: number, waveId: number | undefined): Promise<void> {
-  if (waveId !== undefined) return void (await releaseWaveQuota(models, campaign.account_id, waveId, count));
+async function giveBack(ctx: Pick<ServiceContext, 'models'>, campaign: Campaign, count: number, waveId: number | undefined): Promise<void> {
+  const { models } = ctx;
+  if (waveId !== undefined) return void (await releaseWaveQuota(ctx, campaign.account_id, waveId, count));
   if (!campaign.quota_month || count <= 0) return;
-  await releaseQuota(models, campaign.account_id, campaign.quota_month, count);
+  await releaseQuota(ctx, campaign.account_id, campaign.quota_month, count);
   await models.Campaign.update({ quota_count: literal(`quota_count - ${Number(count)}`) }, { where: { id: campaign.id, quota_count: { [Op.gte]: count } } });
 }
 
-async function setStatus(models: Models, ids: number[], status: CampaignRecipientStatus, reason: string | null, extra: Partial<CampaignRecipient> = {}) {
+async function setStatus(ctx: Pick<ServiceContext, 'models'>, ids: number[], status: CampaignRecipientStatus, reason: string | null, extra: Partial<CampaignRecipient> = {}) {
+  const { models } = ctx;
   if (ids.length === 0) return 0;
   const [changed] = await models.CampaignRecipient.update({ status, reason, ...extra }, { where: { id: ids, status: 'pending' } });
   return changed;
@@ -48,7 +49,7 @@ async function setStatus(models: Models, ids: number[], status: CampaignRecipien
 async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRecipient[], waveId: number | undefined): Promise<void> {
   const { models } = ctx;
   let skippedCount = 0;
-  await accountTransaction(models, campaign.account_id, async (transaction, account) => {
+  await accountTransaction(ctx, campaign.account_id, async (transaction, account) => {
     // Under the lock: a cancel that got here first leaves nothing to prepare.
     const current = await models.Campaign.findByPk(campaign.id, { transaction });
     if (current?.status !== 'sending') return;
@@ -59,11 +60,11 @@ async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRe
       (memberIds.length ? await models.TeamMember.findAll({ where: { account_id: account.id, id: memberIds }, transaction }) : []).map((m) => [m.id, m]),
     );
     const emails = todo.map((r) => (r.member_id ? (members.get(r.member_id)?.email ?? '') : r.email).toLowerCase());
-    const blocked = await suppressedEmails(models, account.id, emails, transaction);
+    const blocked = await suppressedEmails(ctx, account.id, emails, transaction);
     const inactive: number[] = [];
     const blockedIds: number[] = [];
     const ready: BulkRecipient[] = [];
-    const ecards = await campaignEcards(models, campaign);
+    const ecards = await campaignEcards(ctx, campaign);
     const ecardIds = ecards.map((e) => e.id);
     for (const [i, r] of todo.entries()) {
       const member = r.member_id ? members.get(r.member_id) : undefined;
@@ -103,7 +104,7 @@ async function prepare(ctx: ServiceContext, campaign: Campaign, page: CampaignRe
     }
     await models.CampaignRecipient.update(sendLinks(ready, sendPks), { where: { id: ready.map((r) => r.key) }, transaction });
   });
-  await giveBack(models, campaign, skippedCount, waveId);
+  await giveBack(ctx, campaign, skippedCount, waveId);
 }
 
 /** The page's recipients take the state their sends ended in (sent, failed, unknown). */
@@ -111,9 +112,9 @@ async function readBack(ctx: ServiceContext, campaign: Campaign, page: CampaignR
   const { models } = ctx;
   const open = await models.CampaignRecipient.findAll({ attributes: ['id', 'send_id'], where: { id: page.map((r) => r.id), status: 'pending', send_id: { [Op.ne]: null } }, raw: true });
   const sentAt = ctx.now();
-  const failed = await settleFromSends(models, open.map((r) => ({ id: r.id, send_id: r.send_id! })), (ids, state, reason) =>
-    setStatus(models, ids, state, reason, state === 'sent' ? { sent_at: sentAt } : {}));
-  await giveBack(models, campaign, failed, waveId);
+  const failed = await settleFromSends(ctx, open.map((r) => ({ id: r.id, send_id: r.send_id! })), (ids, state, reason) =>
+    setStatus(ctx, ids, state, reason, state === 'sent' ? { sent_at: sentAt } : {}));
+  await giveBack(ctx, campaign, failed, waveId);
 }
 
 export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, run: { lastTry: boolean; heartbeat: () => void }): Promise<BatchCounts> {
@@ -127,12 +128,12 @@ export async function sendCampaignBatch(ctx: ServiceContext, input: BatchInput, 
       })
     : [];
   if (!campaign || page.length === 0) return countsOf([]);
-  if (campaign.status === 'sending' && (await isSuspended(models, campaign.account_id))) {
+  if (campaign.status === 'sending' && (await isSuspended(ctx, campaign.account_id))) {
     // Suspended sending stops a running campaign: whatever is not claimed yet is canceled.
-    await accountTransaction(models, campaign.account_id, async (transaction) => {
+    await accountTransaction(ctx, campaign.account_id, async (transaction) => {
       const [stopped] = await models.Campaign.update({ status: 'canceled', completed_at: ctx.now() }, { where: { id: campaign.id, status: 'sending' }, transaction });
       if (stopped) {
-        await cancelUnclaimed(models, campaign, 'sending suspended', transaction);
+        await cancelUnclaimed(ctx, campaign, 'sending suspended', transaction);
         await recordCampaignCompleted(ctx, await campaign.reload({ transaction }), transaction);
       }
     });

@@ -4,7 +4,6 @@ import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { writeTransaction } from '../../lib/db.ts';
 import { campaignNotEditable, notFound, requireFields } from '../../lib/errors.ts';
 import type { Campaign, CampaignStatus } from '../../models/Campaign.ts';
-import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 import { checkGiftAmount } from '../rewards/catalog.ts';
 import { loadSettings } from '../rewards/settings.ts';
@@ -27,7 +26,8 @@ export interface CampaignInput {
   gift_card?: GiftCard | null | undefined;
 }
 
-export async function findCampaign(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<Campaign> {
+export async function findCampaign(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number, transaction?: Transaction): Promise<Campaign> {
+  const { models } = ctx;
   const campaign = await models.Campaign.findOne({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
   if (!campaign) throw notFound(`No campaign with id ${id}`);
   return campaign;
@@ -41,8 +41,8 @@ export function assertDraft(campaign: Campaign): void {
 }
 
 /** The draft, locked for the rest of the transaction by the caller's account lock. */
-export async function findDraft(models: Models, accountId: number, id: number, transaction: Transaction): Promise<Campaign> {
-  const campaign = await findCampaign(models, accountId, id, transaction);
+export async function findDraft(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number, transaction: Transaction): Promise<Campaign> {
+  const campaign = await findCampaign(ctx, accountId, id, transaction);
   assertDraft(campaign);
   return campaign;
 }
@@ -66,7 +66,7 @@ export async function saveCampaign(ctx: ServiceContext, accountId: number, id: n
   if (input.gift_card) checkGiftAmount(await loadSettings(ctx, accountId), input.gift_card.amount);
   return writeTransaction(models.sequelize, async (transaction) => {
     if (id) {
-      const campaign = await findCampaign(models, accountId, id, transaction);
+      const campaign = await findCampaign(ctx, accountId, id, transaction);
       assertDraft(campaign);
       return campaign.update(columnsOf(input), { transaction });
     }
@@ -96,7 +96,7 @@ export async function saveCampaign(ctx: ServiceContext, accountId: number, id: n
 
 export async function updateLocale(ctx: ServiceContext, accountId: number, id: number, locale: string): Promise<Campaign> {
   return writeTransaction(ctx.models.sequelize, async (transaction) => {
-    const campaign = await findCampaign(ctx.models, accountId, id, transaction);
+    const campaign = await findCampaign(ctx, accountId, id, transaction);
     assertDraft(campaign);
     return campaign.update({ locale }, { transaction });
   });
@@ -109,7 +109,8 @@ export interface CampaignListQuery {
   status?: CampaignStatus | undefined;
 }
 
-export async function listCampaigns(models: Models, accountId: number, query: CampaignListQuery): Promise<{ rows: Campaign[]; count: number }> {
+export async function listCampaigns(ctx: Pick<ServiceContext, 'models'>, accountId: number, query: CampaignListQuery): Promise<{ rows: Campaign[]; count: number }> {
+  const { models } = ctx;
   const conditions: WhereOptions[] = [{ account_id: accountId }];
   if (query.status) conditions.push({ status: query.status });
   if (query.keyword) conditions.push(keywordWhere(models.sequelize, ['campaign_name'], query.keyword));

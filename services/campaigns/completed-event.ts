@@ -21,7 +21,7 @@ export async function recordCampaignCompleted(ctx: Pick<ServiceContext, 'models'
     event_id: crypto.randomUUID(),
     event_type: 'campaign_completed',
     timestamp: now.toISOString(),
-    campaign: { id: campaign.id, name: campaign.campaign_name, status: campaign.status, counts: await campaignCounts(ctx.models, campaign.id, transaction) },
+    campaign: { id: campaign.id, name: campaign.campaign_name, status: campaign.status, counts: await campaignCounts(ctx, campaign.id, transaction) },
   }), transaction);
 }
 

@@ -8,7 +8,7 @@ import { findCampaign } from './campaigns.ts';
 import { cancelCampaign } from './moves.ts';
 
 export async function deleteCampaign(ctx: ServiceContext, accountId: number, id: number): Promise<void> {
-  const campaign = await findCampaign(ctx.models, accountId, id);
+  const campaign = await findCampaign(ctx, accountId, id);
   if (campaign.status === 'scheduled' || campaign.status === 'sending') {
     // A campaign that ends (sent) between the read above and the cancel is refused by the cancel: nothing is left
     // to stop, so the delete goes on; the transaction below re-reads the state either way.
@@ -16,7 +16,7 @@ export async function deleteCampaign(ctx: ServiceContext, accountId: number, id:
       if (!(err instanceof ApiError && err.code === 'invalid_campaign_state')) throw err;
     });
   }
-  await accountTransaction(ctx.models, accountId, async (transaction) => {
+  await accountTransaction(ctx, accountId, async (transaction) => {
     const found = await ctx.models.Campaign.findOne({ where: { id, account_id: accountId }, transaction });
     if (!found) throw notFound(`No campaign with id ${id}`);
     // Raced by a schedule between the cancel and this transaction: refused rather than deleted under a workflow.

@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto';
 import { ecardDisabled, notFound } from '../../lib/errors.ts';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { Ecard } from '../../models/Ecard.ts';
-import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { assertEcardsFit } from '../limits.ts';
@@ -13,7 +12,8 @@ import { copyOfEcard } from '../widgets/admin/widgets.ts';
 import { findCampaign, findDraft } from './campaigns.ts';
 
 /** The campaign's eCard copies in display order. */
-export function campaignEcards(models: Models, campaign: Pick<Campaign, 'widget_id'>): Promise<Ecard[]> {
+export function campaignEcards(ctx: Pick<ServiceContext, 'models'>, campaign: Pick<Campaign, 'widget_id'>): Promise<Ecard[]> {
+  const { models } = ctx;
   return models.Ecard.findAll({ where: { widget_id: campaign.widget_id }, order: [['display_order', 'ASC'], ['id', 'ASC']] });
 }
 
@@ -36,14 +36,14 @@ export async function saveCampaignEcards(ctx: ServiceContext, accountId: number,
   const disabled = sources.filter((e) => e.disabled).map((e) => e.id);
   if (disabled.length) throw ecardDisabled(`eCard ${disabled.join(', ')} is disabled and cannot be sent`);
   // Checked before any file is copied; checked again under the lock.
-  await findCampaign(models, accountId, campaignId);
+  await findCampaign(ctx, accountId, campaignId);
   // The copies replace the draft's eCards, so the draft's widget then holds exactly these.
   assertEcardsFit(ctx, unique.length);
   const ordered = unique.map((id) => sources.find((e) => e.id === id)!);
   const images = await duplicateImages(ctx, accountId, ordered.map((e) => e.self_hosted_url));
   const thumbs = await thumbFilesOf(ctx, accountId, images);
-  return accountTransaction(models, accountId, async (transaction) => {
-    const campaign = await findDraft(models, accountId, campaignId, transaction);
+  return accountTransaction(ctx, accountId, async (transaction) => {
+    const campaign = await findDraft(ctx, accountId, campaignId, transaction);
     // By primary key: a range delete on MySQL locks the gap where another account's draft inserts too (a deadlock).
     const old = await models.Ecard.findAll({ attributes: ['id'], where: { widget_id: campaign.widget_id, account_id: accountId }, transaction });
     if (old.length) await models.Ecard.destroy({ where: { id: old.map((e) => e.id) }, transaction });

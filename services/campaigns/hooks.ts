@@ -11,10 +11,10 @@ export const campaignsHooks = (ctx: ServiceContext): AreaHooks => ({
   area: 'campaigns',
   usage: campaignsUsageCheck,
   memberErased: (accountId) => ({
-    inTransaction: (member, transaction) => eraseCampaignRecipient(ctx.models, accountId, member.id, transaction),
+    inTransaction: (member, transaction) => eraseCampaignRecipient(ctx, accountId, member.id, transaction),
   }),
   addressErased: (accountId) => ({
-    inTransaction: (address, transaction) => eraseCampaignAddress(ctx.models, accountId, address.email, transaction),
+    inTransaction: (address, transaction) => eraseCampaignAddress(ctx, accountId, address.email, transaction),
   }),
   background: [{ name: 'campaign wakes', run: () => wakeUnstartedCampaigns(ctx) }],
 });

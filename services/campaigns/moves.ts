@@ -5,7 +5,6 @@ import { Op, type Transaction } from 'sequelize';
 import { campaignIncomplete, invalidCampaignState, sendingSuspended, wouldExceedLimit } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Campaign, CampaignStatus } from '../../models/Campaign.ts';
-import type { Models } from '../../models/index.ts';
 import { wakeCampaignWorkflow } from '../../workflows/campaign/lifecycle.ts';
 import type { WorkflowTarget } from '../../workflows/shared/start.ts';
 import { accountTransaction } from '../account-lock.ts';
@@ -39,7 +38,8 @@ function assertMove(campaign: Campaign, move: Move): void {
 }
 
 /** ≥ 1 eCard, ≥ 1 recipient, a from_email (and a gift when gifts are on), each missing one named. */
-async function assertComplete(models: Models, campaign: Campaign, transaction: Transaction): Promise<number> {
+async function assertComplete(ctx: Pick<ServiceContext, 'models'>, campaign: Campaign, transaction: Transaction): Promise<number> {
+  const { models } = ctx;
   const [ecards, recipients] = await Promise.all([
     models.Ecard.count({ where: { widget_id: campaign.widget_id }, transaction }),
     models.CampaignRecipient.count({ where: { campaign_id: campaign.id, status: 'pending' }, transaction }),
@@ -58,9 +58,9 @@ async function assertComplete(models: Models, campaign: Campaign, transaction: T
 }
 
 /** Gives back an earlier reservation: the campaign's one month, or its waves'. */
-async function releaseEarlier(models: Models, account: Account, campaign: Campaign, transaction: Transaction): Promise<void> {
-  if (campaign.quota_month) await releaseQuota(models, account.id, campaign.quota_month, campaign.quota_count, transaction);
-  await clearCampaignWaves(models, campaign, transaction);
+async function releaseEarlier(ctx: Pick<ServiceContext, 'models'>, account: Account, campaign: Campaign, transaction: Transaction): Promise<void> {
+  if (campaign.quota_month) await releaseQuota(ctx, account.id, campaign.quota_month, campaign.quota_count, transaction);
+  await clearCampaignWaves(ctx, campaign, transaction);
   await campaign.update({ quota_month: null, quota_count: 0 }, { transaction });
 }
 
@@ -70,7 +70,7 @@ async function releaseEarlier(models: Models, account: Account, campaign: Campai
  * instant (null: no waves). An earlier reservation is given back first.
  */
 async function reserveFor(ctx: ServiceContext, account: Account, campaign: Campaign, count: number, time: WaveTime, now: Date, transaction: Transaction): Promise<Date | null> {
-  await releaseEarlier(ctx.models, account, campaign, transaction);
+  await releaseEarlier(ctx, account, campaign, transaction);
   const waves = await planCampaignWaves(ctx, account, campaign, time, now, transaction);
   if (waves) {
     if ('wall' in time) checkScheduleWindow(new Date(Math.max(...waves.map((w) => w.due.getTime()))), now, ctx.config.sendNowWindowSeconds);
@@ -82,12 +82,11 @@ async function reserveFor(ctx: ServiceContext, account: Account, campaign: Campa
 }
 
 async function reserveMonth(ctx: ServiceContext, account: Account, campaign: Campaign, count: number, at: Date, transaction: Transaction): Promise<void> {
-  const { models } = ctx;
   if (account.mode === 'sandbox') return;
   const month = billingMonth(at);
   const limit = ctx.config.emailsPerMonth[account.plan];
-  if (!(await reserveQuota(ctx.models, account.id, month, count, limit, transaction))) {
-    const remaining = await quotaRemaining(models, account.id, month, limit, transaction);
+  if (!(await reserveQuota(ctx, account.id, month, count, limit, transaction))) {
+    const remaining = await quotaRemaining(ctx, account.id, month, limit, transaction);
     throw wouldExceedLimit(`The ${account.plan} plan has ${remaining} emails left for ${month}; this campaign needs ${count}`, {
       extra: { needed: count, remaining },
     });
@@ -96,12 +95,12 @@ async function reserveMonth(ctx: ServiceContext, account: Account, campaign: Cam
 }
 
 async function startChecks(ctx: ServiceContext, account: Account, campaign: Campaign, token: string | undefined, transaction: Transaction): Promise<number> {
-  const count = await assertComplete(ctx.models, campaign, transaction);
-  if (await isSuspended(ctx.models, account.id, transaction)) throw sendingSuspended('Sending is suspended for this account');
+  const count = await assertComplete(ctx, campaign, transaction);
+  if (await isSuspended(ctx, account.id, transaction)) throw sendingSuspended('Sending is suspended for this account');
   // A gift campaign's token is spent when it leaves the draft (reading: a reschedule needs none).
   if (campaign.gift_card_enabled && campaign.status === 'draft') {
     await spendToken(
-      ctx.models,
+      ctx,
       { accountId: account.id, purpose: 'gc_campaign_send', resourceId: String(campaign.id), token, now: ctx.now(), message: 'A gift-card campaign needs a gc_confirmation_token issued for it' },
       transaction,
     );
@@ -141,8 +140,8 @@ async function move(
   name: Move,
   work: (account: Account, campaign: Campaign, transaction: Transaction) => Promise<Partial<Campaign>>,
 ): Promise<Campaign> {
-  const campaign = await accountTransaction(ctx.models, accountId, async (transaction, account) => {
-    const found = await findCampaign(ctx.models, accountId, campaignId, transaction);
+  const campaign = await accountTransaction(ctx, accountId, async (transaction, account) => {
+    const found = await findCampaign(ctx, accountId, campaignId, transaction);
     assertMove(found, name);
     const changes = { ...(await work(account, found, transaction)), workflow_started: false, updated_at: ctx.now() };
     // Conditional: the workflow moves scheduled → sending without the account's lock.
@@ -189,8 +188,8 @@ export function sendCampaign(ctx: ServiceContext, accountId: number, campaignId:
 
 export function unscheduleCampaign(ctx: ServiceContext, accountId: number, campaignId: number) {
   return move(ctx, accountId, campaignId, 'unschedule', async (account, campaign, transaction) => {
-    await releaseEarlier(ctx.models, account, campaign, transaction);
-    await releaseReservation(ctx.models, 'campaigns', campaign.id, account.id, transaction);
+    await releaseEarlier(ctx, account, campaign, transaction);
+    await releaseReservation(ctx, 'campaigns', campaign.id, account.id, transaction);
     return { status: 'draft', scheduled_at: null, scheduled_timezone: null, scheduled_wall: null, quota_month: null, quota_count: 0 };
   });
 }
@@ -198,8 +197,8 @@ export function unscheduleCampaign(ctx: ServiceContext, accountId: number, campa
 /** Unclaimed recipients end `canceled` (their quota and gifts back); claimed ones finish. */
 export async function cancelCampaign(ctx: ServiceContext, accountId: number, campaignId: number) {
   const campaign = await move(ctx, accountId, campaignId, 'cancel', async (_account, campaign, transaction) => {
-    const released = await cancelUnclaimed(ctx.models, campaign, 'campaign canceled', transaction);
-    await releaseReservation(ctx.models, 'campaigns', campaign.id, accountId, transaction);
+    const released = await cancelUnclaimed(ctx, campaign, 'campaign canceled', transaction);
+    await releaseReservation(ctx, 'campaigns', campaign.id, accountId, transaction);
     return { status: 'canceled', completed_at: ctx.now(), quota_count: Math.max(0, campaign.quota_count - released) };
   });
   // Gifts of prepared sends that will not go out now: refunded, their codes back (after the commit: a provider is asked).
@@ -217,7 +216,8 @@ export async function settleCampaignGifts(ctx: ServiceContext, campaignId: numbe
  * Marks the campaign's unclaimed recipients (and their prepared sends) canceled; returns the quota released.
  * Races a batch's claim on the same send_recipients rows: both are conditional updates, so each row goes one way.
  */
-export async function cancelUnclaimed(models: Models, campaign: Campaign, reason: string, transaction: Transaction): Promise<number> {
+export async function cancelUnclaimed(ctx: Pick<ServiceContext, 'models'>, campaign: Campaign, reason: string, transaction: Transaction): Promise<number> {
+  const { models } = ctx;
   let canceled = 0;
   // A campaign in waves reserved per wave: each wave's canceled recipients go back to that wave's month.
   const perWave = new Map<number, number>();
@@ -233,7 +233,7 @@ export async function cancelUnclaimed(models: Models, campaign: Campaign, reason
     if (page.length === 0) break;
     after = page[page.length - 1]!.id;
     const sendIds = page.flatMap((r) => (r.send_id ? [r.send_id] : []));
-    const stopped = await cancelUnclaimedSends(models, sendIds, reason, transaction);
+    const stopped = await cancelUnclaimedSends(ctx, sendIds, reason, transaction);
     const stopping = page.filter((r) => r.send_id === null || stopped.has(r.send_id));
     for (const waveId of new Set(stopping.flatMap((r) => (r.wave_id ? [r.wave_id] : [])))) {
       const ids = stopping.filter((r) => r.wave_id === waveId).map((r) => r.id);
@@ -243,8 +243,8 @@ export async function cancelUnclaimed(models: Models, campaign: Campaign, reason
     const ids = stopping.filter((r) => !r.wave_id).map((r) => r.id);
     if (ids.length) canceled += (await models.CampaignRecipient.update({ status: 'canceled', reason }, { where: { id: ids, status: 'pending' }, transaction }))[0];
   }
-  for (const [waveId, n] of perWave) await releaseWaveQuota(models, campaign.account_id, waveId, n, transaction);
+  for (const [waveId, n] of perWave) await releaseWaveQuota(ctx, campaign.account_id, waveId, n, transaction);
   const released = Math.min(canceled, campaign.quota_count);
-  if (campaign.quota_month && released) await releaseQuota(models, campaign.account_id, campaign.quota_month, released, transaction);
+  if (campaign.quota_month && released) await releaseQuota(ctx, campaign.account_id, campaign.quota_month, released, transaction);
   return released;
 }

@@ -1,8 +1,8 @@
 // What the console's campaign wizard offers to pick from: the eCards a campaign may copy (the account's enabled
 // eCards outside campaign widgets, as saveCampaignEcards takes them) and the directory's active members, filtered
 // by department or a name/email prefix, and every active member of the departments ticked.
+import type { ServiceContext } from '../context.ts';
 import { Op, type WhereOptions } from 'sequelize';
-import type { Models } from '../../models/index.ts';
 
 export interface PickableEcard {
   id: number;
@@ -12,7 +12,8 @@ export interface PickableEcard {
 }
 
 /** The eCards saveCampaignEcards accepts, by widget then display order (at most `limit`). */
-export async function pickableEcards(models: Models, accountId: number, limit = 200): Promise<PickableEcard[]> {
+export async function pickableEcards(ctx: Pick<ServiceContext, 'models'>, accountId: number, limit = 200): Promise<PickableEcard[]> {
+  const { models } = ctx;
   const rows = await models.Ecard.findAll({
     where: { account_id: accountId, disabled: false },
     include: [{ model: models.Widget, attributes: ['name'], required: true, where: { is_campaign: false } }],
@@ -41,7 +42,8 @@ export interface MemberFilter {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Active members (id order) matching the filter, at most `limit`, and whether there were more. */
-export async function pickableMembers(models: Models, accountId: number, filter: MemberFilter): Promise<{ members: PickableMember[]; more: boolean }> {
+export async function pickableMembers(ctx: Pick<ServiceContext, 'models'>, accountId: number, filter: MemberFilter): Promise<{ members: PickableMember[]; more: boolean }> {
+  const { models } = ctx;
   const conditions: WhereOptions[] = [{ account_id: accountId, disabled: false }];
   if (filter.prefix) {
     const like = `${escapeLike(filter.prefix.trim().toLowerCase())}%`;
@@ -64,7 +66,8 @@ export async function pickableMembers(models: Models, accountId: number, filter:
 }
 
 /** The ids of the active members of the account's given departments (another account's department adds nobody). */
-export async function activeMembersOfDepartments(models: Models, accountId: number, departmentIds: number[]): Promise<number[]> {
+export async function activeMembersOfDepartments(ctx: Pick<ServiceContext, 'models'>, accountId: number, departmentIds: number[]): Promise<number[]> {
+  const { models } = ctx;
   if (departmentIds.length === 0) return [];
   const departments = await models.Department.findAll({ attributes: ['id'], where: { account_id: accountId, id: departmentIds }, raw: true });
   if (departments.length === 0) return [];

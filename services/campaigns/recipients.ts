@@ -5,7 +5,6 @@ import { col, fn, Op, where, type Transaction } from 'sequelize';
 import { notFound, tooManyRecipients } from '../../lib/errors.ts';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient, CampaignRecipientStatus } from '../../models/CampaignRecipient.ts';
-import type { Models } from '../../models/index.ts';
 import { accountTransaction } from '../account-lock.ts';
 import type { ServiceContext } from '../context.ts';
 import { findCampaign, findDraft } from './campaigns.ts';
@@ -30,7 +29,8 @@ export interface RecipientsInput {
 
 type NewRecipient = Pick<CampaignRecipient, 'source' | 'member_id' | 'email' | 'name' | 'first_name' | 'last_name' | 'merge_fields'>;
 
-async function membersOf(models: Models, accountId: number, ids: number[]): Promise<NewRecipient[]> {
+async function membersOf(ctx: Pick<ServiceContext, 'models'>, accountId: number, ids: number[]): Promise<NewRecipient[]> {
+  const { models } = ctx;
   const unique = [...new Set(ids)];
   const members = unique.length ? await models.TeamMember.findAll({ where: { account_id: accountId, id: unique } }) : [];
   const missing = unique.filter((id) => !members.some((m) => m.id === id));
@@ -63,14 +63,14 @@ function csvRowsOf(rows: CsvRecipient[]): NewRecipient[] {
 /** Sets (or with `append`, adds to) the draft's recipients; all or nothing. */
 export async function saveRecipients(ctx: ServiceContext, accountId: number, campaignId: number, input: RecipientsInput): Promise<Campaign> {
   const { models } = ctx;
-  await findCampaign(models, accountId, campaignId);
-  const members = await membersOf(models, accountId, input.directoryMemberIds);
+  await findCampaign(ctx, accountId, campaignId);
+  const members = await membersOf(ctx, accountId, input.directoryMemberIds);
   const incoming = new Map<string, NewRecipient>();
   for (const r of [...members, ...csvRowsOf(input.csvRecipients)]) if (!incoming.has(r.email)) incoming.set(r.email, r);
-  return accountTransaction(models, accountId, async (transaction) => {
-    const campaign = await findDraft(models, accountId, campaignId, transaction);
-    if (!input.append) await removeRecipients(models, campaign.id, transaction);
-    const kept = input.append ? await existingSources(models, campaign.id, transaction) : new Map<string, string>();
+  return accountTransaction(ctx, accountId, async (transaction) => {
+    const campaign = await findDraft(ctx, accountId, campaignId, transaction);
+    if (!input.append) await removeRecipients(ctx, campaign.id, transaction);
+    const kept = input.append ? await existingSources(ctx, campaign.id, transaction) : new Map<string, string>();
     // An address already there stays, unless a directory entry now replaces its CSV row.
     const replaced = [...incoming.values()].filter((r) => r.source === 'directory' && kept.get(r.email) === 'csv').map((r) => r.email);
     const replacing = new Set(replaced);
@@ -94,14 +94,16 @@ export async function saveRecipients(ctx: ServiceContext, accountId: number, cam
  * Empties the draft by primary key, in chunks: a range delete on MySQL locks the gap at the end of the index, where
  * another account's draft inserts too, and the two deadlock.
  */
-async function removeRecipients(models: Models, campaignId: number, transaction: Transaction): Promise<void> {
+async function removeRecipients(ctx: Pick<ServiceContext, 'models'>, campaignId: number, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const rows = await models.CampaignRecipient.findAll({ attributes: ['id'], where: { campaign_id: campaignId }, raw: true, transaction });
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await models.CampaignRecipient.destroy({ where: { id: rows.slice(i, i + INSERT_CHUNK).map((r) => r.id) }, transaction });
   }
 }
 
-async function existingSources(models: Models, campaignId: number, transaction: Transaction): Promise<Map<string, string>> {
+async function existingSources(ctx: Pick<ServiceContext, 'models'>, campaignId: number, transaction: Transaction): Promise<Map<string, string>> {
+  const { models } = ctx;
   const rows = await models.CampaignRecipient.findAll({ attributes: ['email', 'source'], where: { campaign_id: campaignId }, raw: true, transaction });
   return new Map(rows.map((r) => [r.email, r.source]));
 }
@@ -112,8 +114,9 @@ export interface RecipientListQuery {
   status?: CampaignRecipientStatus | undefined;
 }
 
-export async function listRecipients(models: Models, accountId: number, campaignId: number, query: RecipientListQuery) {
-  const campaign = await findCampaign(models, accountId, campaignId);
+export async function listRecipients(ctx: Pick<ServiceContext, 'models'>, accountId: number, campaignId: number, query: RecipientListQuery) {
+  const { models } = ctx;
+  const campaign = await findCampaign(ctx, accountId, campaignId);
   const { rows, count } = await models.CampaignRecipient.findAndCountAll({
     where: { campaign_id: campaign.id, ...(query.status ? { status: query.status } : {}) },
     order: [['id', 'ASC']],
@@ -129,19 +132,21 @@ export async function listRecipients(models: Models, accountId: number, campaign
 
 /** Erasure: the member's rows in every campaign of the account, and the sends made for them, lose its data. */
 /** A stranger's address (a CSV recipient) leaves the account's campaign recipients and the sends made to it. */
-export async function eraseCampaignAddress(models: Models, accountId: number, email: string, transaction: Transaction): Promise<void> {
+export async function eraseCampaignAddress(ctx: Pick<ServiceContext, 'models'>, accountId: number, email: string, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const rows = await models.CampaignRecipient.findAll({ attributes: ['id', 'send_id'], where: { account_id: accountId, [Op.and]: [where(fn('LOWER', col('email')), email)] }, raw: true, transaction });
   if (rows.length === 0) return;
   await models.CampaignRecipient.update({ email: '', name: '', first_name: '', last_name: '', merge_fields: null }, { where: { id: rows.map((r) => r.id) }, transaction });
-  await redactSends(models, accountId, rows.flatMap((r) => (r.send_id ? [r.send_id] : [])), transaction);
+  await redactSends(ctx, accountId, rows.flatMap((r) => (r.send_id ? [r.send_id] : [])), transaction);
 }
 
-export async function eraseCampaignRecipient(models: Models, accountId: number, memberId: number, transaction: Transaction): Promise<void> {
+export async function eraseCampaignRecipient(ctx: Pick<ServiceContext, 'models'>, accountId: number, memberId: number, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const rows = await models.CampaignRecipient.findAll({ attributes: ['send_id'], where: { account_id: accountId, member_id: memberId }, raw: true, transaction });
   const sendIds = rows.flatMap((r) => (r.send_id ? [r.send_id] : []));
   await models.CampaignRecipient.update(
     { email: '', name: '', first_name: '', last_name: '', merge_fields: null },
     { where: { account_id: accountId, member_id: memberId }, transaction },
   );
-  await redactSends(models, accountId, sendIds, transaction);
+  await redactSends(ctx, accountId, sendIds, transaction);
 }

@@ -94,7 +94,7 @@ export async function finishCampaign(ctx: ServiceContext, campaignId: number): P
         if (ended && emits) await recordCampaignCompleted(ctx, await campaign.reload({ transaction }), transaction);
       });
       // The gift spend no recipient's order took (skipped recipients) goes back.
-      await releaseReservation(models, 'campaigns', campaignId, campaign.account_id);
+      await releaseReservation(ctx, 'campaigns', campaignId, campaign.account_id);
     }
   }
   return (await campaignPlan(ctx, campaignId)).status;

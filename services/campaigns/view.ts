@@ -1,9 +1,9 @@
 // A campaign as the surfaces show it: its row, its eCards and its recipients' counts, read for a whole page of
 // campaigns at once (the presenters only map what this returns).
+import type { ServiceContext } from '../context.ts';
 import { col, fn, Op, QueryTypes, type Transaction } from 'sequelize';
 import type { Campaign } from '../../models/Campaign.ts';
 import type { CampaignRecipient } from '../../models/CampaignRecipient.ts';
-import type { Models } from '../../models/index.ts';
 
 export type { Campaign, CampaignRecipient };
 
@@ -31,7 +31,8 @@ export interface CampaignView {
 
 const emptyCounts = (): CampaignCounts => ({ recipients: 0, pending: 0, sent: 0, failed: 0, unknown: 0, skipped: 0, canceled: 0, opened: 0, bounced: 0 });
 
-async function countsOf(models: Models, ids: number[], transaction?: Transaction): Promise<Map<number, CampaignCounts>> {
+async function countsOf(ctx: Pick<ServiceContext, 'models'>, ids: number[], transaction?: Transaction): Promise<Map<number, CampaignCounts>> {
+  const { models } = ctx;
   const opts = transaction ? { transaction } : {};
   const result = new Map(ids.map((id) => [id, emptyCounts()]));
   if (ids.length === 0) return result;
@@ -62,12 +63,13 @@ async function countsOf(models: Models, ids: number[], transaction?: Transaction
 }
 
 /** One campaign's counts (in a transaction: those its write sees). */
-export async function campaignCounts(models: Models, campaignId: number, transaction?: Transaction): Promise<CampaignCounts> {
-  return (await countsOf(models, [campaignId], transaction)).get(campaignId)!;
+export async function campaignCounts(ctx: Pick<ServiceContext, 'models'>, campaignId: number, transaction?: Transaction): Promise<CampaignCounts> {
+  return (await countsOf(ctx, [campaignId], transaction)).get(campaignId)!;
 }
 
-export async function campaignViews(models: Models, campaigns: Campaign[]): Promise<CampaignView[]> {
-  const counts = await countsOf(models, campaigns.map((c) => c.id));
+export async function campaignViews(ctx: Pick<ServiceContext, 'models'>, campaigns: Campaign[]): Promise<CampaignView[]> {
+  const { models } = ctx;
+  const counts = await countsOf(ctx, campaigns.map((c) => c.id));
   const ecards = campaigns.length
     ? await models.Ecard.findAll({
         attributes: ['id', 'widget_id', 'source_ecard_id'],
@@ -86,6 +88,6 @@ export async function campaignViews(models: Models, campaigns: Campaign[]): Prom
   }));
 }
 
-export async function campaignView(models: Models, campaign: Campaign): Promise<CampaignView> {
-  return (await campaignViews(models, [campaign]))[0]!;
+export async function campaignView(ctx: Pick<ServiceContext, 'models'>, campaign: Campaign): Promise<CampaignView> {
+  return (await campaignViews(ctx, [campaign]))[0]!;
 }

@@ -6,7 +6,6 @@ import { literal, Op, QueryTypes, type Transaction } from 'sequelize';
 import { invalidValue, wouldExceedLimit } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { Campaign } from '../../models/Campaign.ts';
-import type { Models } from '../../models/index.ts';
 import { loadAccountSettings } from '../account-settings.ts';
 import type { ServiceContext } from '../context.ts';
 import { billingMonth, quotaRemaining, releaseQuota, reserveQuota } from '../sends/accept/quota.ts';
@@ -29,7 +28,8 @@ function csvZoneOf(mergeFields: string | null): string | null {
  * The pending recipients with their zones. An unreadable CSV zone is 422 naming the rows when the campaign goes out
  * in each recipient's zone (`strict`); when only quiet hours ask, such a row takes the account default.
  */
-async function recipientsWithZones(models: Models, campaign: Campaign, defaultZone: string, strict: boolean, transaction: Transaction): Promise<WaveRecipient[]> {
+async function recipientsWithZones(ctx: Pick<ServiceContext, 'models'>, campaign: Campaign, defaultZone: string, strict: boolean, transaction: Transaction): Promise<WaveRecipient[]> {
+  const { models } = ctx;
   const result: WaveRecipient[] = [];
   const bad: string[] = [];
   for (let after = 0; ; ) {
@@ -71,9 +71,9 @@ export async function planCampaignWaves(
   now: Date,
   transaction: Transaction,
 ): Promise<PlannedWave[] | null> {
-  const settings = await loadAccountSettings(ctx.models, account.id, transaction);
+  const settings = await loadAccountSettings(ctx, account.id, transaction);
   if ('instant' in time && !settings.quiet_hours) return null;
-  const recipients = await recipientsWithZones(ctx.models, campaign, settings.default_timezone, 'wall' in time, transaction);
+  const recipients = await recipientsWithZones(ctx, campaign, settings.default_timezone, 'wall' in time, transaction);
   const waves = planWaves(recipients, time, settings.quiet_hours, now);
   return 'instant' in time && !delaysAny(waves, time.instant) ? null : waves;
 }
@@ -88,8 +88,8 @@ export async function writeCampaignWaves(ctx: ServiceContext, account: Account, 
   for (const w of waves) needs.set(billingMonth(w.sendAt), (needs.get(billingMonth(w.sendAt)) ?? 0) + w.recipientIds.length);
   if (!sandbox) {
     for (const [month, count] of needs) {
-      if (!(await reserveQuota(ctx.models, account.id, month, count, limit, transaction))) {
-        const remaining = await quotaRemaining(models, account.id, month, limit, transaction);
+      if (!(await reserveQuota(ctx, account.id, month, count, limit, transaction))) {
+        const remaining = await quotaRemaining(ctx, account.id, month, limit, transaction);
         throw wouldExceedLimit(`The ${account.plan} plan has ${remaining} emails left for ${month}; this campaign's waves in that month need ${count}`, {
           extra: { needed: count, remaining, month },
         });
@@ -108,10 +108,11 @@ export async function writeCampaignWaves(ctx: ServiceContext, account: Account, 
 }
 
 /** Removes the campaign's waves, their quota given back and their recipients no longer in any. */
-export async function clearCampaignWaves(models: Models, campaign: Campaign, transaction: Transaction): Promise<void> {
+export async function clearCampaignWaves(ctx: Pick<ServiceContext, 'models'>, campaign: Campaign, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const waves = await models.CampaignWave.findAll({ where: { campaign_id: campaign.id }, transaction });
   if (waves.length === 0) return;
-  for (const w of waves) if (w.quota_month) await releaseQuota(models, campaign.account_id, w.quota_month, w.quota_count, transaction);
+  for (const w of waves) if (w.quota_month) await releaseQuota(ctx, campaign.account_id, w.quota_month, w.quota_count, transaction);
   const ids = waves.map((w) => w.id);
   const rows = await models.CampaignRecipient.findAll({ attributes: ['id'], where: { campaign_id: campaign.id, wave_id: ids }, raw: true, transaction });
   for (let i = 0; i < rows.length; i += CHUNK) {
@@ -121,7 +122,8 @@ export async function clearCampaignWaves(models: Models, campaign: Campaign, tra
 }
 
 /** Quota of a wave's recipients that will not be sent (skipped, failed, canceled) goes back to its month. */
-export async function releaseWaveQuota(models: Models, accountId: number, waveId: number, count: number, transaction?: Transaction): Promise<number> {
+export async function releaseWaveQuota(ctx: Pick<ServiceContext, 'models'>, accountId: number, waveId: number, count: number, transaction?: Transaction): Promise<number> {
+  const { models } = ctx;
   if (count <= 0) return 0;
   const wave = await models.CampaignWave.findByPk(waveId, transaction ? { transaction } : {});
   if (!wave?.quota_month) return 0;
@@ -131,6 +133,6 @@ export async function releaseWaveQuota(models: Models, accountId: number, waveId
     { quota_count: literal(`quota_count - ${Number(released)}`) },
     { where: { id: waveId, quota_count: { [Op.gte]: released } }, ...(transaction ? { transaction } : {}) },
   );
-  if (changed) await releaseQuota(models, accountId, wave.quota_month, released, transaction);
+  if (changed) await releaseQuota(ctx, accountId, wave.quota_month, released, transaction);
   return changed ? released : 0;
 }

@@ -3,7 +3,6 @@
 // opened it: `sends.opened_at`, as campaigns count it) and the open rate; and the eCards sent most. Counted by the
 // database, grouped, so 100,000 sends are a few rows here.
 import { fn, col, Op } from 'sequelize';
-import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 
 /** The window: the last 30 UTC days, today included. */
@@ -47,7 +46,8 @@ interface Counted {
 }
 
 /** The window's sent sends of the account, counted by `key` (a day, an eCard). */
-async function countSent(models: Models, accountId: number, since: Date, key: ReturnType<typeof fn> | string): Promise<Counted[]> {
+async function countSent(ctx: Pick<ServiceContext, 'models'>, accountId: number, since: Date, key: ReturnType<typeof fn> | string): Promise<Counted[]> {
+  const { models } = ctx;
   return (await models.Send.findAll({
     where: { account_id: accountId, status: 'sent', send_at: { [Op.gte]: since } },
     attributes: [[key, 'key'], [fn('count', col('id')), 'sends'], [fn('count', col('opened_at')), 'opens']],
@@ -60,7 +60,8 @@ async function countSent(models: Models, accountId: number, since: Date, key: Re
  * The eCards of the window's counts by id, a campaign's copy folded into the eCard it was copied from (when that
  * still exists): an owner thinks of "Happy birthday", not of the copy each campaign keeps.
  */
-async function topEcards(models: Models, accountId: number, byEcard: Counted[]): Promise<TopEcard[]> {
+async function topEcards(ctx: Pick<ServiceContext, 'models'>, accountId: number, byEcard: Counted[]): Promise<TopEcard[]> {
+  const { models } = ctx;
   if (!byEcard.length) return [];
   const ecards = (await models.Ecard.findAll({
     where: { id: byEcard.map((r) => Number(r.key)), account_id: accountId },
@@ -89,12 +90,11 @@ async function topEcards(models: Models, accountId: number, byEcard: Counted[]):
 }
 
 export async function accountActivity(ctx: Pick<ServiceContext, 'models' | 'now'>, accountId: number): Promise<Activity> {
-  const { models } = ctx;
   const to = utcDay(ctx.now());
   const since = new Date(Date.parse(`${to}T00:00:00.000Z`) - (ACTIVITY_DAYS - 1) * DAY_MS);
   // The day is the stored UTC time's first 10 characters (the connection's time zone is UTC on both databases).
   const day = fn('substr', col('send_at'), 1, 10);
-  const [byDay, byEcard] = await Promise.all([countSent(models, accountId, since, day), countSent(models, accountId, since, 'ecard_id')]);
+  const [byDay, byEcard] = await Promise.all([countSent(ctx, accountId, since, day), countSent(ctx, accountId, since, 'ecard_id')]);
   const counted = new Map(byDay.map((r) => [String(r.key).slice(0, 10), r]));
   const days: ActivityDay[] = [];
   let sends = 0;
@@ -108,5 +108,5 @@ export async function accountActivity(ctx: Pick<ServiceContext, 'models' | 'now'
     opens += o;
     days.push({ date, ...figures(s, o) });
   }
-  return { from: utcDay(since), to, days, totals: figures(sends, opens), top: await topEcards(models, accountId, byEcard) };
+  return { from: utcDay(since), to, days, totals: figures(sends, opens), top: await topEcards(ctx, accountId, byEcard) };
 }

@@ -57,12 +57,12 @@ export interface Preview {
 // form's columns (checked and sanitized as a save checks them).
 async function ecardOf(ctx: ServiceContext, accountId: number, input: PreviewInput): Promise<{ ecard: Ecard; widget: Widget }> {
   const { models } = ctx;
-  const saved = input.ecardId ? await findEcard(models, accountId, input.ecardId) : null;
+  const saved = input.ecardId ? await findEcard(ctx, accountId, input.ecardId) : null;
   const widgetId = input.widgetId ?? saved?.widget_id;
   // A new eCard without a widget names nothing to preview in: the same 404 as a foreign widget.
-  const widget = await findWidget(models, accountId, widgetId ?? 0);
+  const widget = await findWidget(ctx, accountId, widgetId ?? 0);
   if (!input.fields) return { ecard: saved!, widget };
-  if (typeof input.fields.ecardbrandid === 'number') await assertBrandOf(models, accountId, input.fields.ecardbrandid);
+  if (typeof input.fields.ecardbrandid === 'number') await assertBrandOf(ctx, accountId, input.fields.ecardbrandid);
   const columns = ecardColumns(input.fields);
   const base = saved ? saved.get({ plain: true }) : {};
   const ecard = models.Ecard.build({ ...base, ...columns, id: input.ecardId, account_id: accountId, widget_id: widget.id, vanity_id: saved?.vanity_id ?? '', name: (columns.name as string | undefined) ?? saved?.name ?? '' });
@@ -73,7 +73,7 @@ async function ecardOf(ctx: ServiceContext, accountId: number, input: PreviewInp
 export async function previewEcardDesign(ctx: ServiceContext, accountId: number, input: Pick<PreviewInput, 'ecardId' | 'fields' | 'widgetId'>): Promise<EcardDesign> {
   const { ecard, widget } = await ecardOf(ctx, accountId, input as PreviewInput);
   const widgetDesign = widgetDesignOf(widget);
-  return designOf(ecard, brandDesignOf(await resolveBrand(ctx.models, accountId, ecard.ecardbrandid ?? null), undefined, widgetDesign), widgetDesign);
+  return designOf(ecard, brandDesignOf(await resolveBrand(ctx, accountId, ecard.ecardbrandid ?? null), undefined, widgetDesign), widgetDesign);
 }
 
 /** A sample card in this design: a send and a recipient that exist only in memory, the card rendered with trial values. */

@@ -8,7 +8,6 @@ import { invalidCredentials, invalidPassword, passwordTooShort, sessionRequired,
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/passwords.ts';
 import type { Account } from '../../models/Account.ts';
 import type { ConsoleMode, ConsoleSession } from '../../models/ConsoleSession.ts';
-import type { Models } from '../../models/index.ts';
 import type { Owner } from '../../models/Owner.ts';
 import type { ServiceContext } from '../context.ts';
 import { attemptSucceeded, takeAttempt } from './throttle.ts';
@@ -36,16 +35,17 @@ export async function signIn(ctx: ServiceContext, input: { email: string; passwo
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'), ctx.config.passwordScryptLog2N);
   const valid = await verifyPassword(input.password, owner?.password_hash ?? (await dummyHash));
   if (!owner || !owner.password_hash || !valid) throw invalidCredentials('The email or the password is wrong');
-  await attemptSucceeded(ctx.models, attempt);
+  await attemptSucceeded(ctx, attempt);
   // A hash made at an older cost is made anew while the password is at hand.
   if (needsRehash(owner.password_hash, ctx.config.passwordScryptLog2N)) {
     await owner.update({ password_hash: await hashPassword(input.password, ctx.config.passwordScryptLog2N) });
   }
-  return { ...(await openSession(ctx.models, owner, ctx.now())), owner };
+  return { ...(await openSession(ctx, owner, ctx.now())), owner };
 }
 
 /** A new session (a new id at every sign-in). */
-async function openSession(models: Models, owner: Owner, now: Date, transaction?: Transaction): Promise<{ sessionId: string; session: ConsoleSession }> {
+async function openSession(ctx: Pick<ServiceContext, 'models'>, owner: Owner, now: Date, transaction?: Transaction): Promise<{ sessionId: string; session: ConsoleSession }> {
+  const { models } = ctx;
   const sessionId = randomBytes(32).toString('base64url');
   const session = await models.ConsoleSession.create(
     { id_hash: sha256(sessionId), owner_id: owner.id, account_id: owner.account_id, csrf_secret: randomBytes(32).toString('hex'), created_at: now, last_seen_at: now, mode: 'live' },
@@ -69,12 +69,14 @@ export async function findSession(ctx: Pick<ServiceContext, 'models' | 'now'>, s
   return session;
 }
 
-export async function signOut(models: Models, session: ConsoleSession): Promise<void> {
+export async function signOut(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSession): Promise<void> {
+  const { models } = ctx;
   await models.ConsoleSession.destroy({ where: { id: session.id } });
 }
 
 /** The account the console works on: the owner's live account, or its sandbox twin. */
-export async function sessionAccount(models: Models, session: ConsoleSession): Promise<Account> {
+export async function sessionAccount(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSession): Promise<Account> {
+  const { models } = ctx;
   const account =
     session.mode === 'sandbox'
       ? await models.Account.findOne({ where: { live_account_id: session.account_id, mode: 'sandbox' } })
@@ -83,11 +85,12 @@ export async function sessionAccount(models: Models, session: ConsoleSession): P
   return account;
 }
 
-export async function setMode(models: Models, session: ConsoleSession, mode: ConsoleMode): Promise<ConsoleSession> {
+export async function setMode(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSession, mode: ConsoleMode): Promise<ConsoleSession> {
   return session.update({ mode });
 }
 
-async function ownerOf(models: Models, session: ConsoleSession): Promise<Owner> {
+async function ownerOf(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSession): Promise<Owner> {
+  const { models } = ctx;
   const owner = await models.Owner.findByPk(session.owner_id);
   if (!owner) throw sessionRequired('The session\'s owner no longer exists; sign in again');
   return owner;
@@ -95,7 +98,7 @@ async function ownerOf(models: Models, session: ConsoleSession): Promise<Owner> 
 
 /** The password again: sensitive actions are allowed for the next 10 minutes. */
 export async function stepUp(ctx: ServiceContext, session: ConsoleSession, password: string, clientIp: string): Promise<ConsoleSession> {
-  const owner = await ownerOf(ctx.models, session);
+  const owner = await ownerOf(ctx, session);
   await checkPassword(ctx, owner, password, clientIp, 'The password is wrong');
   return session.update({ step_up_at: ctx.now() });
 }
@@ -104,7 +107,7 @@ export async function stepUp(ctx: ServiceContext, session: ConsoleSession, passw
 async function checkPassword(ctx: ServiceContext, owner: Owner, password: string, clientIp: string, wrong: string): Promise<void> {
   const attempt = await takeAttempt(ctx, owner.email, clientIp);
   if (!(await verifyPassword(password, owner.password_hash))) throw invalidPassword(wrong);
-  await attemptSucceeded(ctx.models, attempt);
+  await attemptSucceeded(ctx, attempt);
 }
 
 /** Refuses (403 step_up_required) unless the password was given again in the last 10 minutes. */
@@ -122,7 +125,8 @@ export function assertPasswordLength(password: string): void {
 }
 
 /** Sets a new password (the current one checked when given); every session of the owner ends. */
-export async function setPassword(models: Models, owner: Owner, password: string, log2N: number): Promise<void> {
+export async function setPassword(ctx: Pick<ServiceContext, 'models'>, owner: Owner, password: string, log2N: number): Promise<void> {
+  const { models } = ctx;
   assertPasswordLength(password);
   const hash = await hashPassword(password, log2N);
   await models.sequelize.transaction(async (transaction) => {
@@ -132,9 +136,9 @@ export async function setPassword(models: Models, owner: Owner, password: string
 }
 
 export async function changePassword(ctx: ServiceContext, session: ConsoleSession, input: { current: string; next: string; clientIp: string }): Promise<void> {
-  const owner = await ownerOf(ctx.models, session);
+  const owner = await ownerOf(ctx, session);
   await checkPassword(ctx, owner, input.current, input.clientIp, 'The current password is wrong');
-  await setPassword(ctx.models, owner, input.next, ctx.config.passwordScryptLog2N);
+  await setPassword(ctx, owner, input.next, ctx.config.passwordScryptLog2N);
 }
 
 /** The session's CSRF token: an HMAC under its own secret (nothing more to store). */

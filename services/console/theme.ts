@@ -1,7 +1,7 @@
 // The console's colours from the account's default brand: its accent_color as the console's --accent, with the text
 // on it and the accent used as link ink computed so both keep 4.5:1 contrast (lib/colors.ts measures and moves them).
+import type { ServiceContext } from '../context.ts';
 import { parseColor, readableOn, textOn, toHex } from '../../lib/colors.ts';
-import type { Models } from '../../models/index.ts';
 import { resolveBrand } from '../brands/brands.ts';
 
 // The darkest light surface and the lightest dark one of templates/console/console.css (--surface-2 in each scheme):
@@ -23,7 +23,7 @@ export function accentStylesheet(accent: string | null | undefined): string {
 }
 
 /** The account's console stylesheet: its default brand's accent (a brand is read only within the account). */
-export async function accountAccentStylesheet(models: Models, accountId: number): Promise<string> {
-  const brand = await resolveBrand(models, accountId, null);
+export async function accountAccentStylesheet(ctx: Pick<ServiceContext, 'models'>, accountId: number): Promise<string> {
+  const brand = await resolveBrand(ctx, accountId, null);
   return accentStylesheet(brand?.accent_color);
 }

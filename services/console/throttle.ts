@@ -4,7 +4,6 @@
 // minutes; and per email from every IP: 100 an hour. A success gives its slots back.
 import { literal, Op } from 'sequelize';
 import { type ApiError, signInThrottled } from '../../lib/errors.ts';
-import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 
 interface Window {
@@ -22,7 +21,8 @@ export interface Attempt {
 }
 
 /** Takes one attempt of the slot's window (a new window when the last one ended); null when taken, else seconds to wait. */
-async function take(models: Models, key: string, window: Window, now: Date): Promise<number | null> {
+async function take(ctx: Pick<ServiceContext, 'models'>, key: string, window: Window, now: Date): Promise<number | null> {
+  const { models } = ctx;
   const ended = new Date(now.getTime() - window.ms);
   // Made on first use by an upsert (never INSERT IGNORE, whose shared lock two attempts would both upgrade).
   await models.SignInSlot.bulkCreate([{ slot_key: key, attempts: 0, window_start: now }], { updateOnDuplicate: ['slot_key'] });
@@ -45,21 +45,23 @@ function throttled(retryAfter: number): ApiError {
 export async function takeAttempt(ctx: Pick<ServiceContext, 'models' | 'now'>, email: string, clientIp: string): Promise<Attempt> {
   const attempt = { pairKey: `pair:${clientIp} ${email}`, emailKey: `email:${email}` };
   const now = ctx.now();
-  const pairWait = await take(ctx.models, attempt.pairKey, PER_PAIR, now);
+  const pairWait = await take(ctx, attempt.pairKey, PER_PAIR, now);
   if (pairWait !== null) throw throttled(pairWait);
-  const emailWait = await take(ctx.models, attempt.emailKey, PER_EMAIL, now);
+  const emailWait = await take(ctx, attempt.emailKey, PER_EMAIL, now);
   if (emailWait !== null) throw throttled(emailWait);
   return attempt;
 }
 
 /** The password was right: its pair starts afresh, and the email's count gives back this attempt. */
-export async function attemptSucceeded(models: Models, attempt: Attempt): Promise<void> {
+export async function attemptSucceeded(ctx: Pick<ServiceContext, 'models'>, attempt: Attempt): Promise<void> {
+  const { models } = ctx;
   await models.SignInSlot.destroy({ where: { slot_key: attempt.pairKey } });
   await models.SignInSlot.update({ attempts: literal('attempts - 1') }, { where: { slot_key: attempt.emailKey, attempts: { [Op.gt]: 0 } } });
 }
 
 /** Slots whose window ended a day ago or more (the daily prune). */
-export async function pruneSlots(models: Models, now: Date): Promise<number> {
+export async function pruneSlots(ctx: Pick<ServiceContext, 'models'>, now: Date): Promise<number> {
+  const { models } = ctx;
   const longest = Math.max(PER_PAIR.ms, PER_EMAIL.ms);
   return models.SignInSlot.destroy({ where: { window_start: { [Op.lt]: new Date(now.getTime() - longest - 24 * 3_600_000) } } });
 }

@@ -2,7 +2,6 @@
 // soonest first, at most 10 of each with how many there are in all) and the cards the enabled automations will
 // send (counted from their forecast, the same one findOne's next_firings shows; not listed).
 import { Op } from 'sequelize';
-import type { Models } from '../../models/index.ts';
 import { loadConfigs } from '../automations/config.ts';
 import { nextFirings } from '../automations/preview.ts';
 import { campaignViews } from '../campaigns/view.ts';
@@ -37,7 +36,8 @@ export interface Upcoming {
   automations: { cards: number; automations: number };
 }
 
-async function upcomingSends(models: Models, accountId: number, window: { from: Date; to: Date }): Promise<Upcoming['sends']> {
+async function upcomingSends(ctx: Pick<ServiceContext, 'models'>, accountId: number, window: { from: Date; to: Date }): Promise<Upcoming['sends']> {
+  const { models } = ctx;
   const where = { account_id: accountId, status: 'scheduled', send_at: { [Op.gte]: window.from, [Op.lt]: window.to } };
   const [rows, total] = await Promise.all([
     models.Send.findAll({ where, attributes: ['id', 'send_id', 'send_at', 'ecard_id', 'sender_name'], order: [['send_at', 'ASC'], ['id', 'ASC']], limit: UPCOMING_LISTED }),
@@ -65,13 +65,14 @@ async function upcomingSends(models: Models, accountId: number, window: { from: 
   return { listed, total };
 }
 
-async function upcomingCampaigns(models: Models, accountId: number, window: { from: Date; to: Date }): Promise<Upcoming['campaigns']> {
+async function upcomingCampaigns(ctx: Pick<ServiceContext, 'models'>, accountId: number, window: { from: Date; to: Date }): Promise<Upcoming['campaigns']> {
+  const { models } = ctx;
   const where = { account_id: accountId, status: 'scheduled', scheduled_at: { [Op.gte]: window.from, [Op.lt]: window.to } };
   const [rows, total] = await Promise.all([
     models.Campaign.findAll({ where, order: [['scheduled_at', 'ASC'], ['id', 'ASC']], limit: UPCOMING_LISTED }),
     models.Campaign.count({ where }),
   ]);
-  const views = await campaignViews(models, rows);
+  const views = await campaignViews(ctx, rows);
   const listed = views.map(({ campaign, counts }) => ({
     id: campaign.id,
     name: campaign.campaign_name,
@@ -85,7 +86,7 @@ async function upcomingCampaigns(models: Models, accountId: number, window: { fr
 async function automationCards(ctx: ServiceContext, accountId: number, window: { from: Date; to: Date }): Promise<Upcoming['automations']> {
   const rows = await ctx.models.Automation.findAll({ where: { account_id: accountId, enabled: true } });
   if (!rows.length) return { cards: 0, automations: 0 };
-  const firings = await nextFirings(ctx, await loadConfigs(ctx.models, rows), false);
+  const firings = await nextFirings(ctx, await loadConfigs(ctx, rows), false);
   let cards = 0;
   let automations = 0;
   for (const list of firings.values()) {
@@ -100,8 +101,8 @@ export async function upcoming(ctx: ServiceContext, accountId: number): Promise<
   const from = ctx.now();
   const window = { from, to: new Date(from.getTime() + UPCOMING_DAYS * 24 * 3600 * 1000) };
   const [sends, campaigns, automations] = await Promise.all([
-    upcomingSends(ctx.models, accountId, window),
-    upcomingCampaigns(ctx.models, accountId, window),
+    upcomingSends(ctx, accountId, window),
+    upcomingCampaigns(ctx, accountId, window),
     automationCards(ctx, accountId, window),
   ]);
   return { until: window.to.toISOString(), sends, campaigns, automations };

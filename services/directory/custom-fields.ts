@@ -1,8 +1,8 @@
 // Custom date fields an account defines for its members, and the list of every settable member field.
+import type { ServiceContext } from '../context.ts';
 import { UniqueConstraintError } from 'sequelize';
 import { fieldExists, invalidParameter, missingField, notFound } from '../../lib/errors.ts';
 import type { CustomField } from '../../models/CustomField.ts';
-import type { Models } from '../../models/index.ts';
 
 export interface FieldDescriptor {
   key: string;
@@ -30,20 +30,22 @@ const BUILT_IN: FieldDescriptor[] = [
 /** Custom keys are lower-case identifiers that no built-in field uses. */
 export const CUSTOM_KEY = /^[a-z][a-z0-9_]{0,63}$/;
 
-export async function activeCustomFields(models: Models, accountId: number): Promise<CustomField[]> {
+export async function activeCustomFields(ctx: Pick<ServiceContext, 'models'>, accountId: number): Promise<CustomField[]> {
+  const { models } = ctx;
   return models.CustomField.findAll({ where: { account_id: accountId, active: true }, order: [['field_key', 'ASC']] });
 }
 
 /** Every field an upsert can set, custom date fields as `custom_fields.<key>` (where the upsert body takes them). */
-export async function settableFields(models: Models, accountId: number): Promise<FieldDescriptor[]> {
-  const custom = await activeCustomFields(models, accountId);
+export async function settableFields(ctx: Pick<ServiceContext, 'models'>, accountId: number): Promise<FieldDescriptor[]> {
+  const custom = await activeCustomFields(ctx, accountId);
   return [
     ...BUILT_IN,
     ...custom.map((f) => ({ key: `custom_fields.${f.field_key}`, label: f.label, type: 'date' as const, required: f.required, format: 'YYYY-MM-DD' })),
   ];
 }
 
-export async function addCustomField(models: Models, input: { accountId: number; key: string; label: string; required: boolean }): Promise<CustomField> {
+export async function addCustomField(ctx: Pick<ServiceContext, 'models'>, input: { accountId: number; key: string; label: string; required: boolean }): Promise<CustomField> {
+  const { models } = ctx;
   if (!CUSTOM_KEY.test(input.key) || BUILT_IN.some((f) => f.key === input.key)) {
     throw invalidParameter(`key must be a lower-case identifier (a-z, 0-9, _) that is not a built-in field; got ${JSON.stringify(input.key)}`);
   }
@@ -62,7 +64,8 @@ export async function addCustomField(models: Models, input: { accountId: number;
 }
 
 /** Hides a field from the directory (values are kept, so adding the key again restores them). */
-export async function deactivateCustomField(models: Models, accountId: number, key: string): Promise<CustomField> {
+export async function deactivateCustomField(ctx: Pick<ServiceContext, 'models'>, accountId: number, key: string): Promise<CustomField> {
+  const { models } = ctx;
   const field = await models.CustomField.findOne({ where: { account_id: accountId, field_key: key, active: true } });
   if (!field) throw notFound(`Account ${accountId} has no active custom field "${key}"`);
   return field.update({ active: false });

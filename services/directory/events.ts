@@ -1,7 +1,6 @@
 // Member-change events (webhook family 2): their payloads, recorded in the outbox with the change, and their
 // redaction when a member is erased.
 import { Op, type Transaction } from 'sequelize';
-import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent, redactFinished } from '../outbox.ts';
 import { memberState, type MemberState, type MemberView } from './view.ts';
@@ -92,7 +91,8 @@ export async function recordMemberEvent(ctx: ServiceContext, change: MemberChang
  * Marks a member's earlier events for redaction and redacts at once those that no delivery still needs (the
  * webhook engine redacts the rest as their deliveries finish).
  */
-export async function redactMemberEvents(models: Models, accountId: number, memberId: number, at: Date, transaction: Transaction): Promise<void> {
+export async function redactMemberEvents(ctx: Pick<ServiceContext, 'models'>, accountId: number, memberId: number, at: Date, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const events = await models.OutboxEvent.findAll({
     where: { account_id: accountId, member_id: memberId, redacted_at: { [Op.is]: null } },
     attributes: ['id'],
@@ -101,5 +101,5 @@ export async function redactMemberEvents(models: Models, accountId: number, memb
   if (events.length === 0) return;
   const ids = events.map((e) => e.id);
   await models.OutboxEvent.update({ redact_after_delivery: true }, { where: { id: ids }, transaction });
-  await redactFinished(models, { ids }, at, transaction);
+  await redactFinished(ctx, { ids }, at, transaction);
 }

@@ -74,9 +74,9 @@ export async function importMembers(ctx: ServiceContext, accountId: number, inpu
   let seatsLeft: number | undefined;
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_ROWS) {
     const batch = valid.slice(start, start + IMPORT_BATCH_ROWS);
-    await accountTransaction(ctx.models, accountId, async (transaction, account) => {
+    await accountTransaction(ctx, accountId, async (transaction, account) => {
       if (!dryRun || seatsLeft === undefined) {
-        seatsLeft = ctx.config.seats[account.plan] - (await seatsUsed(ctx.models, accountId, transaction));
+        seatsLeft = ctx.config.seats[account.plan] - (await seatsUsed(ctx, accountId, transaction));
       }
       for (const row of batch) {
         const request: UpsertRequest = { fields: row.fields, matchField, dryRun, source: 'import', ignored: [] };

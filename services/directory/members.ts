@@ -2,7 +2,6 @@
 import { IndexHints, Op, type Transaction, type WhereOptions } from 'sequelize';
 import { notFound } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
-import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, redactMemberEvents, type EventSource } from './events.ts';
 import { accountTransaction } from '../account-lock.ts';
@@ -17,16 +16,16 @@ export interface MemberKey {
   value: string;
 }
 
-async function mustFind(models: Models, accountId: number, key: MemberKey, transaction: Transaction): Promise<TeamMember> {
-  const member = await findMemberBy(models, accountId, key.field, key.value, transaction);
+async function mustFind(ctx: Pick<ServiceContext, 'models'>, accountId: number, key: MemberKey, transaction: Transaction): Promise<TeamMember> {
+  const member = await findMemberBy(ctx, accountId, key.field, key.value, transaction);
   if (!member) throw notFound(`No team member with ${key.field} ${key.value}`);
   return member;
 }
 
 /** The member (deactivated ones included), or null. */
-export async function findMember(models: Models, accountId: number, key: MemberKey): Promise<MemberView | null> {
-  const member = await findMemberBy(models, accountId, key.field, key.value);
-  return member ? loadView(models, member) : null;
+export async function findMember(ctx: Pick<ServiceContext, 'models'>, accountId: number, key: MemberKey): Promise<MemberView | null> {
+  const member = await findMemberBy(ctx, accountId, key.field, key.value);
+  return member ? loadView(ctx, member) : null;
 }
 
 export interface StatusChange {
@@ -40,15 +39,15 @@ export interface StatusChange {
  * Reactivation takes a seat (403 when none is free), deactivation gives it back, in the same transaction.
  */
 export async function setMemberDisabled(ctx: ServiceContext, accountId: number, change: StatusChange, disabled: boolean): Promise<MemberView> {
-  return accountTransaction(ctx.models, accountId, async (transaction, account: Account) => {
-    const member = await mustFind(ctx.models, accountId, change.key, transaction);
-    if (member.disabled === disabled) return loadView(ctx.models, member, transaction);
+  return accountTransaction(ctx, accountId, async (transaction, account: Account) => {
+    const member = await mustFind(ctx, accountId, change.key, transaction);
+    if (member.disabled === disabled) return loadView(ctx, member, transaction);
     const now = ctx.now();
-    await saveMember(ctx.models, member, { disabled }, now, transaction);
+    await saveMember(ctx, member, { disabled }, now, transaction);
     // The seat after the write, as counters go last (seats.ts); a refused reactivation rolls the write back.
-    if (disabled) await giveSeat(ctx.models, accountId, transaction);
+    if (disabled) await giveSeat(ctx, accountId, transaction);
     else await takeSeat(ctx, account, transaction);
-    const view = await loadView(ctx.models, member, transaction);
+    const view = await loadView(ctx, member, transaction);
     await recordMemberEvent(
       ctx,
       {
@@ -73,17 +72,17 @@ export async function setMemberDisabled(ctx: ServiceContext, accountId: number, 
 export async function eraseMember(ctx: ServiceContext, accountId: number, change: StatusChange): Promise<number> {
   const { models } = ctx;
   const erasure = ctx.hooks.memberErased(accountId);
-  const erased = await accountTransaction(models, accountId, async (transaction) => {
-    const member = await mustFind(models, accountId, change.key, transaction);
+  const erased = await accountTransaction(ctx, accountId, async (transaction) => {
+    const member = await mustFind(ctx, accountId, change.key, transaction);
     const now = ctx.now();
     await models.TeamMember.update({ manager_id: null, updated_at: now }, { where: { account_id: accountId, manager_id: member.id }, transaction, silent: true });
     await models.MemberDepartment.destroy({ where: { member_id: member.id }, transaction });
     await models.MemberCustomValue.destroy({ where: { member_id: member.id }, transaction });
-    await redactMemberEvents(models, accountId, member.id, now, transaction);
+    await redactMemberEvents(ctx, accountId, member.id, now, transaction);
     // What other areas hold about the member (campaigns, rewards, automations: app/services.ts lists them).
     await erasure.inTransaction({ id: member.id, email: member.email }, transaction);
     await member.destroy({ transaction });
-    if (!member.disabled) await giveSeat(models, accountId, transaction);
+    if (!member.disabled) await giveSeat(ctx, accountId, transaction);
     await recordMemberEvent(
       ctx,
       {
@@ -111,7 +110,8 @@ export interface ListQuery {
 }
 
 /** Members in id order after `afterId` (keyset paging: every page costs the same, wherever it is). */
-export async function listMembers(models: Models, accountId: number, query: ListQuery): Promise<{ members: MemberView[]; nextAfterId: number | null; hasMore: boolean }> {
+export async function listMembers(ctx: Pick<ServiceContext, 'models'>, accountId: number, query: ListQuery): Promise<{ members: MemberView[]; nextAfterId: number | null; hasMore: boolean }> {
+  const { models } = ctx;
   const where: WhereOptions = { account_id: accountId, id: { [Op.gt]: query.afterId } };
   if (query.status !== 'all') Object.assign(where, { disabled: query.status === 'deactivated' });
   if (query.updatedSince) Object.assign(where, { updated_at: { [Op.gte]: query.updatedSince } });
@@ -127,5 +127,5 @@ export async function listMembers(models: Models, accountId: number, query: List
   });
   const hasMore = rows.length > query.perPage;
   const page = rows.slice(0, query.perPage);
-  return { members: await loadViews(models, accountId, page), nextAfterId: hasMore ? page.at(-1)!.id : null, hasMore };
+  return { members: await loadViews(ctx, accountId, page), nextAfterId: hasMore ? page.at(-1)!.id : null, hasMore };
 }

@@ -1,8 +1,8 @@
 // The console's member table: members of one account found by email, name or employee id prefix, a status and a
 // department, keyset-paged in id order as the key API's list is; and what erasing one member reaches.
+import type { ServiceContext } from '../context.ts';
 import { Op, literal, type WhereOptions } from 'sequelize';
 import { notFound } from '../../lib/errors.ts';
-import type { Models } from '../../models/index.ts';
 import type { ListStatus } from './members.ts';
 import { loadViews, type MemberView } from './view.ts';
 
@@ -16,25 +16,27 @@ export interface SearchQuery {
 }
 
 /** `LIKE 'prefix%'` with the prefix's own `%`, `_` and `!` taken literally (`!` escapes: one spelling for MariaDB and SQLite). */
-function startsWith(models: Models, column: string, prefix: string) {
+function startsWith(ctx: Pick<ServiceContext, 'models'>, column: string, prefix: string) {
+  const { models } = ctx;
   const pattern = `${prefix.replace(/[!%_]/g, '!$&')}%`;
   return literal(`${column} LIKE ${models.TeamMember.sequelize!.escape(pattern)} ESCAPE '!'`);
 }
 
 /** The ways `q` matches a member, each a condition one index answers (email, first name, last name, employee id). */
-function textMatches(models: Models, q: string): WhereOptions[] {
+function textMatches(ctx: Pick<ServiceContext, 'models'>, q: string): WhereOptions[] {
   const [first, ...rest] = q.split(/\s+/);
   const any: WhereOptions[] = [
-    startsWith(models, 'email', q.toLowerCase()),
-    startsWith(models, 'first_name', q),
-    startsWith(models, 'last_name', q),
-    startsWith(models, 'employee_id', q),
+    startsWith(ctx, 'email', q.toLowerCase()),
+    startsWith(ctx, 'first_name', q),
+    startsWith(ctx, 'last_name', q),
+    startsWith(ctx, 'employee_id', q),
   ];
-  if (rest.length) any.push({ [Op.and]: [startsWith(models, 'first_name', first!), startsWith(models, 'last_name', rest.join(' '))] });
+  if (rest.length) any.push({ [Op.and]: [startsWith(ctx, 'first_name', first!), startsWith(ctx, 'last_name', rest.join(' '))] });
   return any;
 }
 
-export async function searchMembers(models: Models, accountId: number, query: SearchQuery): Promise<{ members: MemberView[]; nextAfterId: number | null }> {
+export async function searchMembers(ctx: Pick<ServiceContext, 'models'>, accountId: number, query: SearchQuery): Promise<{ members: MemberView[]; nextAfterId: number | null }> {
+  const { models } = ctx;
   const id: Record<symbol, unknown> = { [Op.gt]: query.afterId };
   if (query.departmentId !== undefined) {
     const department = await models.Department.findOne({ where: { account_id: accountId, id: query.departmentId } });
@@ -51,17 +53,18 @@ export async function searchMembers(models: Models, accountId: number, query: Se
     // One OR over four columns would read the account's members in id order until a page matched (all 100,000 for
     // a rare name); each way of matching reads its own index instead, and the first ids of their union make the page.
     const found = await Promise.all(
-      textMatches(models, q).map((match) => models.TeamMember.findAll({ where: { ...where, [Op.and]: [match] }, attributes: ['id'], order: [['id', 'ASC']], limit, raw: true })),
+      textMatches(ctx, q).map((match) => models.TeamMember.findAll({ where: { ...where, [Op.and]: [match] }, attributes: ['id'], order: [['id', 'ASC']], limit, raw: true })),
     );
     const ids = [...new Set(found.flat().map((r) => r.id))].sort((a, b) => a - b).slice(0, limit);
     rows = ids.length ? await models.TeamMember.findAll({ where: { account_id: accountId, id: ids }, order: [['id', 'ASC']] }) : [];
   }
   const page = rows.slice(0, query.perPage);
-  return { members: await loadViews(models, accountId, page), nextAfterId: rows.length > query.perPage ? page.at(-1)!.id : null };
+  return { members: await loadViews(ctx, accountId, page), nextAfterId: rows.length > query.perPage ? page.at(-1)!.id : null };
 }
 
 /** The account's departments by name, for a filter (without the member counts the departments page reads). */
-export async function departmentChoices(models: Models, accountId: number): Promise<Array<{ id: number; name: string }>> {
+export async function departmentChoices(ctx: Pick<ServiceContext, 'models'>, accountId: number): Promise<Array<{ id: number; name: string }>> {
+  const { models } = ctx;
   const rows = await models.Department.findAll({ where: { account_id: accountId }, attributes: ['id', 'name'], order: [['name_key', 'ASC']] });
   return rows.map((d) => ({ id: d.id, name: d.name }));
 }
@@ -75,7 +78,8 @@ export interface ErasureReach {
 }
 
 /** What erasing the member reaches (read before the erasure, for its confirmation page). */
-export async function erasureReach(models: Models, accountId: number, memberId: number): Promise<ErasureReach> {
+export async function erasureReach(ctx: Pick<ServiceContext, 'models'>, accountId: number, memberId: number): Promise<ErasureReach> {
+  const { models } = ctx;
   const [campaign, automation, departments, customValues, reports] = await Promise.all([
     models.CampaignRecipient.count({ where: { account_id: accountId, member_id: memberId, send_id: { [Op.ne]: null } } }),
     models.AutomationSend.count({ where: { account_id: accountId, member_id: memberId, send_id: { [Op.ne]: null } } }),

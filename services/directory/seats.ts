@@ -21,7 +21,8 @@ const activeCount = (models: Models, accountId: number, transaction: Transaction
  * INSERT IGNORE: on MySQL IGNORE takes a shared lock that two makers would both try to upgrade for the update that
  * follows (services/sends/accept/quota.ts, the same case).
  */
-async function makeSeatsRow(models: Models, accountId: number, transaction: Transaction): Promise<number> {
+async function makeSeatsRow(ctx: Pick<ServiceContext, 'models'>, accountId: number, transaction: Transaction): Promise<number> {
+  const { models } = ctx;
   const used = await activeCount(models, accountId, transaction);
   await models.MemberSeats.bulkCreate([{ account_id: accountId, used }], { updateOnDuplicate: ['account_id'], transaction });
   return used;
@@ -40,17 +41,19 @@ export async function takeSeat(ctx: ServiceContext, account: Account, transactio
   if (taken === 1) return;
   if (await models.MemberSeats.findByPk(account.id, { transaction })) throw seatsFull(limit, account.plan);
   // No row: made from the count, which holds this member already.
-  if ((await makeSeatsRow(models, account.id, transaction)) > limit) throw seatsFull(limit, account.plan);
+  if ((await makeSeatsRow(ctx, account.id, transaction)) > limit) throw seatsFull(limit, account.plan);
 }
 
 /** Gives back the seat of a member just made inactive (deactivated, or erased while active), in that write's transaction. */
-export async function giveSeat(models: Models, accountId: number, transaction: Transaction): Promise<void> {
+export async function giveSeat(ctx: Pick<ServiceContext, 'models'>, accountId: number, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const [given] = await models.MemberSeats.update({ used: literal('used - 1') }, { where: { account_id: accountId, used: { [Op.gt]: 0 } }, transaction });
-  if (given === 0 && !(await models.MemberSeats.findByPk(accountId, { transaction }))) await makeSeatsRow(models, accountId, transaction);
+  if (given === 0 && !(await models.MemberSeats.findByPk(accountId, { transaction }))) await makeSeatsRow(ctx, accountId, transaction);
 }
 
 /** Seats in use (a dry run's reading: it takes none). */
-export async function seatsUsed(models: Models, accountId: number, transaction: Transaction): Promise<number> {
+export async function seatsUsed(ctx: Pick<ServiceContext, 'models'>, accountId: number, transaction: Transaction): Promise<number> {
+  const { models } = ctx;
   const row = await models.MemberSeats.findByPk(accountId, { transaction });
   return row ? row.used : activeCount(models, accountId, transaction);
 }
@@ -58,11 +61,12 @@ export async function seatsUsed(models: Models, accountId: number, transaction: 
 /** 403 when every seat of the plan is taken (a dry run's check; a real create takes the seat: takeSeat). */
 export async function assertSeatFree(ctx: ServiceContext, account: Account, transaction: Transaction): Promise<void> {
   const limit = ctx.config.seats[account.plan];
-  if ((await seatsUsed(ctx.models, account.id, transaction)) >= limit) throw seatsFull(limit, account.plan);
+  if ((await seatsUsed(ctx, account.id, transaction)) >= limit) throw seatsFull(limit, account.plan);
 }
 
 /** Writes a member's changed columns with `updated_at` from the service's clock (Sequelize's own would ignore it). */
-export async function saveMember(models: Models, member: TeamMember, values: Partial<TeamMember['_creationAttributes']>, at: Date, transaction: Transaction): Promise<void> {
+export async function saveMember(ctx: Pick<ServiceContext, 'models'>, member: TeamMember, values: Partial<TeamMember['_creationAttributes']>, at: Date, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const changes = { ...values, updated_at: at };
   await models.TeamMember.update(changes, { where: { id: member.id }, transaction, silent: true });
   member.set(changes, { raw: true });

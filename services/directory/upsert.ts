@@ -10,7 +10,6 @@ import { writeTransaction } from '../../lib/db.ts';
 import { invalidManager, memberConflict, missingField, notFound, requireFields, serviceUnavailable } from '../../lib/errors.ts';
 import type { Account } from '../../models/Account.ts';
 import type { CustomField } from '../../models/CustomField.ts';
-import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 import { eventMember, recordMemberEvent, type EventSource } from './events.ts';
 import { shareAccount } from '../account-lock.ts';
@@ -53,7 +52,8 @@ export interface UpsertResult {
 const conflict = (field: string, value: string) =>
   memberConflict(`${field}: another member of this account already has ${JSON.stringify(value)}`);
 
-export async function findMemberBy(models: Models, accountId: number, field: MatchField, value: string, transaction?: Transaction): Promise<TeamMember | null> {
+export async function findMemberBy(ctx: Pick<ServiceContext, 'models'>, accountId: number, field: MatchField, value: string, transaction?: Transaction): Promise<TeamMember | null> {
+  const { models } = ctx;
   return models.TeamMember.findOne({ where: { account_id: accountId, [field]: value }, ...(transaction ? { transaction } : {}) });
 }
 
@@ -62,7 +62,8 @@ export async function findMemberBy(models: Models, accountId: number, field: Mat
 // `lock` (a run after a lost race, MySQL): the member's row is read locked, so this run waits for the other writes
 // of that member instead of losing to them again. Not on a first run: a locking read of a key nobody holds yet
 // locks the gap, where concurrent creates of other people would deadlock.
-async function findMatch(models: Models, accountId: number, request: UpsertRequest, transaction: Transaction, lock: boolean): Promise<TeamMember | null> {
+async function findMatch(ctx: Pick<ServiceContext, 'models'>, accountId: number, request: UpsertRequest, transaction: Transaction, lock: boolean): Promise<TeamMember | null> {
+  const { models } = ctx;
   const { fields, matchField } = request;
   const locked = lock && models.sequelize.getDialect() !== 'sqlite' ? { lock: transaction.LOCK.UPDATE } : {};
   const find = (where: { id?: number; email?: string; employee_id?: string }) =>
@@ -79,7 +80,8 @@ async function findMatch(models: Models, accountId: number, request: UpsertReque
 }
 
 /** Department names as the directory spells them (an existing department keeps its name's case). */
-async function departmentNames(models: Models, accountId: number, names: string[], transaction: Transaction): Promise<string[]> {
+async function departmentNames(ctx: Pick<ServiceContext, 'models'>, accountId: number, names: string[], transaction: Transaction): Promise<string[]> {
+  const { models } = ctx;
   if (names.length === 0) return [];
   const existing = await models.Department.findAll({ where: { account_id: accountId, name_key: names.map((n) => n.toLowerCase()) }, transaction });
   const byKey = new Map(existing.map((d) => [d.name_key, d.name]));
@@ -131,9 +133,9 @@ export interface Plan {
 export async function planUpsert(ctx: ServiceContext, account: Account, request: UpsertRequest, transaction: Transaction, lockMember = false): Promise<Plan> {
   const { models } = ctx;
   const { fields } = request;
-  const member = await findMatch(models, account.id, request, transaction, lockMember);
+  const member = await findMatch(ctx, account.id, request, transaction, lockMember);
   const customFields = await models.CustomField.findAll({ where: { account_id: account.id, active: true }, transaction });
-  const current = member ? await loadView(models, member, transaction, customFields) : null;
+  const current = member ? await loadView(ctx, member, transaction, customFields) : null;
 
   const ignored = [...request.ignored];
   const custom = { ...current?.custom_fields };
@@ -144,7 +146,7 @@ export async function planUpsert(ctx: ServiceContext, account: Account, request:
   }
   const next: MemberState = { ...(current ?? EMPTY_STATE), custom_fields: sortKeys(custom) };
   for (const field of [...SCALAR_FIELDS, 'manager_email'] as const) if (fields[field] !== undefined) Object.assign(next, { [field]: fields[field] });
-  if (fields.departments !== undefined) next.departments = await departmentNames(models, account.id, fields.departments, transaction);
+  if (fields.departments !== undefined) next.departments = await departmentNames(ctx, account.id, fields.departments, transaction);
 
   const required: Record<string, unknown> = { email: next.email };
   for (const f of customFields) {
@@ -156,7 +158,7 @@ export async function planUpsert(ctx: ServiceContext, account: Account, request:
   for (const field of ['email', 'employee_id'] as const) {
     const value = next[field];
     if (value === null || value === current?.[field]) continue;
-    const holder = await findMemberBy(models, account.id, field, value, transaction);
+    const holder = await findMemberBy(ctx, account.id, field, value, transaction);
     if (holder && holder.id !== member?.id) throw conflict(field, value);
   }
   if (next.manager_email !== null && next.manager_email === next.email) {
@@ -166,7 +168,8 @@ export async function planUpsert(ctx: ServiceContext, account: Account, request:
   return { member, current, next, changed: changedFields(current, next), ignored, customFields };
 }
 
-async function saveDepartments(models: Models, account: Account, member: TeamMember, names: string[], transaction: Transaction) {
+async function saveDepartments(ctx: Pick<ServiceContext, 'models'>, account: Account, member: TeamMember, names: string[], transaction: Transaction) {
+  const { models } = ctx;
   await models.MemberDepartment.destroy({ where: { member_id: member.id }, transaction });
   for (const name of names) {
     const key = name.toLowerCase();
@@ -177,7 +180,8 @@ async function saveDepartments(models: Models, account: Account, member: TeamMem
   }
 }
 
-async function saveCustomValues(models: Models, fields: CustomField[], member: TeamMember, values: Record<string, string>, transaction: Transaction) {
+async function saveCustomValues(ctx: Pick<ServiceContext, 'models'>, fields: CustomField[], member: TeamMember, values: Record<string, string>, transaction: Transaction) {
+  const { models } = ctx;
   for (const field of fields) {
     const value = values[field.field_key];
     if (value === undefined) await models.MemberCustomValue.destroy({ where: { member_id: member.id, field_id: field.id }, transaction });
@@ -186,9 +190,9 @@ async function saveCustomValues(models: Models, fields: CustomField[], member: T
 }
 
 // The manager named by email: linked now when in the directory, else remembered until that member arrives.
-async function managerLink(models: Models, accountId: number, email: string | null, transaction: Transaction) {
+async function managerLink(ctx: Pick<ServiceContext, 'models'>, accountId: number, email: string | null, transaction: Transaction) {
   if (email === null) return { manager_id: null, pending_manager_email: null };
-  const manager = await findMemberBy(models, accountId, 'email', email, transaction);
+  const manager = await findMemberBy(ctx, accountId, 'email', email, transaction);
   return manager ? { manager_id: manager.id, pending_manager_email: null } : { manager_id: null, pending_manager_email: email };
 }
 
@@ -202,7 +206,8 @@ class MemberChanged extends Error {
  * plan read it: a concurrent upsert of other fields is kept (no lost field), and the plan's changes and event stay
  * exact, since a plan that read an older version runs again.
  */
-async function updateMember(models: Models, member: TeamMember, values: Partial<TeamMember['_creationAttributes']>, now: Date, transaction: Transaction): Promise<void> {
+async function updateMember(ctx: Pick<ServiceContext, 'models'>, member: TeamMember, values: Partial<TeamMember['_creationAttributes']>, now: Date, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   // The version always moves on, even for two writes in one millisecond.
   const at = now > member.updated_at ? now : new Date(member.updated_at.getTime() + 1);
   // The email always (its own value when unchanged): Model.update skips a statement that would set `updated_at`
@@ -217,7 +222,7 @@ export async function applyPlan(ctx: ServiceContext, account: Account, request: 
   const { models } = ctx;
   const { next, changed } = plan;
   const now = ctx.now();
-  const manager = changed.includes('manager_email') ? await managerLink(models, account.id, next.manager_email, transaction) : {};
+  const manager = changed.includes('manager_email') ? await managerLink(ctx, account.id, next.manager_email, transaction) : {};
   let member = plan.member;
   if (!member) {
     const row = Object.fromEntries(SCALAR_FIELDS.map((f) => [f, next[f]])) as Record<ScalarField, string | null> & { email: string };
@@ -227,10 +232,10 @@ export async function applyPlan(ctx: ServiceContext, account: Account, request: 
     );
   } else {
     const columns = Object.fromEntries(SCALAR_FIELDS.filter((f) => changed.includes(f)).map((f) => [f, next[f]]));
-    await updateMember(models, member, { ...columns, ...manager }, now, transaction);
+    await updateMember(ctx, member, { ...columns, ...manager }, now, transaction);
   }
-  if (changed.includes('departments')) await saveDepartments(models, account, member, next.departments, transaction);
-  if (changed.some((f) => f.startsWith('custom_fields.'))) await saveCustomValues(models, plan.customFields, member, next.custom_fields, transaction);
+  if (changed.includes('departments')) await saveDepartments(ctx, account, member, next.departments, transaction);
+  if (changed.some((f) => f.startsWith('custom_fields.'))) await saveCustomValues(ctx, plan.customFields, member, next.custom_fields, transaction);
   if (changed.includes('email')) {
     // Members who named this email as their manager before it was in the directory are linked now (no event).
     await models.TeamMember.update(
@@ -283,7 +288,7 @@ function lostRace(err: unknown): boolean {
 
 function upsertOnce(ctx: ServiceContext, accountId: number, request: UpsertRequest, rerun: boolean): Promise<UpsertResult> {
   return writeTransaction(ctx.models.sequelize, async (transaction) => {
-    const account = await shareAccount(ctx.models, accountId, transaction);
+    const account = await shareAccount(ctx, accountId, transaction);
     if (!account) throw notFound(`No account with id ${accountId}`);
     const plan = await planUpsert(ctx, account, request, transaction, rerun);
     const action = !plan.current ? 'created' : plan.changed.length ? 'updated' : 'unchanged';

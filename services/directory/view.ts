@@ -1,8 +1,8 @@
 // A member as the directory shows it: its row plus department names, manager email and custom dates,
 // read for a whole page of members at once.
+import type { ServiceContext } from '../context.ts';
 import { Op, type Transaction } from 'sequelize';
 import type { CustomField } from '../../models/CustomField.ts';
-import type { Models } from '../../models/index.ts';
 import type { TeamMember } from '../../models/TeamMember.ts';
 
 /** Everything about a member that an upsert can change (the fields a diff compares). */
@@ -60,7 +60,8 @@ const opt = (transaction: Transaction | undefined) => (transaction ? { transacti
  * Views of members of one account, in the order given; department, manager and custom values in 3 queries.
  * `fields`: the account's active custom fields when the caller has read them already.
  */
-export async function loadViews(models: Models, accountId: number, members: TeamMember[], transaction?: Transaction, fields?: CustomField[]): Promise<MemberView[]> {
+export async function loadViews(ctx: Pick<ServiceContext, 'models'>, accountId: number, members: TeamMember[], transaction?: Transaction, fields?: CustomField[]): Promise<MemberView[]> {
+  const { models } = ctx;
   if (members.length === 0) return [];
   const ids = members.map((m) => m.id);
   const links = await models.MemberDepartment.findAll({ where: { member_id: ids }, ...opt(transaction) });
@@ -129,6 +130,6 @@ export function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-export async function loadView(models: Models, member: TeamMember, transaction?: Transaction, fields?: CustomField[]): Promise<MemberView> {
-  return (await loadViews(models, member.account_id, [member], transaction, fields))[0]!;
+export async function loadView(ctx: Pick<ServiceContext, 'models'>, member: TeamMember, transaction?: Transaction, fields?: CustomField[]): Promise<MemberView> {
+  return (await loadViews(ctx, member.account_id, [member], transaction, fields))[0]!;
 }

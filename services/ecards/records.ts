@@ -2,7 +2,6 @@
 import { Op, type Attributes, type Transaction, type WhereOptions } from 'sequelize';
 import { invalidParameter, missingField, notFound as notFoundError, requireFields, severalWidgets } from '../../lib/errors.ts';
 import type { Ecard } from '../../models/Ecard.ts';
-import type { Models } from '../../models/index.ts';
 import { rawReader } from '../../models/raw-rows.ts';
 import type { Widget } from '../../models/Widget.ts';
 import { assertBrandOf } from '../brands/brands.ts';
@@ -66,14 +65,16 @@ export type EcardRow = Attributes<Ecard>;
  * The eCard as `GET /ecard/findOne` shows it: one written-out SELECT, no model instance (the key API's most frequent
  * read; docs/performance.md, "Reads (issue 35 item 4)"). Writers use findEcard.
  */
-export async function readEcard(models: Models, accountId: number, id: number): Promise<EcardRow> {
+export async function readEcard(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number): Promise<EcardRow> {
+  const { models } = ctx;
   const reader = rawReader(models.Ecard, 'e');
   const [ecard] = await reader.select(`SELECT ${reader.columns} FROM ecards e WHERE e.id = :id AND e.account_id = :accountId`, { id, accountId });
   if (!ecard) throw notFound([id]);
   return ecard;
 }
 
-export async function findEcard(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<Ecard> {
+export async function findEcard(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number, transaction?: Transaction): Promise<Ecard> {
+  const { models } = ctx;
   const ecard = await models.Ecard.findOne({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
   if (!ecard) throw notFound([id]);
   return ecard;
@@ -93,13 +94,14 @@ export function ecardColumns(input: EcardInput): Record<string, unknown> {
   return columns;
 }
 
-async function editableWidget(models: Models, accountId: number, widgetId: number, transaction?: Transaction): Promise<Widget> {
-  const widget = await findWidget(models, accountId, widgetId, transaction);
+async function editableWidget(ctx: Pick<ServiceContext, 'models'>, accountId: number, widgetId: number, transaction?: Transaction): Promise<Widget> {
+  const widget = await findWidget(ctx, accountId, widgetId, transaction);
   assertEditable(widget);
   return widget;
 }
 
-async function nextDisplayOrder(models: Models, widgetId: number, transaction?: Transaction): Promise<number> {
+async function nextDisplayOrder(ctx: Pick<ServiceContext, 'models'>, widgetId: number, transaction?: Transaction): Promise<number> {
+  const { models } = ctx;
   const max = await models.Ecard.max<number | null, Ecard>('display_order', { where: { widget_id: widgetId }, ...(transaction ? { transaction } : {}) });
   return max === null ? 0 : Number(max) + 1;
 }
@@ -124,13 +126,13 @@ export async function saveEcard(
     throw invalidParameter('Give the artwork either as myEcard.self_hosted_url or as ecardimg, not both');
   }
   // A brand of another account, or none, is 404 (before anything else: it names a resource); null means the default.
-  if (typeof input.fields.ecardbrandid === 'number') await assertBrandOf(models, accountId, input.fields.ecardbrandid);
+  if (typeof input.fields.ecardbrandid === 'number') await assertBrandOf(ctx, accountId, input.fields.ecardbrandid);
   if (!input.id) requireFields({ 'myEcard.name': input.fields.name, 'myEcard.widgetid': input.widgetid });
   const columns = ecardColumns(input.fields);
-  const existing = input.id ? await findEcard(models, accountId, input.id) : undefined;
-  if (existing) assertEditable(await findWidget(models, accountId, existing.widget_id));
+  const existing = input.id ? await findEcard(ctx, accountId, input.id) : undefined;
+  if (existing) assertEditable(await findWidget(ctx, accountId, existing.widget_id));
   const targetWidgetId = input.widgetid ?? existing!.widget_id;
-  await editableWidget(models, accountId, targetWidgetId);
+  await editableWidget(ctx, accountId, targetWidgetId);
   // A new eCard, or one moved in, grows the target widget: checked before the image is stored, and again below.
   const grows = !existing || targetWidgetId !== existing.widget_id;
   if (grows) await assertEcardRoom(ctx, targetWidgetId, 1);
@@ -149,7 +151,7 @@ export async function saveEcard(
           widget_id: targetWidgetId,
           vanity_id: newVanityId(),
           name: columns.name as string,
-          display_order: await nextDisplayOrder(models, targetWidgetId, transaction),
+          display_order: await nextDisplayOrder(ctx, targetWidgetId, transaction),
         },
         { transaction },
       );
@@ -158,7 +160,7 @@ export async function saveEcard(
     }
     if (targetWidgetId !== existing.widget_id) {
       // Moving to another widget: to its end, without the old widget's price.
-      Object.assign(columns, { widget_id: targetWidgetId, price: null, display_order: await nextDisplayOrder(models, targetWidgetId, transaction) });
+      Object.assign(columns, { widget_id: targetWidgetId, price: null, display_order: await nextDisplayOrder(ctx, targetWidgetId, transaction) });
     }
     return existing.update(columns, { transaction });
   });
@@ -167,8 +169,8 @@ export async function saveEcard(
 /** Copies an eCard (design and image; the name is kept) into its own widget or another of the account's. */
 export async function copyEcard(ctx: ServiceContext, accountId: number, ecardId: number, widgetId: number | undefined): Promise<Ecard> {
   const { models } = ctx;
-  const source = await findEcard(models, accountId, ecardId);
-  const target = await editableWidget(models, accountId, widgetId ?? source.widget_id);
+  const source = await findEcard(ctx, accountId, ecardId);
+  const target = await editableWidget(ctx, accountId, widgetId ?? source.widget_id);
   await assertEcardRoom(ctx, target.id, 1);
   const image = await duplicateImage(ctx, accountId, source.self_hosted_url);
   const [thumb] = await thumbFilesOf(ctx, accountId, [image]);
@@ -176,7 +178,7 @@ export async function copyEcard(ctx: ServiceContext, accountId: number, ecardId:
     await assertEcardRoom(ctx, target.id, 1, transaction);
     return models.Ecard.create(
       {
-        ...copyOfEcard(source, { widgetId: target.id, image, thumb: thumb!, displayOrder: await nextDisplayOrder(models, target.id, transaction) }),
+        ...copyOfEcard(source, { widgetId: target.id, image, thumb: thumb!, displayOrder: await nextDisplayOrder(ctx, target.id, transaction) }),
         price: target.id === source.widget_id ? source.price : null,
       },
       { transaction },
@@ -191,8 +193,9 @@ export const SENDABLE_ECARDS_MAX = 500;
  * What a sender picks from: the eCards of a widget (by its vanity id, compared case-sensitively) that its gallery
  * shows (enabled, inside their publish window), the first SENDABLE_ECARDS_MAX in display order.
  */
-export async function sendableEcards(models: Models, accountId: number, widgetVanityId: string, now: Date): Promise<Ecard[]> {
-  const widget = await findWidgetByVanity(models, accountId, widgetVanityId);
+export async function sendableEcards(ctx: Pick<ServiceContext, 'models'>, accountId: number, widgetVanityId: string, now: Date): Promise<Ecard[]> {
+  const { models } = ctx;
+  const widget = await findWidgetByVanity(ctx, accountId, widgetVanityId);
   return models.Ecard.findAll({
     where: { [Op.and]: [{ widget_id: widget.id }, visibleEcardsWhere(now)] },
     order: [['display_order', 'ASC'], ['id', 'ASC']],
@@ -201,7 +204,8 @@ export async function sendableEcards(models: Models, accountId: number, widgetVa
 }
 
 /** What the console's Send page offers: every eCard of the account a send can use now (the gallery's rule), by widget, with the widget. */
-export async function accountSendableEcards(models: Models, accountId: number, now: Date): Promise<Array<Ecard & { Widget?: { id: number; name: string } }>> {
+export async function accountSendableEcards(ctx: Pick<ServiceContext, 'models'>, accountId: number, now: Date): Promise<Array<Ecard & { Widget?: { id: number; name: string } }>> {
+  const { models } = ctx;
   return models.Ecard.findAll({
     where: { [Op.and]: [{ account_id: accountId }, visibleEcardsWhere(now)] },
     include: [{ model: models.Widget, attributes: ['id', 'name'] }],
@@ -211,7 +215,8 @@ export async function accountSendableEcards(models: Models, accountId: number, n
 }
 
 /** The eCards of the account with these ids, all or a 404 naming the missing ones. */
-async function ownEcards(models: Models, accountId: number, ids: number[], transaction?: Transaction): Promise<Ecard[]> {
+async function ownEcards(ctx: Pick<ServiceContext, 'models'>, accountId: number, ids: number[], transaction?: Transaction): Promise<Ecard[]> {
+  const { models } = ctx;
   const unique = [...new Set(ids)];
   const ecards = await models.Ecard.findAll({ where: { id: unique, account_id: accountId }, order: [['id', 'ASC']], ...(transaction ? { transaction } : {}) });
   const missing = unique.filter((id) => !ecards.some((e) => e.id === id));
@@ -219,28 +224,30 @@ async function ownEcards(models: Models, accountId: number, ids: number[], trans
   return ecards;
 }
 
-async function assertWidgetsEditable(models: Models, accountId: number, widgetIds: number[]): Promise<void> {
+async function assertWidgetsEditable(ctx: Pick<ServiceContext, 'models'>, accountId: number, widgetIds: number[]): Promise<void> {
+  const { models } = ctx;
   const campaign = await models.Widget.findOne({ where: { id: [...new Set(widgetIds)], account_id: accountId, is_campaign: true } });
   if (campaign) assertEditable(campaign);
 }
 
 /** Sets one field on every targeted eCard (all eCards of a widget, or a list); returns how many. */
 export async function bulkUpdateEcards(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   accountId: number,
   target: { widgetid?: number | undefined; ecardids?: number[] | undefined },
   field: EcardField,
   value: unknown,
 ): Promise<number> {
+  const { models } = ctx;
   const columns = ecardColumns({ [field]: value });
-  if (field === 'ecardbrandid' && typeof value === 'number') await assertBrandOf(models, accountId, value);
+  if (field === 'ecardbrandid' && typeof value === 'number') await assertBrandOf(ctx, accountId, value);
   let where: WhereOptions;
   if (target.widgetid !== undefined) {
-    await editableWidget(models, accountId, target.widgetid);
+    await editableWidget(ctx, accountId, target.widgetid);
     where = { widget_id: target.widgetid, account_id: accountId };
   } else if (target.ecardids?.length) {
-    const ecards = await ownEcards(models, accountId, target.ecardids);
-    await assertWidgetsEditable(models, accountId, ecards.map((e) => e.widget_id));
+    const ecards = await ownEcards(ctx, accountId, target.ecardids);
+    await assertWidgetsEditable(ctx, accountId, ecards.map((e) => e.widget_id));
     where = { id: ecards.map((e) => e.id), account_id: accountId };
   } else {
     throw missingField('widgetid or ecardids is required');
@@ -250,12 +257,13 @@ export async function bulkUpdateEcards(
 }
 
 /** Puts the listed eCards first, in that order; the rest of the widget keeps its relative order after them. */
-export async function saveOrder(models: Models, accountId: number, order: number[]): Promise<{ widgetid: number; order: number[] }> {
+export async function saveOrder(ctx: Pick<ServiceContext, 'models'>, accountId: number, order: number[]): Promise<{ widgetid: number; order: number[] }> {
+  const { models } = ctx;
   if (new Set(order).size !== order.length) throw invalidParameter('neworder lists an eCard more than once');
-  const listed = await ownEcards(models, accountId, order);
+  const listed = await ownEcards(ctx, accountId, order);
   const widgetIds = [...new Set(listed.map((e) => e.widget_id))];
   if (widgetIds.length > 1) throw severalWidgets('neworder must list eCards of one widget');
-  const widget = await editableWidget(models, accountId, widgetIds[0]!);
+  const widget = await editableWidget(ctx, accountId, widgetIds[0]!);
   return writeTransaction(models.sequelize, async (transaction) => {
     const all = await models.Ecard.findAll({ where: { widget_id: widget.id }, order: [['display_order', 'ASC'], ['id', 'ASC']], transaction });
     const rest = all.filter((e) => !order.includes(e.id)).map((e) => e.id);
@@ -270,8 +278,8 @@ export async function saveOrder(models: Models, accountId: number, order: number
 /** Deletes eCards for good, all or nothing; an eCard in use needs its token (several in use: one at a time). */
 export async function deleteEcards(ctx: ServiceContext, accountId: number, ids: number[], token: string | undefined): Promise<number[]> {
   const { models } = ctx;
-  const ecards = await ownEcards(models, accountId, ids);
-  await assertWidgetsEditable(models, accountId, ecards.map((e) => e.widget_id));
+  const ecards = await ownEcards(ctx, accountId, ids);
+  await assertWidgetsEditable(ctx, accountId, ecards.map((e) => e.widget_id));
   const unique = ecards.map((e) => e.id);
   const usage = await ecardUsage(ctx.hooks.usage, models, accountId, unique);
   const impact = unique.filter((id) => inUse(usage.get(id)!)).map((id) => ({ id, ...usage.get(id)! }));
@@ -352,7 +360,8 @@ export function checkOverrideTemplates(overrideProps: Overrides | undefined, mer
 }
 
 /** The row ids of eCards named by numeric or vanity ids; 404 naming those that are unknown or not the account's. */
-async function referencedEcardIds(models: Models, accountId: number, ids: string[]): Promise<number[]> {
+async function referencedEcardIds(ctx: Pick<ServiceContext, 'models'>, accountId: number, ids: string[]): Promise<number[]> {
+  const { models } = ctx;
   const numeric = ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
   const found = await models.Ecard.findAll({
     where: { account_id: accountId, [Op.or]: [{ id: numeric }, { vanity_id: ids }] },
@@ -370,7 +379,7 @@ export type DateWindow = keyof typeof DATE_WINDOWS_DAYS;
 export const DATE_WINDOWS = Object.keys(DATE_WINDOWS_DAYS) as DateWindow[];
 
 export async function searchEcards(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   accountId: number,
   now: Date,
   query: {
@@ -385,14 +394,15 @@ export async function searchEcards(
     includeCampaign: boolean;
   },
 ) {
+  const { models } = ctx;
   const conditions: WhereOptions[] = [{ account_id: accountId }];
   if (query.keyword) {
     const quote = (column: string) => models.sequelize.getQueryInterface().quoteIdentifiers(column);
     conditions.push(keywordWhere(models.sequelize, [quote('Ecard.name'), quote('Ecard.details')], query.keyword));
   }
   // Id filters are references (decisions.md, Proof: isolation): an id that is not the account's is a 404.
-  if (query.widgetID) conditions.push({ widget_id: (await findWidget(models, accountId, query.widgetID)).id });
-  if (query.ecardIDs.length) conditions.push({ id: await referencedEcardIds(models, accountId, query.ecardIDs) });
+  if (query.widgetID) conditions.push({ widget_id: (await findWidget(ctx, accountId, query.widgetID)).id });
+  if (query.ecardIDs.length) conditions.push({ id: await referencedEcardIds(ctx, accountId, query.ecardIDs) });
   const days = DATE_WINDOWS_DAYS[query.filterByDate];
   if (days !== null) conditions.push({ created_at: { [Op.gte]: new Date(now.getTime() - days * 86_400_000) } });
   const direction = (query.sortOrder ?? (query.sortBy === 'displayorder' ? 'asc' : 'desc')).toUpperCase();

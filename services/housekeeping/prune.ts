@@ -28,7 +28,7 @@ export async function pruneExpired(ctx: Pick<ServiceContext, 'models' | 'now'>):
   const sessions = await models.ConsoleSession.destroy({
     where: { [Op.or]: [{ last_seen_at: { [Op.lt]: new Date(now - IDLE_MS) } }, { created_at: { [Op.lt]: new Date(now - ABSOLUTE_MS) } }] },
   });
-  const signInSlots = await pruneSlots(models, new Date(now));
+  const signInSlots = await pruneSlots(ctx, new Date(now));
   const idempotencyKeys = await models.IdempotencyKey.destroy({ where: { created_at: { [Op.lt]: new Date(now - IDEMPOTENCY_WINDOW_MS) } } });
   const widgetVerifications = await models.WidgetVerification.destroy({ where: { created_at: { [Op.lt]: new Date(now - LIMIT_WINDOW_MS) } } });
   const widgetAbuseEvents = await models.WidgetAbuseEvent.destroy({ where: { created_at: { [Op.lt]: new Date(now - ABUSE_DAYS * DAY_MS) } } });

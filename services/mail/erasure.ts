@@ -1,11 +1,12 @@
 // A stranger's address leaves the account's own emails (erase-address): queued or sent notices to it, thank-yous
 // that named it or took replies to it. A message not sent yet never goes (it is marked skipped, `erased`). The
 // sandbox's outbox (the mail sink) forgets its messages that mention it.
+import type { ServiceContext } from '../context.ts';
 import { col, fn, Op, where, type Transaction } from 'sequelize';
-import type { Models } from '../../models/index.ts';
 import { scrubColumns } from '../erase-text.ts';
 
-export async function eraseAddressFromMail(models: Models, accountId: number, email: string, at: Date, transaction: Transaction): Promise<void> {
+export async function eraseAddressFromMail(ctx: Pick<ServiceContext, 'models'>, accountId: number, email: string, at: Date, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const hers = (value: string | null) => (value ?? '').toLowerCase().includes(email);
   await scrubColumns(models.MailMessage, { account_id: accountId }, { text: ['recipient', 'reply_to', 'subject', 'text_body'] }, email, transaction, (row) => ({
     // A message to or from the address (a read receipt to it, its thank-you) is about it: its subject and text name

@@ -8,7 +8,7 @@ import { drainMailQueue } from './queue.ts';
 export const mailHooks = (ctx: ServiceContext): AreaHooks => ({
   area: 'mail',
   addressErased: (accountId) => ({
-    inTransaction: (address, transaction) => eraseAddressFromMail(ctx.models, accountId, address.email, ctx.now(), transaction),
+    inTransaction: (address, transaction) => eraseAddressFromMail(ctx, accountId, address.email, ctx.now(), transaction),
   }),
   background: [{ name: 'mail queue', run: () => drainMailQueue(ctx) }],
 });

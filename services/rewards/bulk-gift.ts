@@ -23,7 +23,7 @@ export const parseGiftCard = (text: string | null): StoredGiftCard | null => (te
 
 /** A gift campaign leaving the draft (schedule, send): checks and reserves its gift for `count` recipients. */
 export async function reserveCampaignGift(ctx: ServiceContext, account: Account, campaign: Campaign, count: number, transaction: Transaction): Promise<void> {
-  await releaseReservation(ctx.models, 'campaigns', campaign.id, account.id, transaction);
+  await releaseReservation(ctx, 'campaigns', campaign.id, account.id, transaction);
   const card = campaign.gift_card_enabled ? parseGiftCard(campaign.gift_card) : null;
   if (!card) return;
   const settings = await loadSettings(ctx, account.id, transaction);

@@ -2,10 +2,11 @@
 // made for it, by its directory id or its address, lose the recipient's name and address, and their claim pages
 // stop answering (the token hash is dropped and the order voided). The order itself stays: spend, inventory and
 // analytics count it.
+import type { ServiceContext } from '../context.ts';
 import { fn, col, Op, where, type Transaction } from 'sequelize';
-import type { Models } from '../../models/index.ts';
 
-export async function eraseGiftRecipient(models: Models, accountId: number, member: { id: number; email: string }, transaction: Transaction): Promise<number> {
+export async function eraseGiftRecipient(ctx: Pick<ServiceContext, 'models'>, accountId: number, member: { id: number; email: string }, transaction: Transaction): Promise<number> {
+  const { models } = ctx;
   const [count] = await models.GiftOrder.update(
     { recipient_name: null, recipient_email: null, claim_token_hash: null, voided: true },
     {

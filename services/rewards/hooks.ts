@@ -10,13 +10,13 @@ export const rewardsHooks = (ctx: ServiceContext): AreaHooks => ({
   area: 'rewards',
   memberErased: (accountId) => ({
     inTransaction: async (member, transaction) => {
-      await eraseGiftRecipient(ctx.models, accountId, member, transaction);
+      await eraseGiftRecipient(ctx, accountId, member, transaction);
     },
   }),
   // A stranger's address: the orders made for it by address (no member has id 0).
   addressErased: (accountId) => ({
     inTransaction: async (address, transaction) => {
-      await eraseGiftRecipient(ctx.models, accountId, { id: 0, email: address.email }, transaction);
+      await eraseGiftRecipient(ctx, accountId, { id: 0, email: address.email }, transaction);
     },
   }),
   background: [

@@ -6,7 +6,6 @@
 // has neither an order nor a holder. A refunded gift's code goes back; a canceled or ended send's held codes too.
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { affectedRows } from '../../lib/db.ts';
-import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 
 const ids = (list: readonly number[]) => list.map((n) => Number(n)).join(', ');
@@ -44,7 +43,8 @@ export async function holdCodes(ctx: Pick<ServiceContext, 'models' | 'now'>, acc
 }
 
 /** The send's held codes go back to the pool (a cancel, or the send ended with some not given). */
-export async function releaseHeldCodes(models: Models, sendPk: number, transaction?: Transaction): Promise<void> {
+export async function releaseHeldCodes(ctx: Pick<ServiceContext, 'models'>, sendPk: number, transaction?: Transaction): Promise<void> {
+  const { models } = ctx;
   await models.GiftCode.update({ held_send_id: null }, { where: { held_send_id: sendPk, order_id: { [Op.is]: null } }, ...(transaction ? { transaction } : {}) });
 }
 
@@ -87,6 +87,7 @@ export async function assignCodes(
 }
 
 /** A canceled gift's code is free again (only if it is still that order's). */
-export async function returnCode(models: Models, codeId: number, orderId: number, transaction?: Transaction): Promise<void> {
+export async function returnCode(ctx: Pick<ServiceContext, 'models'>, codeId: number, orderId: number, transaction?: Transaction): Promise<void> {
+  const { models } = ctx;
   await models.GiftCode.update({ order_id: null, assigned_at: null }, { where: { id: codeId, order_id: orderId }, ...(transaction ? { transaction } : {}) });
 }

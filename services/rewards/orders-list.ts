@@ -1,9 +1,9 @@
 // The order list of `GET /gift-card/listOrders`: an account's gift orders, newest first, filtered and paged, with
 // what the response may say about each code and claim link (whether one exists, its last 4), never the secrets.
+import type { ServiceContext } from '../context.ts';
 import { literal, Op, type WhereOptions } from 'sequelize';
 import { notFound } from '../../lib/errors.ts';
 import type { ClaimStatus, FulfillmentStatus, GiftOrder, GiftScope, PaymentStatus } from '../../models/Gift.ts';
-import type { Models } from '../../models/index.ts';
 
 export interface OrderQuery {
   page: number;
@@ -38,7 +38,8 @@ const ATTRIBUTES = [
 ] as const;
 
 /** A campaign or automation filter is a reference: one that is unknown or another account's is a 404. */
-async function checkReferences(models: Models, accountId: number, query: OrderQuery): Promise<void> {
+async function checkReferences(ctx: Pick<ServiceContext, 'models'>, accountId: number, query: OrderQuery): Promise<void> {
+  const { models } = ctx;
   if (query.campaignId !== undefined) {
     const found = await models.Campaign.findOne({ where: { id: query.campaignId, account_id: accountId }, attributes: ['id'] });
     if (!found) throw notFound(`No campaign with id ${query.campaignId}`);
@@ -63,8 +64,9 @@ function whereOf(accountId: number, query: OrderQuery): WhereOptions {
   return where;
 }
 
-export async function listOrders(models: Models, accountId: number, query: OrderQuery): Promise<{ rows: ListedOrder[]; count: number }> {
-  await checkReferences(models, accountId, query);
+export async function listOrders(ctx: Pick<ServiceContext, 'models'>, accountId: number, query: OrderQuery): Promise<{ rows: ListedOrder[]; count: number }> {
+  const { models } = ctx;
+  await checkReferences(ctx, accountId, query);
   const { rows, count } = await models.GiftOrder.findAndCountAll({
     // Whether a provider's (or the sandbox's) code is stored, without reading it.
     attributes: [...ATTRIBUTES, [literal('CASE WHEN code_ciphertext IS NULL THEN 0 ELSE 1 END'), 'has_code']],

@@ -68,7 +68,7 @@ export async function createOrders(ctx: ServiceContext, batch: OrderBatch, draft
       })),
       { transaction },
     );
-    if (batch.holder) await takeFromReservation(models, batch.holder.table, batch.holder.id, batch.accountId, gift.amount_cents * fresh.length, batch.spendDay, transaction);
+    if (batch.holder) await takeFromReservation(ctx, batch.holder.table, batch.holder.id, batch.accountId, gift.amount_cents * fresh.length, batch.spendDay, transaction);
   }
   const orders = await models.GiftOrder.findAll({ where: { order_key: keys }, order: [['id', 'ASC']], transaction });
   const pending = orders.filter((o) => o.fulfillment_status === 'pending');

@@ -1,15 +1,16 @@
 // A gift's spend reserved on what carries it (a send-ecard send for its recipients, a campaign for all of its)
 // until each recipient's order takes its share; what no order took is released when the holder ends.
+import type { ServiceContext } from '../context.ts';
 import { QueryTypes, type Transaction } from 'sequelize';
 import { affectedRows } from '../../lib/db.ts';
-import type { Models } from '../../models/index.ts';
 import { releaseHeldCodes } from './inventory.ts';
 import { releaseSpend, reserveSpend } from './spend.ts';
 
 export type Holder = 'sends' | 'campaigns';
 
 /** Moves `cents` of the holder's reservation to orders (the counter keeps it); beyond the reservation, recorded. */
-export async function takeFromReservation(models: Models, holder: Holder, holderId: number, accountId: number, cents: number, day: string, transaction: Transaction): Promise<void> {
+export async function takeFromReservation(ctx: Pick<ServiceContext, 'models'>, holder: Holder, holderId: number, accountId: number, cents: number, day: string, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   if (cents <= 0) return;
   const [row] = await models.sequelize.query<{ gift_reserved_cents: number | string }>(`SELECT gift_reserved_cents FROM ${holder} WHERE id = :holderId`, {
     replacements: { holderId },
@@ -25,13 +26,14 @@ export async function takeFromReservation(models: Models, holder: Holder, holder
     });
   }
   // Orders past what was reserved (recipients added after the reservation) still count.
-  if (cents > take) await reserveSpend(models, accountId, { cents: cents - take, day, enforce: false }, transaction);
+  if (cents > take) await reserveSpend(ctx, accountId, { cents: cents - take, day, enforce: false }, transaction);
 }
 
 /** Releases whatever the holder still reserves (it ended: sent, canceled, unscheduled): spend, and a send's held codes. */
-export async function releaseReservation(models: Models, holder: Holder, holderId: number, accountId: number, transaction?: Transaction): Promise<void> {
+export async function releaseReservation(ctx: Pick<ServiceContext, 'models'>, holder: Holder, holderId: number, accountId: number, transaction?: Transaction): Promise<void> {
+  const { models } = ctx;
   const options = transaction ? { transaction } : {};
-  if (holder === 'sends') await releaseHeldCodes(models, holderId, transaction);
+  if (holder === 'sends') await releaseHeldCodes(ctx, holderId, transaction);
   const [row] = await models.sequelize.query<{ gift_reserved_cents: number | string; gift_spend_day: string | null }>(
     `SELECT gift_reserved_cents, gift_spend_day FROM ${holder} WHERE id = :holderId`,
     { replacements: { holderId }, type: QueryTypes.SELECT, ...options },
@@ -44,5 +46,5 @@ export async function releaseReservation(models: Models, holder: Holder, holderI
     type: QueryTypes.UPDATE,
     ...options,
   });
-  if (affectedRows(changed) === 1) await releaseSpend(models, accountId, { cents, day: row.gift_spend_day }, transaction);
+  if (affectedRows(changed) === 1) await releaseSpend(ctx, accountId, { cents, day: row.gift_spend_day }, transaction);
 }

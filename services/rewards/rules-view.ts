@@ -26,7 +26,7 @@ const ORDER: readonly SpendPeriod[] = ['day', 'week', 'month'];
 
 export async function rulesView(ctx: Pick<ServiceContext, 'models' | 'config' | 'now'>, accountId: number): Promise<RulesView> {
   const now = ctx.now();
-  const [settings, rules, used] = await Promise.all([loadSettings(ctx, accountId), loadRules(ctx.models, accountId), spendUsed(ctx.models, accountId, dayOf(now))]);
+  const [settings, rules, used] = await Promise.all([loadSettings(ctx, accountId), loadRules(ctx, accountId), spendUsed(ctx, accountId, dayOf(now))]);
   return {
     enforced: settings.velocity_limits_enabled,
     currency: settings.currency,

@@ -56,7 +56,7 @@ export async function holdGiftCodes(ctx: ServiceContext, accountId: number, chec
 
 /** Reserves `cents` today in the accept's transaction; 403 spendlimit (with what is needed and left) when a rule refuses. */
 export async function reserveGiftSpend(ctx: ServiceContext, accountId: number, checked: CheckedGift, cents: number, transaction: Transaction, day = dayOf(ctx.now())): Promise<string> {
-  const refusal = await reserveSpend(ctx.models, accountId, { cents, day, enforce: checked.settings.velocity_limits_enabled }, transaction);
+  const refusal = await reserveSpend(ctx, accountId, { cents, day, enforce: checked.settings.velocity_limits_enabled }, transaction);
   if (refusal) {
     const currency = checked.settings.currency;
     throw spendLimit(

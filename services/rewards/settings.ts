@@ -4,7 +4,6 @@
 import type { Transaction } from 'sequelize';
 import { invalidValue } from '../../lib/errors.ts';
 import type { GiftRule, ProviderMode, SpendPeriod } from '../../models/Gift.ts';
-import type { Models } from '../../models/index.ts';
 import type { ServiceContext } from '../context.ts';
 
 export interface GiftSettingsView {
@@ -80,18 +79,21 @@ export async function updateSettings(ctx: Pick<ServiceContext, 'config' | 'model
   return loadSettings(ctx, accountId);
 }
 
-export async function loadRules(models: Models, accountId: number, transaction?: Transaction): Promise<GiftRule[]> {
+export async function loadRules(ctx: Pick<ServiceContext, 'models'>, accountId: number, transaction?: Transaction): Promise<GiftRule[]> {
+  const { models } = ctx;
   return models.GiftRule.findAll({ where: { account_id: accountId }, order: [['id', 'ASC']], ...(transaction ? { transaction } : {}) });
 }
 
 /** Sets the period's limit; 0 removes the rule. */
 /** True when the change raises or removes an existing limit (the console asks for the password again); adding or lowering one does not. */
-export async function ruleChangeLoosens(models: Models, accountId: number, period: SpendPeriod, limitCents: number): Promise<boolean> {
+export async function ruleChangeLoosens(ctx: Pick<ServiceContext, 'models'>, accountId: number, period: SpendPeriod, limitCents: number): Promise<boolean> {
+  const { models } = ctx;
   const current = await models.GiftRule.findOne({ where: { account_id: accountId, period } });
   return current !== null && (limitCents === 0 || limitCents > current.limit_cents);
 }
 
-export async function setRule(models: Models, accountId: number, period: SpendPeriod, limitCents: number): Promise<void> {
+export async function setRule(ctx: Pick<ServiceContext, 'models'>, accountId: number, period: SpendPeriod, limitCents: number): Promise<void> {
+  const { models } = ctx;
   if (!Number.isInteger(limitCents) || limitCents < 0) throw invalidValue(`The limit must be 0 (remove) or a positive amount (got ${limitCents / 100})`);
   if (limitCents === 0) {
     await models.GiftRule.destroy({ where: { account_id: accountId, period } });

@@ -21,7 +21,7 @@ export async function failOrders(ctx: Pick<ServiceContext, 'models'>, orders: re
       { payment_status: 'failed', fulfillment_status: 'failed', failure_reason: reason.slice(0, 200) },
       { where: { id: order.id, fulfillment_status: 'pending' }, ...opts(transaction) },
     );
-    if (changed) await releaseSpend(ctx.models, order.account_id, { cents: order.amount_cents, day: order.spend_day }, transaction);
+    if (changed) await releaseSpend(ctx, order.account_id, { cents: order.amount_cents, day: order.spend_day }, transaction);
   }
 }
 
@@ -36,8 +36,8 @@ export async function refundOrder(ctx: ServiceContext, order: GiftOrder, reason:
       { where: { id: order.id, fulfillment_status: 'fulfilled', claim_status: 'unclaimed' }, transaction },
     );
     if (!changed) return;
-    await releaseSpend(ctx.models, order.account_id, { cents: order.amount_cents, day: order.spend_day }, transaction);
-    if (order.code_id !== null) await returnCode(ctx.models, order.code_id, order.id, transaction);
+    await releaseSpend(ctx, order.account_id, { cents: order.amount_cents, day: order.spend_day }, transaction);
+    if (order.code_id !== null) await returnCode(ctx, order.code_id, order.id, transaction);
   });
 }
 

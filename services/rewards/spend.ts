@@ -3,10 +3,10 @@
 // amount to every period (a period whose start moved on starts again from 0) only if each enforced rule still
 // fits, so two concurrent reservations can never both squeeze under a limit. A release subtracts from the
 // periods the reservation was counted in, and only while they are still current.
+import type { ServiceContext } from '../context.ts';
 import { QueryTypes, type Transaction } from 'sequelize';
 import { affectedRows } from '../../lib/db.ts';
 import type { SpendPeriod } from '../../models/Gift.ts';
-import type { Models } from '../../models/index.ts';
 import { periodStarts } from './periods.ts';
 import { loadRules } from './settings.ts';
 
@@ -27,15 +27,16 @@ const usedAt = (period: SpendPeriod) => `(CASE WHEN ${period}_start = :${period}
  * it regardless). Returns null when reserved, else the rule that refused (nothing was changed).
  */
 export async function reserveSpend(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   accountId: number,
   input: { cents: number; day: string; enforce: boolean },
   transaction: Transaction,
 ): Promise<SpendRefusal | null> {
+  const { models } = ctx;
   const cents = Math.round(input.cents);
   if (cents <= 0) return null;
   const starts = periodStarts(input.day);
-  const rules = input.enforce ? await loadRules(models, accountId, transaction) : [];
+  const rules = input.enforce ? await loadRules(ctx, accountId, transaction) : [];
   // The row, made on first use. An upsert, not INSERT IGNORE: on MySQL IGNORE takes a shared lock on the existing
   // row, which two concurrent reservations then both try to upgrade for the UPDATE (a deadlock); ON DUPLICATE KEY
   // UPDATE takes the exclusive lock at once, so they wait in turn.
@@ -51,14 +52,15 @@ export async function reserveSpend(
     { replacements, type: QueryTypes.UPDATE, transaction },
   );
   if (affectedRows(changed) === 1) return null;
-  const used = await spendUsed(models, accountId, input.day, transaction);
+  const used = await spendUsed(ctx, accountId, input.day, transaction);
   const refusing = PERIODS.find((p) => limitOf.has(p) && used[p] + cents > limitOf.get(p)!) ?? 'day';
   const limitCents = limitOf.get(refusing) ?? 0;
   return { period: refusing, limitCents, remainingCents: Math.max(0, limitCents - used[refusing]) };
 }
 
 /** Gives back `cents` reserved (or spent) on the UTC day `day`, in whichever of its periods are still current. */
-export async function releaseSpend(models: Models, accountId: number, input: { cents: number; day: string }, transaction?: Transaction): Promise<void> {
+export async function releaseSpend(ctx: Pick<ServiceContext, 'models'>, accountId: number, input: { cents: number; day: string }, transaction?: Transaction): Promise<void> {
+  const { models } = ctx;
   const cents = Math.round(input.cents);
   if (cents <= 0) return;
   const sets = PERIODS.map((p) => `${p}_cents = CASE WHEN ${p}_start = :${p} AND ${p}_cents >= :cents THEN ${p}_cents - :cents WHEN ${p}_start = :${p} THEN 0 ELSE ${p}_cents END`).join(', ');
@@ -74,7 +76,8 @@ export async function releaseSpend(models: Models, accountId: number, input: { c
  * (MySQL): it sees what concurrent reservations committed, not the transaction's older snapshot (a refusal's
  * `remaining` is then the counter's current one).
  */
-export async function spendUsed(models: Models, accountId: number, day: string, transaction?: Transaction): Promise<Record<SpendPeriod, number>> {
+export async function spendUsed(ctx: Pick<ServiceContext, 'models'>, accountId: number, day: string, transaction?: Transaction): Promise<Record<SpendPeriod, number>> {
+  const { models } = ctx;
   const row = await models.GiftSpend.findByPk(accountId, transaction ? { transaction, lock: transaction.LOCK.UPDATE } : {});
   const starts = periodStarts(day);
   const used = (p: SpendPeriod) => (row && row[`${p}_start`] === starts[p] ? row[`${p}_cents`] : 0);

@@ -12,7 +12,7 @@ export const sendsHooks = (ctx: ServiceContext): AreaHooks => ({
   area: 'sends',
   usage: sendsUsageCheck,
   addressErased: (accountId) => ({
-    inTransaction: (address, transaction) => eraseAddressFromSends(ctx.models, accountId, address.email, ctx.now(), transaction),
+    inTransaction: (address, transaction) => eraseAddressFromSends(ctx, accountId, address.email, ctx.now(), transaction),
   }),
   background: [
     { name: 'send starts', run: () => startUnstartedSends(ctx) },

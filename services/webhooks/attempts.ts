@@ -129,7 +129,7 @@ export async function finishDelivery(
   const delivered = input.result === 'delivered';
   const { account_id: accountId, outbox_id: outboxId } = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true, attributes: ['account_id', 'outbox_id'] });
   // The account first, as every transaction that writes its events or notices does (no lock-order deadlocks).
-  const status = await accountTransaction(models, accountId, async (transaction) => {
+  const status = await accountTransaction(ctx, accountId, async (transaction) => {
     const delivery = await models.WebhookDelivery.findByPk(input.deliveryId, { rejectOnEmpty: true, transaction });
     if (input.trigger === 'replay') {
       // A replay adds an attempt; only a success changes how the delivery ended.
@@ -146,7 +146,7 @@ export async function finishDelivery(
     if (delivered) {
       await models.WebhookEndpoint.update({ consecutive_failures: 0 }, { where: { id: endpoint.id }, transaction });
     } else if (input.result === 'gone') {
-      if (endpoint.kind === 'member_change') await removeEndpoint(models, endpoint.id, now, transaction);
+      if (endpoint.kind === 'member_change') await removeEndpoint(ctx, endpoint.id, now, transaction);
       else await pause(ctx, endpoint.id, now, transaction, 'it answered 410 Gone');
     } else if (input.result === 'failed') {
       await models.WebhookEndpoint.increment('consecutive_failures', { where: { id: endpoint.id }, transaction });
@@ -154,7 +154,7 @@ export async function finishDelivery(
     }
     return ended;
   });
-  await redactFinished(models, { ids: [outboxId] }, now);
+  await redactFinished(ctx, { ids: [outboxId] }, now);
   return status;
 }
 
@@ -168,7 +168,7 @@ async function pause(ctx: ServiceContext, endpointId: number, now: Date, transac
     },
   );
   if (!paused) return;
-  await notifyEndpointPaused(ctx.models, endpointId, reason, now, transaction);
+  await notifyEndpointPaused(ctx, endpointId, reason, now, transaction);
   // The mail queue's background pass sends the notice soon after the commit.
   transaction.afterCommit(() => ctx.nudge());
 }

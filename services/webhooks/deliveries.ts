@@ -1,7 +1,6 @@
 // The delivery log (list, one delivery with its attempts), replays of a delivery and test sends to an endpoint.
 import { Op, type WhereOptions, type Attributes } from 'sequelize';
 import { deliveryInProgress, deliveryRedacted, endpointRemoved, noEndpoint, notFound, serviceUnavailable } from '../../lib/errors.ts';
-import type { Models } from '../../models/index.ts';
 import type { WebhookAttempt } from '../../models/WebhookAttempt.ts';
 import type { DeliveryStatus, WebhookDelivery } from '../../models/WebhookDelivery.ts';
 import type { WebhookEndpoint } from '../../models/WebhookEndpoint.ts';
@@ -38,14 +37,16 @@ export interface LoggedDelivery {
   url: string;
 }
 
-async function withUrls(models: Models, deliveries: WebhookDelivery[]): Promise<LoggedDelivery[]> {
+async function withUrls(ctx: Pick<ServiceContext, 'models'>, deliveries: WebhookDelivery[]): Promise<LoggedDelivery[]> {
+  const { models } = ctx;
   const endpoints = await models.WebhookEndpoint.findAll({ where: { id: [...new Set(deliveries.map((d) => d.endpoint_id))] }, attributes: ['id', 'url'] });
   const urlOf = new Map(endpoints.map((e) => [e.id, e.url]));
   return deliveries.map((delivery) => ({ delivery, url: urlOf.get(delivery.endpoint_id)! }));
 }
 
 /** The log, newest first. An `endpoint_id` filter is a reference: one that is not the account's is a 404 (removed ones still are). */
-export async function listDeliveries(models: Models, accountId: number, query: DeliveryQuery): Promise<{ rows: LoggedDelivery[]; count: number }> {
+export async function listDeliveries(ctx: Pick<ServiceContext, 'models'>, accountId: number, query: DeliveryQuery): Promise<{ rows: LoggedDelivery[]; count: number }> {
+  const { models } = ctx;
   const where: WhereOptions = { account_id: accountId };
   if (query.status) Object.assign(where, { status: query.status });
   if (query.eventType) Object.assign(where, { event_type: query.eventType });
@@ -58,13 +59,14 @@ export async function listDeliveries(models: Models, accountId: number, query: D
     Object.assign(where, { created_at: { ...(query.dateFrom ? { [Op.gte]: query.dateFrom } : {}), ...(query.dateTo ? { [Op.lte]: query.dateTo } : {}) } });
   }
   const { rows, count } = await models.WebhookDelivery.findAndCountAll({ where, order: [['id', 'DESC']], limit: query.perPage, offset: (query.page - 1) * query.perPage });
-  return { rows: await withUrls(models, rows), count };
+  return { rows: await withUrls(ctx, rows), count };
 }
 
 /** The deliveries of one event (the `ecard_shared` of a send: its event id is the send's id), oldest first. */
-export async function eventDeliveries(models: Models, accountId: number, eventType: string, eventId: string): Promise<LoggedDelivery[]> {
+export async function eventDeliveries(ctx: Pick<ServiceContext, 'models'>, accountId: number, eventType: string, eventId: string): Promise<LoggedDelivery[]> {
+  const { models } = ctx;
   const rows = await models.WebhookDelivery.findAll({ where: { account_id: accountId, event_type: eventType, event_id: eventId }, order: [['id', 'ASC']], limit: 100 });
-  return withUrls(models, rows);
+  return withUrls(ctx, rows);
 }
 
 export interface DeliveryDetail {
@@ -77,7 +79,8 @@ export interface DeliveryDetail {
   attempts: WebhookAttempt[];
 }
 
-export async function findDelivery(models: Models, accountId: number, id: number): Promise<DeliveryDetail> {
+export async function findDelivery(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number): Promise<DeliveryDetail> {
+  const { models } = ctx;
   const delivery = await models.WebhookDelivery.findOne({ where: { id, account_id: accountId } });
   if (!delivery) throw notFound(`No webhook delivery with id ${id}`);
   const endpoint = await models.WebhookEndpoint.findByPk(delivery.endpoint_id, { rejectOnEmpty: true });
@@ -125,7 +128,7 @@ function target(ctx: ServiceContext): WorkflowTarget {
 
 /** Sends the same body (and event id) again, as a new attempt of the same delivery; the earlier attempts stay. */
 export async function replayDelivery(ctx: ServiceContext, accountId: number, id: number): Promise<LoggedDelivery> {
-  const { delivery, endpoint, redacted } = await findDelivery(ctx.models, accountId, id);
+  const { delivery, endpoint, redacted } = await findDelivery(ctx, accountId, id);
   if (redacted) throw deliveryRedacted(`Delivery ${id} carried personal data of an erased member; it was redacted and cannot be replayed`);
   if (endpoint.removed_at) throw endpointRemoved(`The endpoint of delivery ${id} was removed`);
   if (delivery.status === 'Pending' || delivery.status === 'Retrying') {
@@ -142,13 +145,13 @@ export async function replayDelivery(ctx: ServiceContext, accountId: number, id:
 
 /** Fires a sample event at an endpoint (the ecard_shared URL by default), signed and logged, even while it is paused. */
 export async function sendTest(ctx: ServiceContext, accountId: number, endpointId: number | undefined): Promise<LoggedDelivery> {
-  const endpoint = endpointId === undefined ? await ecardSharedEndpoint(ctx.models, accountId) : await findEndpoint(ctx.models, accountId, endpointId);
+  const endpoint = endpointId === undefined ? await ecardSharedEndpoint(ctx, accountId) : await findEndpoint(ctx, accountId, endpointId);
   if (!endpoint) throw noEndpoint('No ecard_shared URL is set; set one or name an endpoint_id');
   const now = ctx.now();
   const eventType = endpoint.kind === 'ecard_shared' ? 'ecard_shared' : endpoint.event_type!;
   const body = sampleEvent(eventType as WebhookEventType, now);
   const eventId = endpoint.kind === 'ecard_shared' ? crypto.randomUUID() : (body as { event_id: string }).event_id;
-  const delivery = await accountTransaction(ctx.models, accountId, async (transaction) => {
+  const delivery = await accountTransaction(ctx, accountId, async (transaction) => {
     // Already drained: a test goes to this endpoint only.
     const eventPk = await recordEvent(ctx, { accountId, eventId, eventType, source: 'test', memberId: null, occurredAt: now, body }, transaction);
     await ctx.models.OutboxEvent.update({ drained_at: now }, { where: { id: eventPk }, transaction });

@@ -30,7 +30,7 @@ async function fanOut(ctx: ServiceContext, event: OutboxEvent): Promise<void> {
   // for it; the account's upserts (shared too) no longer wait for each event's fan-out. Two fan-outs of one event
   // are kept apart by the claim below, and nothing here writes the account's row (no lock to upgrade).
   await writeTransaction(models.sequelize, async (transaction) => {
-    if (!(await shareAccount(models, event.account_id, transaction))) throw notFound(`No account with id ${event.account_id}`);
+    if (!(await shareAccount(ctx, event.account_id, transaction))) throw notFound(`No account with id ${event.account_id}`);
     const now = ctx.now();
     const [claimed] = await models.OutboxEvent.update({ drained_at: now }, { where: { id: event.id, drained_at: { [Op.is]: null } }, transaction });
     if (claimed === 0) return;
@@ -53,7 +53,7 @@ async function fanOut(ctx: ServiceContext, event: OutboxEvent): Promise<void> {
       })),
       { transaction, ignoreDuplicates: true },
     );
-    if (event.redact_after_delivery) await redactFinished(models, { ids: [event.id] }, now, transaction);
+    if (event.redact_after_delivery) await redactFinished(ctx, { ids: [event.id] }, now, transaction);
   });
 }
 
@@ -108,6 +108,6 @@ export async function drainOutbox(ctx: ServiceContext): Promise<boolean> {
   const events = await ctx.models.OutboxEvent.findAll({ where: { drained_at: { [Op.is]: null } }, order: [['id', 'ASC']], limit: BATCH });
   for (const event of await drainUntaken(ctx, events)) await fanOut(ctx, event);
   const started = ctx.workflows ? await startPending(ctx, ctx.workflows) : 0;
-  await redactFinished(ctx.models, {}, ctx.now());
+  await redactFinished(ctx, {}, ctx.now());
   return events.length === BATCH || started === BATCH;
 }

@@ -8,7 +8,7 @@ import { eraseAddressFromWebhooks } from './erasure.ts';
 export const webhooksHooks = (ctx: ServiceContext): AreaHooks => ({
   area: 'webhooks',
   addressErased: (accountId) => ({
-    inTransaction: (address, transaction) => eraseAddressFromWebhooks(ctx.models, accountId, address.email, transaction),
+    inTransaction: (address, transaction) => eraseAddressFromWebhooks(ctx, accountId, address.email, transaction),
   }),
   background: [{ name: 'webhook outbox', run: () => drainOutbox(ctx) }],
 });

@@ -1,13 +1,14 @@
 // Emails to account owners about their webhooks, queued for the mail transport.
+import type { ServiceContext } from '../context.ts';
 import type { Transaction } from 'sequelize';
-import type { Models } from '../../models/index.ts';
 import { queueOwnerNotice } from '../owner-mail.ts';
 
-export async function notifyEndpointPaused(models: Models, endpointId: number, reason: string, at: Date, transaction: Transaction): Promise<void> {
+export async function notifyEndpointPaused(ctx: Pick<ServiceContext, 'models'>, endpointId: number, reason: string, at: Date, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const endpoint = await models.WebhookEndpoint.findByPk(endpointId, { rejectOnEmpty: true, transaction });
   const what = endpoint.kind === 'ecard_shared' ? 'Your ecard_shared webhook URL' : `Your ${endpoint.event_type ?? ''} webhook subscription`;
   await queueOwnerNotice(
-    models,
+    ctx,
     endpoint.account_id,
     {
       kind: 'webhook_endpoint_paused',

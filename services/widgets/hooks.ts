@@ -8,12 +8,12 @@ export const widgetHooks = (ctx: ServiceContext): AreaHooks => ({
   area: 'widget',
   memberErased: (accountId) => ({
     inTransaction: async (member, transaction) => {
-      await eraseVerifications(ctx.models, accountId, member.email, transaction);
+      await eraseVerifications(ctx, accountId, member.email, transaction);
     },
   }),
   addressErased: (accountId) => ({
     inTransaction: async (address, transaction) => {
-      await eraseVerifications(ctx.models, accountId, address.email, transaction);
+      await eraseVerifications(ctx, accountId, address.email, transaction);
     },
   }),
 });

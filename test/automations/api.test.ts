@@ -311,7 +311,7 @@ describe('automations: the API', function () {
 
   it('gift cards: a create needs a gc_automation_enable token without resource, enabling one for the automation (else 403 requires_otp)', async () => {
     const gift = { gift_card_enabled: true, gift_card: { product_id: 'manual:amazon:25', amount: 25 } };
-    const token = async (resourceId: string | null) => (await issueToken(stack.models, { accountId: account.accountId, purpose: 'gc_automation_enable', resourceId, now: new Date() })).token;
+    const token = async (resourceId: string | null) => (await issueToken(stack, { accountId: account.accountId, purpose: 'gc_automation_enable', resourceId, now: new Date() })).token;
     const refusedCreate = await save({ automation_name: 'Gifts', event_type: 'birthday', ...gift });
     expectFailure(refusedCreate, 403, 'confirmation_required');
     expect(refusedCreate.body).to.deep.include({ requires_otp: true, otp_purpose: 'gc_automation_enable' });
@@ -352,7 +352,7 @@ describe('automations: the API', function () {
 
   /** An enabled anniversary automation with a gift card, made with a token without resource. */
   const giftAutomation = async () => {
-    const token = async (resourceId: string | null) => (await issueToken(stack.models, { accountId: account.accountId, purpose: 'gc_automation_enable', resourceId, now: new Date() })).token;
+    const token = async (resourceId: string | null) => (await issueToken(stack, { accountId: account.accountId, purpose: 'gc_automation_enable', resourceId, now: new Date() })).token;
     const [m1, m2] = [await member(), await member()];
     const dept = await stack.models.Department.create({ account_id: account.accountId, name: 'Sales', name_key: 'sales' });
     const rules = [{ after_years: 5, ecard_ids: [ecardIds[1]], messages: ['Five years!'] }];

@@ -54,7 +54,7 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
     ) as AutomationBody;
   const findOne = async (id: number) => expectSuccess(await api('GET', `/automation/findOne/id/${id}`)) as AutomationBody;
   const token = async (purpose: TokenPurpose, id: number) =>
-    (await issueToken(stack.models, { accountId: account.accountId, purpose, resourceId: String(id), now: new Date() })).token;
+    (await issueToken(stack, { accountId: account.accountId, purpose, resourceId: String(id), now: new Date() })).token;
   const notices = async () =>
     (await stack.models.MailMessage.findAll({ where: { account_id: account.accountId, kind: 'automation_disabled' }, order: [['id', 'ASC']] })).map((m) => ({
       recipient: m.recipient,

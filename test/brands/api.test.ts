@@ -198,12 +198,12 @@ describe('brands: key API', function () {
 
     it('a token issued for another brand does not open it', async () => {
       const spare = (await ok('POST', '/brand/save', { brand: { name: 'Spare' } }, account.liveKey)).id as number;
-      const { token } = await issueToken(stack.models, { accountId: account.accountId, purpose: 'brand_delete', resourceId: String(spare), now: new Date() });
+      const { token } = await issueToken(stack, { accountId: account.accountId, purpose: 'brand_delete', resourceId: String(spare), now: new Date() });
       expectFailure(await api('POST', '/brand/delete', { id: brandId, otp_confirmation_token: token }, account.liveKey), 403, 'confirmation_required');
     });
 
     it('with its token it is deleted and its eCards go back to null (the default)', async () => {
-      const { token } = await issueToken(stack.models, { accountId: account.accountId, purpose: 'brand_delete', resourceId: String(brandId), now: new Date() });
+      const { token } = await issueToken(stack, { accountId: account.accountId, purpose: 'brand_delete', resourceId: String(brandId), now: new Date() });
       expect(await ok('POST', '/brand/delete', { id: brandId, otp_confirmation_token: token }, account.liveKey)).to.deep.equal({ deleted: [brandId] });
       expect(await stack.models.Brand.count({ where: { id: brandId } })).to.equal(0);
       expect((await ok('GET', `/ecard/findOne/id/${ecardId}`, undefined, account.liveKey)).ecardbrandid).to.equal(null);

@@ -24,7 +24,7 @@ describe('brands: bulk sends', function () {
     await ok('POST', '/campaign/send', { campaignid: id });
     const send = await eventually(() => stack.models.Send.findOne({ where: { origin: 'campaign', origin_id: id } }), (s) => s !== null, 60_000);
     await ok('POST', '/brand/save', { brand: { id: brandId, name: 'Renamed later' } });
-    const brand = (await loadSnapshot(stack.models, send!.id))!.brand!;
+    const brand = (await loadSnapshot(stack, send!.id))!.brand!;
     expect(brand).to.deep.include({ id: brandId, name: 'Campaign brand', accent_color: '#0a0' });
   });
 });

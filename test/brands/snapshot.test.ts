@@ -23,7 +23,7 @@ describe('brands: the send snapshot', function () {
   const { api, ok } = apiClient(() => stack, () => account.liveKey);
   const snapshotOf = async (sendId: string) => {
     const send = await stack.models.Send.findOne({ where: { send_id: sendId }, rejectOnEmpty: true });
-    return (await loadSnapshot(stack.models, send.id))!;
+    return (await loadSnapshot(stack, send.id))!;
   };
 
   it('an eCard with no brand keeps the default brand as it was at accept', async () => {

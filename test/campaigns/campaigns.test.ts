@@ -351,7 +351,7 @@ describe('campaigns: drafts, eCards, recipients, sending', function () {
     const noToken = await asFree.api('POST', '/campaign/send', { campaignid: id });
     expectFailure(noToken, 403, 'confirmation_required');
     expect(noToken.body).to.deep.include({ requires_otp: true, otp_purpose: 'gc_campaign_send' });
-    const { token } = await issueToken(stack.models, { accountId: free.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
+    const { token } = await issueToken(stack, { accountId: free.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
     const over = await asFree.api('POST', '/campaign/send', { campaignid: id, gc_confirmation_token: token });
     expectFailure(over, 403, 'wouldexceedlimit');
     expect(over.body).to.deep.include({ needed: 101, remaining: 100 });

@@ -81,13 +81,13 @@ describe('console in a browser: the home chart and a widget’s stats', function
     await stack.models.TeamMember.update({ date_of_birth: `1988-${utcDay(new Date(Date.now() + 3 * DAY)).slice(5)}` }, { where: { account_id: accountId, email: 'm1@seed.example.com' } });
     await insertAutomation(stack.models, accountId, 'UTC', ecards[1]!.id);
     // The widget's counters for the Stats tab.
-    await addToCounter(stack.models, widget, 'view', noon(0), 120);
-    await addToCounter(stack.models, widget, 'form_open', noon(0), 30);
+    await addToCounter(stack, widget, 'view', noon(0), 120);
+    await addToCounter(stack, widget, 'form_open', noon(0), 30);
     const today = rows.filter((r) => r.origin === 'widget');
-    await addToCounter(stack.models, widget, 'send:email', noon(0), today.length);
+    await addToCounter(stack, widget, 'send:email', noon(0), today.length);
     widgetSends = { sent: today.length, opened: today.filter((r) => r.opened_at).length };
     await stack.models.QuotaUsage.upsert({ account_id: accountId, month: new Date().toISOString().slice(0, 7), used: 1240 });
-    await addToCounter(stack.models, widget, 'send:ecard_copy_link', noon(0), 4);
+    await addToCounter(stack, widget, 'send:ecard_copy_link', noon(0), 4);
     await stack.models.WidgetAbuseEvent.create({ account_id: accountId, widget_id: widget.id, kind: 'honeypot', created_at: new Date() });
 
     // The pages under their own CSP (uPlot draws with CSSOM styles only); axe runs in another context.

@@ -124,12 +124,12 @@ describe('console pages: home figures and widget stats', function () {
     const ecard = await insertEcard(stack.models, accountId, widget.id, { name: 'Cheers' });
     const today = noon(0);
     const before = noon(-3);
-    await addToCounter(stack.models, widget, 'view', today, 40);
-    await addToCounter(stack.models, widget, 'view', before, 10);
-    await addToCounter(stack.models, widget, 'form_open', today, 12);
-    await addToCounter(stack.models, widget, 'send:email', today, 5);
-    await addToCounter(stack.models, widget, 'send:facebook', today, 2);
-    await addToCounter(stack.models, widget, 'silent', today, 3);
+    await addToCounter(stack, widget, 'view', today, 40);
+    await addToCounter(stack, widget, 'view', before, 10);
+    await addToCounter(stack, widget, 'form_open', today, 12);
+    await addToCounter(stack, widget, 'send:email', today, 5);
+    await addToCounter(stack, widget, 'send:facebook', today, 2);
+    await addToCounter(stack, widget, 'silent', today, 3);
     // The widget's sends: 3 opened of 5 email recipients today (in sends of one recipient each), one opened three days ago.
     for (const opened of [true, true, true, false, false]) await seedSend(ecard, { status: 'sent', at: today, opened, origin: 'widget', share_type: 'email' });
     await seedSend(ecard, { status: 'sent', at: before, opened: true, origin: 'widget', share_type: 'email' });

@@ -43,7 +43,7 @@ describe('console look in a browser: shell, navigation, dark mode, brand accent'
     stack = await testStack();
     account = await newAccount(stack.models, 'pro');
     // Rows in a few tables, so the phone check covers a table's frame, not only empty states.
-    await addCustomField(stack.models, { accountId: account.accountId, key: 'work_anniversary', label: 'Work anniversary', required: false });
+    await addCustomField(stack, { accountId: account.accountId, key: 'work_anniversary', label: 'Work anniversary', required: false });
     await addSuppression(stack.services, account.accountId, 'email', 'someone.with.a.rather.long.address@subdomain.example.com');
     ({ page } = await signedInPage(stack, account.accountId));
   });
@@ -133,7 +133,7 @@ describe('console look in a browser: shell, navigation, dark mode, brand accent'
   });
 
   it('the default brand\'s accent colours the primary buttons; a light accent gets dark text and darker links', async () => {
-    const brand = await resolveBrand(stack.models, account.accountId, null);
+    const brand = await resolveBrand(stack, account.accountId, null);
     const { key } = await newKey(stack.models, account.accountId, { brands: 'manage' });
     const setAccent = async (accent: string) => expectSuccess(await call(stack.url, 'POST', '/v2/api/brand/save', { key, body: { brand: { id: brand!.id, accent_color: accent } } }));
 

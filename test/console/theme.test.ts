@@ -17,7 +17,7 @@ describe('console theme.css: the default brand\'s accent', function () {
 
   /** Sets the default brand's accent through the key API, as an owner's integration would. */
   async function setAccent(accountId: number, key: string, accent: string | null): Promise<void> {
-    const brand = await resolveBrand(stack.models, accountId, null);
+    const brand = await resolveBrand(stack, accountId, null);
     expectSuccess(await call(stack.url, 'POST', '/v2/api/brand/save', { key, body: { brand: { id: brand!.id, accent_color: accent } } }));
   }
 

@@ -60,7 +60,7 @@ describe('directory: upserts from two API processes, and the seats row', functio
   };
 
   it('concurrent upserts of one new person, each of another field: one member with every field, one created event and one updated event per other call', async () => {
-    await addCustomField(stack.models, { accountId: account.accountId, key: 'badge_expiry', label: 'Badge', required: false });
+    await addCustomField(stack, { accountId: account.accountId, key: 'badge_expiry', label: 'Badge', required: false });
     const answers = await Promise.all(CHANGES.map((change, i) => onProcess(i, '/upsert', { email: 'grace@example.com', ...change })));
     const actions = answers.map((res) => (expectSuccess(res) as { action: string }).action);
     expect(actions.filter((a) => a === 'created')).to.have.length(1);
@@ -79,7 +79,7 @@ describe('directory: upserts from two API processes, and the seats row', functio
   });
 
   it('concurrent updates of one member, each of another field, lose none of them', async () => {
-    await addCustomField(stack.models, { accountId: account.accountId, key: 'badge_expiry', label: 'Badge', required: false });
+    await addCustomField(stack, { accountId: account.accountId, key: 'badge_expiry', label: 'Badge', required: false });
     expectSuccess(await onProcess(0, '/upsert', { email: 'grace@example.com' }));
     for (let round = 0; round < 3; round++) {
       const answers = await Promise.all(CHANGES.map((change, i) => onProcess(i + round, '/upsert', { email: 'grace@example.com', ...change, job_position: undefined, ...(i === 3 ? { job_position: `Title ${round}` } : {}) })));

@@ -35,7 +35,7 @@ describe('console pages: directory', function () {
     this.timeout(120_000);
     stack = await testStack();
     owner = await ownerOnPages(stack);
-    await addCustomField(stack.models, { accountId: owner.account.accountId, key: 'anniversary', label: 'Work anniversary', required: false });
+    await addCustomField(stack, { accountId: owner.account.accountId, key: 'anniversary', label: 'Work anniversary', required: false });
   });
 
   const find = async (email: string) => expectSuccess(await call(stack.url, 'GET', `/v2/api/pub/team-member-actions/find?email=${encodeURIComponent(email)}`, { key: owner.account.liveKey })) as MemberOut | Record<string, never>;

@@ -25,7 +25,7 @@ describe('directory: import (POST /pub/team-member-actions/import)', function ()
   before(async () => {
     stack = await testStack();
     account = await newAccount(stack.models, 'pro');
-    await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: false });
+    await addCustomField(stack, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: false });
   });
   const { api } = apiClient(() => stack, () => account.liveKey);
   const runImport = async (body: Record<string, unknown>) => expectSuccess(await api('POST', '/pub/team-member-actions/import', body)) as Outcome;

@@ -123,7 +123,7 @@ describe('directory: list, fields, departments, sample', function () {
         const logging = options.logging;
         options.logging = (sql: string) => logged.push(sql);
         try {
-          await listMembers(stack.models, seeded.accountId, { status, perPage: 100, afterId: 100_000, updatedSince: undefined });
+          await listMembers(stack, seeded.accountId, { status, perPage: 100, afterId: 100_000, updatedSince: undefined });
         } finally {
           options.logging = logging;
         }
@@ -152,9 +152,9 @@ describe('directory: list, fields, departments, sample', function () {
       expect(builtIn.map((f) => f.key)).to.deep.equal(['email', 'employee_id', 'first_name', 'last_name', 'job_position', 'departments', 'date_of_birth', 'hire_date', 'profile_image_url', 'manager_email', 'timezone']);
       expect(builtIn[0]).to.deep.equal({ key: 'email', label: 'Email', type: 'string', required: true, format: 'email' });
       expect(builtIn.find((f) => f.key === 'hire_date')).to.deep.equal({ key: 'hire_date', label: 'Hire date', type: 'date', required: false, format: 'YYYY-MM-DD' });
-      await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: true });
-      await addCustomField(stack.models, { accountId: account.accountId, key: 'badge_date', label: 'Badge date', required: false });
-      await deactivateCustomField(stack.models, account.accountId, 'badge_date');
+      await addCustomField(stack, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: true });
+      await addCustomField(stack, { accountId: account.accountId, key: 'badge_date', label: 'Badge date', required: false });
+      await deactivateCustomField(stack, account.accountId, 'badge_date');
       const withCustom = expectSuccess(await api('GET', '/pub/team-member-actions/fields')) as Array<Record<string, unknown>>;
       expect(withCustom.slice(builtIn.length)).to.deep.equal([{ key: 'custom_fields.visa_expiry', label: 'Visa expiry', type: 'date', required: true, format: 'YYYY-MM-DD' }]);
       // Another account sees only the built-in fields.

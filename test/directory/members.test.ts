@@ -150,7 +150,7 @@ describe('directory: find, deactivate, reactivate, delete, seats', function () {
 
   describe('delete (erasure)', () => {
     it('removes the member\'s personal data from every table but events awaiting delivery, which are redacted once delivered', async () => {
-      await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa', required: false });
+      await addCustomField(stack, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa', required: false });
       const manager = await upsert({ email: 'zelda.erasable@example.com', employee_id: 'ZZ-991', first_name: 'Zeldaname', last_name: 'Quuxsurname', job_position: 'Chief Unicorn', departments: ['Erasure Team'], date_of_birth: '1977-03-14', hire_date: '2011-11-11', profile_image_url: 'https://example.com/zelda-face.png', custom_fields: { visa_expiry: '2031-02-03' } });
       await upsert({ email: 'zelda.erasable@example.com', job_position: 'Chief Unicorn II' });
       await api('POST', '/pub/team-member-actions/deactivate', { email: 'zelda.erasable@example.com' });

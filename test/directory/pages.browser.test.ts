@@ -18,7 +18,7 @@ describe('console in a browser: directory', function () {
     if (mysqlUrl) this.skip();
     stack = await testStack();
     account = await newAccount(stack.models);
-    await addCustomField(stack.models, { accountId: account.accountId, key: 'anniversary', label: 'Work anniversary', required: false });
+    await addCustomField(stack, { accountId: account.accountId, key: 'anniversary', label: 'Work anniversary', required: false });
     for (const [first, last, dept] of [['Marie', 'Curie', 'Research'], ['Alan', 'Turing', 'Research'], ['Katherine', 'Johnson', 'Flight']]) {
       expectSuccess(await call(stack.url, 'POST', '/v2/api/pub/team-member-actions/upsert', { key: account.liveKey, body: { email: `${first!.toLowerCase()}@example.com`, first_name: first, last_name: last, job_position: 'Scientist', departments: [dept], hire_date: '2019-04-01' } }));
     }

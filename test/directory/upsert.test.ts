@@ -241,8 +241,8 @@ describe('directory: upsert', function () {
 
   describe('custom date fields', () => {
     it('sets, changes and clears custom dates; unknown keys are ignored; a required one is needed on create', async () => {
-      await addCustomField(stack.models, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: false });
-      await addCustomField(stack.models, { accountId: account.accountId, key: 'start_date', label: 'Start date', required: true });
+      await addCustomField(stack, { accountId: account.accountId, key: 'visa_expiry', label: 'Visa expiry', required: false });
+      await addCustomField(stack, { accountId: account.accountId, key: 'start_date', label: 'Start date', required: true });
       const missing = expectFailure(await api('POST', '/pub/team-member-actions/upsert', { email: 'l@example.com', custom_fields: { visa_expiry: '2027-01-01' } }), 422, 'missing_field');
       expect(missing).to.deep.equal(['custom_fields.start_date is required']);
       expect(await stack.models.TeamMember.count({ where: { account_id: account.accountId } })).to.equal(0);

@@ -104,7 +104,7 @@ describe('eCards', function () {
       expectFailure(refused, 403, 'confirmation_required');
       expect(refused.body).to.deep.include({ requires_otp: true, otp_purpose: 'ecard_delete_in_use', impact: [{ id: b.id, campaigns: 0, automations: 0, sends: 3 }] });
       expect(await stack.models.Ecard.count({ where: { id: b.id } })).to.equal(1);
-      const { token } = await issueToken(stack.models, { accountId: account.accountId, purpose: 'ecard_delete_in_use', resourceId: String(b.id), now: new Date() });
+      const { token } = await issueToken(stack, { accountId: account.accountId, purpose: 'ecard_delete_in_use', resourceId: String(b.id), now: new Date() });
       expect(expectSuccess(await api('POST', '/ecard/deleteEcards', { ecardIds: [b.id], otp_confirmation_token: token }))).to.deep.equal({ deleted: [b.id] });
 
       const [c, d] = [await create(), await create()];

@@ -25,7 +25,7 @@ describe('"Send me a test": POST /ecard/sendTest and the console\'s test form', 
     stack = await testStack();
     smtp = await testSmtpServer();
     account = await newAccount(stack.models, 'free');
-    owner = (await ownerEmail(stack.models, account.accountId))!;
+    owner = (await ownerEmail(stack, account.accountId))!;
     const widget = await insertWidget(stack.models, account.accountId);
     const ecard = await insertEcard(stack.models, account.accountId, widget.id);
     await ecard.update({ header: 'Cheers, {{recipient_first_name}}', details: '<p>With love from {{sender_name}}</p>' });
@@ -94,7 +94,7 @@ describe('"Send me a test": POST /ecard/sendTest and the console\'s test form', 
 
   it('the console\'s form: 303 back to the editor with test-sent; the owner gets it; a foreign id 404; no CSRF refused', async () => {
     const signed = await ownerOnPages(stack);
-    const consoleOwner = (await ownerEmail(stack.models, signed.account.accountId))!;
+    const consoleOwner = (await ownerEmail(stack, signed.account.accountId))!;
     const widget = await insertWidget(stack.models, signed.account.accountId);
     const ecard = await insertEcard(stack.models, signed.account.accountId, widget.id);
     const res = await signed.browser.post(`/v2/console/ecards/${ecard.id}/test`, { _csrf: signed.csrf, email: '' });

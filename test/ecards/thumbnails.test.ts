@@ -85,7 +85,7 @@ describe('eCards: thumbnails of uploaded artwork', function () {
     const original = await picture(900, 600);
     await save({}, original);
     expect(await stack.models.MediaFile.count({ where: { account_id: account.accountId } })).to.equal(1);
-    expect(await storedMediaBytes(stack.models, account.accountId)).to.equal(original.length);
+    expect(await storedMediaBytes(stack, account.accountId)).to.equal(original.length);
   });
 
   it('a smaller image keeps its width', async () => {

@@ -12,7 +12,7 @@ export type TestAccount = CreatedAccount;
 /** A new account (with its sandbox and full-access keys), so tests never share data. */
 export async function newAccount(models: Models, plan: 'free' | 'pro' | 'enterprise' = 'free'): Promise<TestAccount> {
   counter += 1;
-  return createAccount(models, { name: `Test ${counter}`, ownerEmail: `owner-${process.pid}-${Date.now()}-${counter}@example.com`, plan });
+  return createAccount({ models }, { name: `Test ${counter}`, ownerEmail: `owner-${process.pid}-${Date.now()}-${counter}@example.com`, plan });
 }
 
 export async function newKey(
@@ -21,7 +21,7 @@ export async function newKey(
   levels: Partial<Record<Area, Level>>,
   mode: KeyMode = 'live',
 ): Promise<{ keyId: number; key: string }> {
-  return createApiKey(models, { accountId, mode, name: 'scoped', fullAccess: false, levels });
+  return createApiKey({ models }, { accountId, mode, name: 'scoped', fullAccess: false, levels });
 }
 
 /** A JSON object as the API answers it. */

@@ -46,7 +46,7 @@ export async function insertSend(models: Models, ecard: Ecard, to: string, field
     sandbox: false, sender_name: 'Sam', sender_email: 'sam@example.com', personal_message: null, locale: 'en', merge_tags: null,
     override_props: null, send_at: new Date(), stat_vanity_id: randomId(24), quota_month: null, quota_count: 0, workflow_started: fields.workflowStarted ?? false,
   });
-  await models.sequelize.transaction((transaction) => saveSnapshot(models, send.id, designOf(ecard), transaction));
+  await models.sequelize.transaction((transaction) => saveSnapshot({ models }, send.id, designOf(ecard), transaction));
   await models.SendRecipient.create({ send_id: send.id, position: 1, recipient_name: 'Rita', recipient_email: to });
   return send;
 }

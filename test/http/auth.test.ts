@@ -35,7 +35,7 @@ describe('authentication and scopes', function () {
 
     it('a revoked key → 401 revoked_api_key', async () => {
       const { keyId, key } = await newKey(stack.models, account.accountId, { ecards: 'view' });
-      await revokeKey(stack.models, keyId, new Date());
+      await revokeKey(stack, keyId, new Date());
       // A fresh app instance: nothing cached.
       const app = await extraApp();
       expectFailure(await call(app.url, 'GET', '/v2/api/key/info', { key }), 401, 'revoked_api_key');
@@ -105,7 +105,7 @@ describe('authentication and scopes', function () {
       const { keyId, key } = await newKey(stack.models, account.accountId, { ecards: 'view' });
       const other = await extraApp();
       expectSuccess(await call(other.url, 'GET', '/v2/api/key/info', { key })); // now cached there
-      await revokeKey(stack.models, keyId, new Date());
+      await revokeKey(stack, keyId, new Date());
       const revokedAt = Date.now();
       let status = 200;
       while (status === 200 && Date.now() - revokedAt < 6000) {
@@ -134,7 +134,7 @@ describe('authentication and scopes', function () {
       };
       const clients = [stream(), stream(), stream(), stream()];
       await sleep(1000);
-      await revokeKey(stack.models, keyId, new Date());
+      await revokeKey(stack, keyId, new Date());
       revokedAt = Date.now();
       await Promise.all(clients);
       expect(seen.filter((s) => s.at < revokedAt).every((s) => s.status === 200)).to.equal(true);
@@ -149,7 +149,7 @@ describe('authentication and scopes', function () {
       const { keyId, key } = await newKey(stack.models, account.accountId, { ecards: 'manage', widgets: 'view' });
       let clock = new Date('2031-03-01T10:00:00Z');
       const app = await extraApp({ now: () => clock });
-      const rotated = await rotateKey(stack.models, keyId, 60, clock);
+      const rotated = await rotateKey(stack, keyId, 60, clock);
       const info = expectSuccess(await call(app.url, 'GET', '/v2/api/key/info', { key: rotated.key })) as { permissions: Record<string, string> };
       expect(info.permissions).to.deep.include({ ecards: 'manage', widgets: 'view', campaigns: 'none' });
       expectSuccess(await call(app.url, 'GET', '/v2/api/key/info', { key }));

@@ -19,13 +19,13 @@ describe('the mail queue (service emails): the sandbox\'s go to the sink, and bo
   });
   beforeEach(async () => {
     account = await newAccount(stack.models);
-    owner = (await ownerEmail(stack.models, account.accountId))!;
+    owner = (await ownerEmail(stack, account.accountId))!;
   });
 
   /** Queues an owner notice for `accountId` with a subject of its own; its row. */
   async function notice(accountId: number, text: string) {
     const subject = `Notice ${process.pid}-${++counter}`;
-    expect(await queueOwnerNotice(stack.models, accountId, { kind: 'test_notice', subject, paragraphs: [text] }, new Date())).to.equal(true);
+    expect(await queueOwnerNotice(stack, accountId, { kind: 'test_notice', subject, paragraphs: [text] }, new Date())).to.equal(true);
     return (await stack.models.MailMessage.findOne({ where: { account_id: accountId, subject } }))!;
   }
   const bySubject = (subject: string) => smtp.messages.filter((m) => m.subject === subject);

@@ -336,13 +336,13 @@ describe('rewards: the six gift-card endpoints', function () {
     const account = await newAccount(stack.models);
     // A Wednesday: the day resets at midnight, the week on Monday, the month on the 1st.
     const app = await extraApp({ now: () => new Date('2026-03-18T15:30:00.000Z') });
-    await setRule(stack.models, account.accountId, 'month', 10_000);
-    await setRule(stack.models, account.accountId, 'day', 1_000);
-    await setRule(stack.models, account.accountId, 'week', 5_000);
+    await setRule(stack, account.accountId, 'month', 10_000);
+    await setRule(stack, account.accountId, 'day', 1_000);
+    await setRule(stack, account.accountId, 'week', 5_000);
     await stack.models.sequelize.transaction(async (transaction) => {
       // Unenforced reservations are recorded whatever the limits: 5 in an earlier week, 7 earlier this week, 11 today.
       for (const [day, cents] of [['2026-03-02', 500], ['2026-03-16', 700], ['2026-03-18', 1_100]] as const) {
-        expect(await reserveSpend(stack.models, account.accountId, { cents, day, enforce: false }, transaction)).to.equal(null);
+        expect(await reserveSpend(stack, account.accountId, { cents, day, enforce: false }, transaction)).to.equal(null);
       }
     });
     const expected = (enforced: boolean) => ({
@@ -363,7 +363,7 @@ describe('rewards: the six gift-card endpoints', function () {
       ['day', 0, 10], ['week', 0, 50], ['month', 23, 77],
     ]);
     // A removed rule is no longer listed.
-    await setRule(stack.models, account.accountId, 'week', 0);
+    await setRule(stack, account.accountId, 'week', 0);
     expect((await apiClient(app.url, account.liveKey).ok<{ rules: Json[] }>('GET', '/gift-card/getRules')).rules.map((r) => r.period)).to.deep.equal(['day', 'month']);
   });
 

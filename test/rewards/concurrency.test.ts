@@ -57,8 +57,8 @@ describe('rewards e2e: 20 concurrent gift sends against 10 codes', function () {
       ({ models } = stack);
       codes = await seedCodes(models, stack.services.dataKeys!, account.accountId, 'Race', CENTS, CODES);
       // A rule far above the total, so getRules shows the day's use (and nothing is refused for spend).
-      await setRule(models, account.accountId, 'day', 1_000_000);
-      spendBefore = (await spendUsed(models, account.accountId, dayOf(new Date()))).day;
+      await setRule({ models }, account.accountId, 'day', 1_000_000);
+      spendBefore = (await spendUsed({ models }, account.accountId, dayOf(new Date()))).day;
       recipients = Array.from({ length: CALLS }, (_, i) => `race${i}-${process.pid}-${Date.now()}@example.com`);
 
       month = new Date().toISOString().slice(0, 7);
@@ -155,7 +155,7 @@ describe('rewards e2e: 20 concurrent gift sends against 10 codes', function () {
       // Spend: the counter holds the face values of the orders that count (not failed or refunded), no reservation left.
       const counted = orders.filter((o) => o.payment_status !== 'failed' && o.payment_status !== 'refunded').reduce((n, o) => n + o.amount_cents, 0);
       expect(counted).to.equal(CODES * CENTS);
-      expect((await spendUsed(models, account.accountId, dayOf(new Date()))).day - spendBefore).to.equal(CODES * CENTS);
+      expect((await spendUsed({ models }, account.accountId, dayOf(new Date()))).day - spendBefore).to.equal(CODES * CENTS);
       const rules = expectSuccess(await call(stack.url, 'GET', '/v2/api/gift-card/getRules', { key: account.liveKey })) as Json;
       expect((rules.rules as Json[])[0]).to.deep.include({ period: 'day', used: (CODES * CENTS) / 100 });
       for (const s of sends) expect(s.gift_reserved_cents, s.send_id).to.equal(0);
@@ -173,7 +173,7 @@ describe('rewards e2e: 20 concurrent gift sends against 10 codes', function () {
       expect(late.status).to.equal(422);
       expect(late.body).to.deep.include({ success: false, reason: 'insufficient_inventory', needed: 1, available: 0 });
       expect(await models.Send.count({ where: { account_id: account.accountId } })).to.equal(CODES);
-      expect((await spendUsed(models, account.accountId, dayOf(new Date()))).day - spendBefore).to.equal(CODES * CENTS);
+      expect((await spendUsed({ models }, account.accountId, dayOf(new Date()))).day - spendBefore).to.equal(CODES * CENTS);
     });
   });
 });

@@ -66,7 +66,7 @@ describe('rewards: a provider gift campaign whose worker is killed with SIGKILL'
     id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Gift crash', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: gift } })).id as number;
     await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
     await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: Array.from({ length: total }, (_, i) => ({ email: `r${i}@${domain}`, first_name: `R${i}` })) });
-    const { token } = await issueToken(models, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
+    const { token } = await issueToken({ models }, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
     const bought = () => models.SimulatedProviderOrder.count({ where: { account_id: account.accountId } });
 
     const first = startWorkerChild(env);
@@ -158,6 +158,6 @@ describe('rewards: a provider gift campaign whose worker is killed with SIGKILL'
     const orders = await models.GiftOrder.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] });
     // The spend: the orders' face value, the campaign's reservation all taken or released.
     expect((await models.Campaign.findByPk(id))!.gift_reserved_cents).to.equal(0);
-    expect((await spendUsed(models, account.accountId, orders[0]!.spend_day)).day).to.equal(total * 1000);
+    expect((await spendUsed({ models }, account.accountId, orders[0]!.spend_day)).day).to.equal(total * 1000);
   });
 });

@@ -68,7 +68,7 @@ describe('rewards e2e: the manual flow (codes, a gift send, its claim link, expi
     return { status: res.status, html: await res.text() };
   };
   const today = () => dayOf(new Date());
-  const spent = async () => (await spendUsed(stack.models, account.accountId, today())).day;
+  const spent = async () => (await spendUsed(stack, account.accountId, today())).day;
   const campaignDraft = async (recipients: number, prefix: string) => {
     const created = await ok('POST', '/campaign/save', {
       campaign: { campaign_name: 'Gifts', from_name: 'HR', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: { product_id: 'manual:Acme:25', amount: 25 } },
@@ -77,7 +77,7 @@ describe('rewards e2e: the manual flow (codes, a gift send, its claim link, expi
     await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecardId] });
     const rows = Array.from({ length: recipients }, (_, i) => ({ email: `${prefix}${i}@${domain}`, name: `${prefix} ${i}` }));
     await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: rows });
-    const { token } = await issueToken(stack.models, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
+    const { token } = await issueToken(stack, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
     return { id, token, emails: rows.map((r) => r.email) };
   };
 
@@ -267,7 +267,7 @@ describe('rewards e2e: the manual flow (codes, a gift send, its claim link, expi
 
   it('a campaign over a spend rule is refused 403 spendlimit with needed and remaining; nothing reserved', async () => {
     await upload(5);
-    await setRule(stack.models, account.accountId, 'day', 10_000);
+    await setRule(stack, account.accountId, 'day', 10_000);
     const campaign = await campaignDraft(5, 'over');
     const refused = await api('POST', '/campaign/send', { campaignid: campaign.id, gc_confirmation_token: campaign.token });
     expectFailure(refused, 403, 'spendlimit');

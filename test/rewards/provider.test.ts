@@ -74,7 +74,7 @@ describe('rewards: gifts bought from the simulated provider', function () {
     const bought = await providerRows(account.accountId);
     expect(bought.map((r) => r.get({ plain: true }))).to.deep.equal([{ ...bought[0]!.get({ plain: true }), external_id: String(order!.id), sku: 'AMAZON-US', amount_cents: 2500, status: 'fulfilled', delayed_once: false }]);
     // The spend counts the order; nothing is left reserved on the send.
-    expect((await spendUsed(models, account.accountId, today())).day).to.equal(2500);
+    expect((await spendUsed({ models }, account.accountId, today())).day).to.equal(2500);
     expect((await models.Send.findByPk(order!.send_id!))!.gift_reserved_cents).to.equal(0);
 
     const [mail, ...again] = smtp.to(body.recipientEmail);
@@ -127,7 +127,7 @@ describe('rewards: gifts bought from the simulated provider', function () {
     expect(recipient).to.deep.include({ status: 'failed', message_id: null });
     expect(recipient!.error).to.match(/gift declined/);
     expect((await models.Send.findByPk(order!.send_id!))!.get({ plain: true })).to.deep.include({ status: 'failed', gift_reserved_cents: 0 });
-    expect(await spendUsed(models, account.accountId, today())).to.deep.equal({ day: 0, week: 0, month: 0 });
+    expect(await spendUsed({ models }, account.accountId, today())).to.deep.equal({ day: 0, week: 0, month: 0 });
     // Listed as failed, with nothing to mask.
     const [listed] = expectSuccess(await call(app.url, 'GET', '/v2/api/gift-card/listOrders', { key: account.liveKey })) as Json[];
     expect(listed).to.deep.include({ payment_status: 'failed', fulfillment_status: 'failed', amount: 25.13 });
@@ -147,7 +147,7 @@ describe('rewards: gifts bought from the simulated provider', function () {
     const bought = await providerRows(account.accountId);
     expect(bought.map((r) => [r.external_id, r.status, r.delayed_once])).to.deep.equal([[String(order!.id), 'fulfilled', true]]);
     expect(smtp.to(body.recipientEmail)).to.have.length(1);
-    expect((await spendUsed(models, account.accountId, today())).day).to.equal(2542);
+    expect((await spendUsed({ models }, account.accountId, today())).day).to.equal(2542);
 
     // The history shows why: the dispatch activity failed with the provider's timeout and its second attempt finished.
     const send_ = await models.Send.findByPk(order!.send_id!, { rejectOnEmpty: true });

@@ -48,7 +48,7 @@ describe('rewards e2e: refunds and released reservations', function () {
       ecardId, senderEmail: 'sam@example.com', senderName: 'Sam', recipientName: names, recipientEmail: names.map((n) => `${n}@${domain}`), giftCard: gift, ...extra,
     });
   const seed = (count: number) => seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme', 2500, count);
-  const spent = async () => (await spendUsed(stack.models, account.accountId, dayOf(new Date()))).day;
+  const spent = async () => (await spendUsed(stack, account.accountId, dayOf(new Date()))).day;
   const orders = () => stack.models.GiftOrder.findAll({ where: { account_id: account.accountId }, order: [['id', 'ASC']] });
   const inventory = async () => expectSuccess(await api('GET', '/gift-card/rewardInventory')) as Json[];
   const freeCodes = () => stack.models.GiftCode.count({ where: { account_id: account.accountId, order_id: { [Op.is]: null } } });
@@ -109,7 +109,7 @@ describe('rewards e2e: refunds and released reservations', function () {
       const id = campaign.id as number;
       await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecardId] });
       await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: [0, 1, 2].map((i) => ({ email: `c${i}@${domain}`, name: `C ${i}` })) });
-      const { token } = await issueToken(stack.models, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
+      const { token } = await issueToken(stack, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
       smtp.failNext(1, 550, '5.1.1 Mailbox unavailable');
       await ok('POST', '/campaign/send', { campaignid: id, gc_confirmation_token: token });
       const done = await eventually(() => ok('GET', `/campaign/findOne/id/${id}`), (c) => c.status === 'sent', 30_000);
@@ -163,7 +163,7 @@ describe('rewards e2e: refunds and released reservations', function () {
       const id = created.id as number;
       await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecardId] });
       await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: Array.from({ length: recipients }, (_, i) => ({ email: `k${i}@${domain}`, name: `K ${i}` })) });
-      const { token } = await issueToken(stack.models, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
+      const { token } = await issueToken(stack, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
       return { id, token };
     };
 

@@ -56,7 +56,7 @@ describe('rewards: the sandbox gives fake codes and charges nothing', function (
     expect(await stack.models.GiftCode.count({ where: { account_id: account.accountId, assigned_at: { [Op.ne]: null } } })).to.equal(0);
     expect(await stack.models.GiftOrder.count({ where: { account_id: account.accountId } })).to.equal(0);
     expect(await stack.models.SimulatedProviderOrder.count({ where: { account_id: account.accountId } })).to.equal(0);
-    expect(await spendUsed(stack.models, account.accountId, new Date().toISOString().slice(0, 10))).to.deep.equal({ day: 0, week: 0, month: 0 });
+    expect(await spendUsed(stack, account.accountId, new Date().toISOString().slice(0, 10))).to.deep.equal({ day: 0, week: 0, month: 0 });
     // The live account's inventory says so too.
     expect(expectSuccess(await call(stack.url, 'GET', '/v2/api/gift-card/rewardInventory', { key: account.liveKey }))).to.deep.equal([
       { brand: 'Acme', denomination: 25, currency: 'USD', available: 1, assigned: 0 },

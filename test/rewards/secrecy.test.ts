@@ -107,7 +107,7 @@ describe('rewards: codes, PINs and claim links never leak', function () {
       const id = (await ok('POST', '/campaign/save', { campaign: { campaign_name: 'Gifts', from_email: 'hr@example.com', gift_card_enabled: true, gift_card: giftCard } })).id as number;
       await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] });
       await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: [{ email: to(), first_name: 'A' }, { email: to(), first_name: 'B' }] });
-      const { token } = await issueToken(models, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
+      const { token } = await issueToken({ models }, { accountId: account.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
       await ok('POST', '/campaign/send', { campaignid: id, gc_confirmation_token: token });
       const done = await eventually(() => ok('GET', `/campaign/findOne/id/${id}`), (c) => c.status !== 'sending', 30_000, 100);
       expect(done).to.deep.include({ status: 'sent' });

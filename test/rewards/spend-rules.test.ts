@@ -40,9 +40,9 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
 
   describe('the counter (reserveSpend, releaseSpend, spendUsed)', () => {
     const reserve = (cents: number, day: string, enforce = true) =>
-      writeTransaction(stack.models.sequelize, (transaction) => reserveSpend(stack.models, account.accountId, { cents, day, enforce }, transaction));
-    const release = (cents: number, day: string) => releaseSpend(stack.models, account.accountId, { cents, day });
-    const used = (day: string) => spendUsed(stack.models, account.accountId, day);
+      writeTransaction(stack.models.sequelize, (transaction) => reserveSpend(stack, account.accountId, { cents, day, enforce }, transaction));
+    const release = (cents: number, day: string) => releaseSpend(stack, account.accountId, { cents, day });
+    const used = (day: string) => spendUsed(stack, account.accountId, day);
 
     it('periods: UTC day, week from Monday, calendar month', () => {
       expect(periodStarts('2025-01-19')).to.deep.equal({ day: '2025-01-19', week: '2025-01-13', month: '2025-01-01' });
@@ -52,7 +52,7 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
     });
 
     it('a day limit refuses past it (the refusal names the rule and what is left) and starts again the next day', async () => {
-      await setRule(stack.models, account.accountId, 'day', 5000);
+      await setRule(stack, account.accountId, 'day', 5000);
       expect(await reserve(3000, '2025-01-15')).to.equal(null);
       expect(await reserve(3000, '2025-01-15')).to.deep.equal({ period: 'day', limitCents: 5000, remainingCents: 2000 } satisfies SpendRefusal);
       expect(await reserve(2000, '2025-01-15')).to.equal(null);
@@ -64,8 +64,8 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
     });
 
     it('a week limit holds from Monday to Sunday and starts again on Monday; a month limit until the 1st', async () => {
-      await setRule(stack.models, account.accountId, 'week', 5000);
-      await setRule(stack.models, account.accountId, 'month', 8000);
+      await setRule(stack, account.accountId, 'week', 5000);
+      await setRule(stack, account.accountId, 'month', 8000);
       expect(await reserve(3000, '2025-01-13')).to.equal(null); // Monday
       expect(await reserve(2500, '2025-01-19')).to.deep.include({ period: 'week', remainingCents: 2000 }); // Sunday, same week
       expect(await reserve(2000, '2025-01-19')).to.equal(null);
@@ -91,14 +91,14 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
     });
 
     it('not enforced: rules refuse nothing and the use is recorded', async () => {
-      await setRule(stack.models, account.accountId, 'day', 1000);
+      await setRule(stack, account.accountId, 'day', 1000);
       expect(await reserve(5000, '2025-01-15', false)).to.equal(null);
       expect(await used('2025-01-15')).to.deep.equal({ day: 5000, week: 5000, month: 5000 });
       expect(await reserve(1, '2025-01-15')).to.deep.include({ period: 'day', remainingCents: 0 });
     });
 
     it('concurrent reservations never squeeze past a limit (and never deadlock): 10 × 10.00 against 50.00 → exactly 5', async () => {
-      await setRule(stack.models, account.accountId, 'day', 5000);
+      await setRule(stack, account.accountId, 'day', 5000);
       // The counter's row made in the race itself (the account's first gift).
       const first = await Promise.all(Array.from({ length: 10 }, () => reserve(1000, '2025-01-15')));
       expect(first.filter((r) => r === null)).to.have.length(5);
@@ -145,13 +145,13 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
     /** Flat 403 spendlimit, with nothing made: no new send, order or use. */
     const refused = async (at: string, period: SpendPeriod, remaining: number) => {
       const sends = await stack.models.Send.count({ where: { account_id: account.accountId } });
-      const before = await spendUsed(stack.models, account.accountId, at.slice(0, 10));
+      const before = await spendUsed(stack, account.accountId, at.slice(0, 10));
       const res = await sendAt(at);
       expect(res.status, `${at}: ${JSON.stringify(res.body)}`).to.equal(403);
       expect(res.body).to.deep.include({ success: false, reason: 'spendlimit', code: 'spendlimit', period, needed: 25, remaining });
       expect(res.body).not.to.have.property('data');
       expect(await stack.models.Send.count({ where: { account_id: account.accountId } })).to.equal(sends);
-      expect(await spendUsed(stack.models, account.accountId, at.slice(0, 10))).to.deep.equal(before);
+      expect(await spendUsed(stack, account.accountId, at.slice(0, 10))).to.deep.equal(before);
     };
     const rulesAt = async (at: string) => {
       clock = new Date(at);
@@ -164,7 +164,7 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
         .reduce((n, o) => n + o.amount_cents / 100, 0);
 
     it('day: refused (flat 403 spendlimit) past the limit until 23:59:59.999 UTC, allowed again at 00:00', async () => {
-      await setRule(stack.models, account.accountId, 'day', 5000);
+      await setRule(stack, account.accountId, 'day', 5000);
       await sent('2025-01-15T00:00:00.000Z');
       await sent('2025-01-15T23:59:59.000Z');
       await refused('2025-01-15T23:59:59.999Z', 'day', 0);
@@ -179,7 +179,7 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
     });
 
     it('week: refused on Sunday 23:59:59 UTC after Monday\'s sends, allowed again on Monday 00:00 UTC', async () => {
-      await setRule(stack.models, account.accountId, 'week', 5000);
+      await setRule(stack, account.accountId, 'week', 5000);
       await sent('2025-01-13T00:00:00.000Z'); // Monday
       await sent('2025-01-16T12:00:00.000Z');
       await refused('2025-01-19T23:59:59.999Z', 'week', 0); // Sunday
@@ -191,7 +191,7 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
     });
 
     it('month: refused on the last day at 23:59:59 UTC, allowed again on the 1st at 00:00 UTC', async () => {
-      await setRule(stack.models, account.accountId, 'month', 5000);
+      await setRule(stack, account.accountId, 'month', 5000);
       await sent('2025-02-01T00:00:00.000Z');
       await sent('2025-02-14T08:00:00.000Z');
       await refused('2025-02-28T23:59:59.999Z', 'month', 0);
@@ -202,9 +202,9 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
     });
 
     it('all three rules: the first that does not fit refuses, with what it has left', async () => {
-      await setRule(stack.models, account.accountId, 'day', 10_000);
-      await setRule(stack.models, account.accountId, 'week', 7500);
-      await setRule(stack.models, account.accountId, 'month', 20_000);
+      await setRule(stack, account.accountId, 'day', 10_000);
+      await setRule(stack, account.accountId, 'week', 7500);
+      await setRule(stack, account.accountId, 'month', 20_000);
       await sent('2025-01-13T10:00:00.000Z');
       await sent('2025-01-14T10:00:00.000Z');
       await sent('2025-01-15T10:00:00.000Z');
@@ -216,7 +216,7 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
 
     it('velocity_limits_enabled false: nothing refused, the use recorded (getRules used = the orders\' face values)', async () => {
       await updateSettings(stack.services, account.accountId, { velocity_limits_enabled: false });
-      await setRule(stack.models, account.accountId, 'day', 2500);
+      await setRule(stack, account.accountId, 'day', 2500);
       await sent('2025-01-15T09:00:00.000Z');
       await sent('2025-01-15T10:00:00.000Z');
       await sent('2025-01-15T11:00:00.000Z');
@@ -233,7 +233,7 @@ describe('rewards e2e: spend rules per day, week and month at their UTC boundari
     const widget = await insertWidget(stack.models, account.accountId);
     const ecardId = (await insertEcard(stack.models, account.accountId, widget.id)).id;
     await seedCodes(stack.models, stack.services.dataKeys!, account.accountId, 'Acme', 2500, 3);
-    await setRule(stack.models, account.accountId, 'day', 5000);
+    await setRule(stack, account.accountId, 'day', 5000);
     const zone = firingZone();
     const d = localDateOf(new Date(), zone);
     const domain = `sr${process.pid}-${++counter}.example.com`;

@@ -124,7 +124,7 @@ function migrationSuite(dialect: string, makeUrl: () => Promise<{ url: string; d
       expect(await counted('SELECT COUNT(*) AS n FROM send_design_refs')).to.equal(count);
       expect(await counted('SELECT COUNT(*) AS n FROM send_snapshots')).to.equal(0);
       const models = createModels(sequelize);
-      for (const i of [0, 1, 500, 1202]) expect(await loadSnapshot(models, sendRows[i]!.id)).to.deep.equal(designOf(i));
+      for (const i of [0, 1, 500, 1202]) expect(await loadSnapshot({ models }, sendRows[i]!.id)).to.deep.equal(designOf(i));
 
       await createMigrator(sequelize).down({ to: '20261129310000-send-designs' });
       expect(await tables(sequelize)).not.to.include.members(['send_designs', 'send_design_refs']);

@@ -64,7 +64,7 @@ describe('an accept\'s rows, written out', function () {
   it('reserveQuota in one statement: within the limit it counts, over it nothing changes (nor is a missing row made)', async () => {
     const { models } = stack;
     const { accountId } = await newAccount(models, 'pro');
-    const reserve = (month: string, count: number, limit: number) => writeTransaction(models.sequelize, (t) => reserveQuota(models, accountId, month, count, limit, t));
+    const reserve = (month: string, count: number, limit: number) => writeTransaction(models.sequelize, (t) => reserveQuota({ models }, accountId, month, count, limit, t));
     const used = async (month: string) => (await models.QuotaUsage.findOne({ where: { account_id: accountId, month } }))?.used;
     expect(await reserve('2030-01', 5, 4)).to.equal(false);
     expect(await used('2030-01')).to.equal(undefined);

@@ -33,15 +33,15 @@ describe('send designs are stored once per distinct content', function () {
     expect(new Set(refs.map((r) => r.design_id)).size).to.equal(1);
     expect(await stack.models.SendDesign.count({ where: { id: refs[0]!.design_id } })).to.equal(1);
     expect(await stack.models.SendSnapshot.count({ where: { send_id: sends } })).to.equal(0);
-    for (const pk of sends) expect(await loadSnapshot(stack.models, pk)).to.deep.include({ ecard_id: ecard.id, name: 'Once' });
+    for (const pk of sends) expect(await loadSnapshot(stack, pk)).to.deep.include({ ecard_id: ecard.id, name: 'Once' });
 
     await ecard.update({ header: 'Edited' });
     expect((await shareLink(ecard.id)).body).to.include({ success: true });
     const [fourth] = (await sendsOf()).filter((pk) => !sends.includes(pk));
     const ref = (await stack.models.SendDesignRef.findByPk(fourth))!;
     expect(ref.design_id).to.not.equal(refs[0]!.design_id);
-    expect(await loadSnapshot(stack.models, fourth!)).to.deep.include({ header: 'Edited' });
-    expect(await loadSnapshot(stack.models, sends[0]!)).to.deep.include({ header: 'Happy day' });
+    expect(await loadSnapshot(stack, fourth!)).to.deep.include({ header: 'Edited' });
+    expect(await loadSnapshot(stack, sends[0]!)).to.deep.include({ header: 'Happy day' });
   });
 
   it('reads no design for a send without a reference (the migration moved every older copy; send_snapshots is not read)', async () => {
@@ -51,12 +51,12 @@ describe('send designs are stored once per distinct content', function () {
     const [pk] = await sendsOf();
     const ref = (await stack.models.SendDesignRef.findByPk(pk))!;
     const design = (await stack.models.SendDesign.findByPk(ref.design_id))!;
-    expect(await loadSnapshot(stack.models, pk!)).to.deep.include({ ecard_id: ecard.id, name: 'Old form' });
+    expect(await loadSnapshot(stack, pk!)).to.deep.include({ ecard_id: ecard.id, name: 'Old form' });
     await ref.destroy();
     // A copy left in the old table is not a source any more.
     await stack.models.SendSnapshot.create({ send_id: pk!, design: design.design });
     expect(await stack.models.SendDesignRef.count({ where: { send_id: { [Op.eq]: pk! } } })).to.equal(0);
-    expect(await loadSnapshot(stack.models, pk!)).to.equal(null);
+    expect(await loadSnapshot(stack, pk!)).to.equal(null);
   });
 
   it('a design stored by a transaction that rolled back is not remembered: saving it again stores it', async () => {
@@ -64,7 +64,7 @@ describe('send designs are stored once per distinct content', function () {
     const ecard = await insertEcard(stack.models, account.accountId, widget.id, { name: 'Rollback' });
     expect((await shareLink(ecard.id)).body).to.include({ success: true });
     const [pk] = await sendsOf();
-    const base = (await loadSnapshot(stack.models, pk!))!;
+    const base = (await loadSnapshot(stack, pk!))!;
     const unique = `${Date.now()}-${Math.random()}`;
     const design = (header: string): EcardDesign => ({ ...base, header: `${header} ${unique}` });
     const { sequelize } = stack.models;
@@ -72,19 +72,19 @@ describe('send designs are stored once per distinct content', function () {
     const replace = (d: EcardDesign) =>
       sequelize.transaction(async (transaction) => {
         await stack.models.SendDesignRef.destroy({ where: { send_id: pk! }, transaction });
-        await saveSnapshot(stack.models, pk!, d, transaction);
+        await saveSnapshot(stack, pk!, d, transaction);
       });
     await sequelize
       .transaction(async (transaction) => {
         await stack.models.SendDesignRef.destroy({ where: { send_id: pk! }, transaction });
-        await saveSnapshot(stack.models, pk!, design('Rolled back'), transaction);
+        await saveSnapshot(stack, pk!, design('Rolled back'), transaction);
         throw new Error('roll back');
       })
       .catch((err: Error) => expect(err.message).to.equal('roll back'));
     // Another design committed after it (SQLite may hand it the rolled-back row's id), then the rolled-back one again.
     await replace(design('Other'));
     await replace(design('Rolled back'));
-    expect(await loadSnapshot(stack.models, pk!)).to.deep.include({ header: `Rolled back ${unique}` });
+    expect(await loadSnapshot(stack, pk!)).to.deep.include({ header: `Rolled back ${unique}` });
     const ref = (await stack.models.SendDesignRef.findByPk(pk))!;
     expect(await stack.models.SendDesign.count({ where: { id: ref.design_id } })).to.equal(1);
   });

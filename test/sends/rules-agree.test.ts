@@ -91,7 +91,7 @@ describe('rules written in SQL and in code agree on the same rows', function () 
         { type: QueryTypes.SELECT, replacements: { brandId, accountId } },
       );
       const inSql = row!.b_id ?? row!.d_id;
-      const inCode = (await resolveBrand(models, accountId, brandId))?.id ?? null;
+      const inCode = (await resolveBrand({ models }, accountId, brandId))?.id ?? null;
       expect(inSql, `account ${accountId}, brand ${brandId}`).to.equal(inCode);
       shown.push(inCode);
     }

@@ -75,8 +75,8 @@ describe('console: custom fields and suppressions', function () {
     const { account, client } = await signedInConsole(stack);
     expectSuccess(await client.call('POST', '/suppressions', { body: { domain: 'blocked.example' } }));
     const { blockedRecipient } = await import('../../services/sends/accept/rules.ts');
-    expect(await blockedRecipient(stack.models, account.accountId, ['a@blocked.example'])).to.match(/blocked domain/);
-    expect(await blockedRecipient(stack.models, account.sandboxAccountId, ['a@blocked.example'])).to.equal(null);
+    expect(await blockedRecipient(stack, account.accountId, ['a@blocked.example'])).to.match(/blocked domain/);
+    expect(await blockedRecipient(stack, account.sandboxAccountId, ['a@blocked.example'])).to.equal(null);
   });
 
   it('refuses bad suppressions with nothing written; another account’s entries are untouched', async () => {

@@ -72,7 +72,7 @@ describe('share links: published by the accept, no workflow', function () {
       sandbox: false, sender_name: 'Sam', sender_email: 'sam@example.com', personal_message: null, locale: 'en', merge_tags: null,
       override_props: null, send_at: new Date(), stat_vanity_id: statVanityId, quota_month: null, quota_count: 0,
     });
-    await stack.models.sequelize.transaction((transaction) => saveSnapshot(stack.models, send.id, designOf(ecard), transaction));
+    await stack.models.sequelize.transaction((transaction) => saveSnapshot(stack, send.id, designOf(ecard), transaction));
     await stack.models.SendRecipient.create({ send_id: send.id, position: 1, recipient_name: 'Pat', recipient_email: null, page_id: statVanityId });
     const shareUrl = `${stack.config.publicBaseUrl}/e/${statVanityId}`;
     expect((await fetch(shareUrl)).status).to.equal(404);

@@ -23,7 +23,7 @@ describe('sent cards keep working: usage of sends, and snapshots of the design',
   });
   const { api } = apiClient(() => stack, () => account.liveKey);
   const token = async (purpose: 'widget_delete' | 'ecard_delete_in_use', id: number) =>
-    (await issueToken(stack.models, { accountId: account.accountId, purpose, resourceId: String(id), now: new Date() })).token;
+    (await issueToken(stack, { accountId: account.accountId, purpose, resourceId: String(id), now: new Date() })).token;
 
   // A design with every envelope setting the page shows.
   async function design() {

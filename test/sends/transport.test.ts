@@ -17,18 +17,18 @@ describe('the mail transport and the send sweeper', function () {
   it('MAIL_TRANSPORT=sink keeps live emails in mail_sink; no transport refuses; SMTP delivers to the server', async () => {
     const { models } = await testStack();
     const smtp = await testSmtpServer();
-    const sink = createMailTransport(models, { transport: 'sink', smtpUrl: undefined, sinkByDefault: false, poolSize: 5 });
+    const sink = createMailTransport({ models }, { transport: 'sink', smtpUrl: undefined, sinkByDefault: false, poolSize: 5 });
     const to = `sink-${randomId(6)}@example.com`;
     await sink.send(mail(to), { sandbox: false });
     expect(await models.MailSinkMessage.count({ where: { recipient: to } })).to.equal(1);
     expect(smtp.to(to)).to.have.length(0);
 
-    const none = createMailTransport(models, { transport: 'none', smtpUrl: undefined, sinkByDefault: false, poolSize: 5 });
+    const none = createMailTransport({ models }, { transport: 'none', smtpUrl: undefined, sinkByDefault: false, poolSize: 5 });
     const refused = await none.send(mail(to), { sandbox: false }).then(() => null, (err: unknown) => err);
     expect(refused).to.be.instanceOf(MailError);
     expect((refused as MailError).kind).to.equal('permanent');
 
-    const real = createMailTransport(models, { transport: 'smtp', smtpUrl: smtp.url, sinkByDefault: false, poolSize: 5 });
+    const real = createMailTransport({ models }, { transport: 'smtp', smtpUrl: smtp.url, sinkByDefault: false, poolSize: 5 });
     const viaSmtp = `smtp-${randomId(6)}@example.com`;
     await real.send(mail(viaSmtp), { sandbox: false });
     // Sandbox mail never leaves, whatever the transport.
@@ -63,11 +63,11 @@ describe('the mail transport and the send sweeper', function () {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.server.address() as AddressInfo;
-      const good = createMailTransport(models, { transport: 'smtp', smtpUrl: `smtp://mailer:s3cret@127.0.0.1:${port}`, sinkByDefault: false, poolSize: 5 });
+      const good = createMailTransport({ models }, { transport: 'smtp', smtpUrl: `smtp://mailer:s3cret@127.0.0.1:${port}`, sinkByDefault: false, poolSize: 5 });
       await good.send(mail('authed@example.com'), { sandbox: false });
       good.close();
       expect(received).to.deep.equal(['authed@example.com']);
-      const bad = createMailTransport(models, { transport: 'smtp', smtpUrl: `smtp://mailer:wrong@127.0.0.1:${port}`, sinkByDefault: false, poolSize: 5 });
+      const bad = createMailTransport({ models }, { transport: 'smtp', smtpUrl: `smtp://mailer:wrong@127.0.0.1:${port}`, sinkByDefault: false, poolSize: 5 });
       const refused = await bad.send(mail('nope@example.com'), { sandbox: false }).then(() => null, (err: unknown) => err);
       bad.close();
       expect(refused).to.be.instanceOf(MailError);
@@ -102,7 +102,7 @@ describe('the mail transport and the send sweeper', function () {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as AddressInfo;
     try {
-      const pooled = createMailTransport(models, { transport: 'smtp', smtpUrl: `smtp://127.0.0.1:${port}`, sinkByDefault: false, poolSize: 2 });
+      const pooled = createMailTransport({ models }, { transport: 'smtp', smtpUrl: `smtp://127.0.0.1:${port}`, sinkByDefault: false, poolSize: 2 });
       const batch = Array.from({ length: 30 }, (_, i) => mail(`pool${i}@example.com`));
       expect(await pooled.sendMany(batch.slice(0, 15), { sandbox: false })).to.deep.equal(Array(15).fill(null));
       expect(await pooled.sendMany(batch.slice(15), { sandbox: false })).to.deep.equal(Array(15).fill(null));
@@ -113,7 +113,7 @@ describe('the mail transport and the send sweeper', function () {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
     // Nothing listens there now: the message never reached a server, so sending it again is safe.
-    const refused = createMailTransport(models, { transport: 'smtp', smtpUrl: `smtp://127.0.0.1:${port}`, sinkByDefault: false, poolSize: 2 });
+    const refused = createMailTransport({ models }, { transport: 'smtp', smtpUrl: `smtp://127.0.0.1:${port}`, sinkByDefault: false, poolSize: 2 });
     const [outcome] = await refused.sendMany([mail('nobody@example.com')], { sandbox: false });
     refused.close();
     expect(outcome).to.be.instanceOf(MailError);

@@ -26,7 +26,7 @@ describe("sends: the widget's details and merge-tag fallbacks, and the card page
   const { ok } = apiClient(() => stack, () => account.liveKey);
   const snapshotOf = async (sendId: string) => {
     const send = await stack.models.Send.findOne({ where: { send_id: sendId }, rejectOnEmpty: true });
-    return (await loadSnapshot(stack.models, send.id))!;
+    return (await loadSnapshot(stack, send.id))!;
   };
 
   const WIDGET = {
@@ -104,7 +104,7 @@ describe("sends: the widget's details and merge-tag fallbacks, and the card page
     expect(mail!.subject).to.equal('For friend');
     expect(mail!.html).to.include('Dear friend, love from the whole team at the annex');
     const send = await stack.models.Send.findOne({ where: { origin: 'campaign', origin_id: id }, rejectOnEmpty: true });
-    const design = (await loadSnapshot(stack.models, send.id))!;
+    const design = (await loadSnapshot(stack, send.id))!;
     expect(design.brand).to.deep.include({ logo_url: WIDGET.logo, address: WIDGET.address, website: 'https://brand.example.com' });
     expect(design).to.deep.include({ envelope_theme: 'night', merge_tag_defaults: WIDGET.merge_tag_defaults });
   });

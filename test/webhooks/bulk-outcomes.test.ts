@@ -156,7 +156,7 @@ describe('webhooks: outcome events of campaigns and gifts', function () {
     await ok('POST', '/campaign/saveCampaignEcards', { campaignid: id, ecardIds: [ecard.id] }, sandbox.liveKey);
     const at = domain();
     await ok('POST', '/campaign/saveRecipients', { campaignid: id, csvRecipients: [0, 1].map((i) => ({ email: `g${i}@${at}`, name: `G ${i}` })) }, sandbox.liveKey);
-    const { token } = await issueToken(ctx.stack.models, { accountId: sandbox.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
+    const { token } = await issueToken(ctx.stack, { accountId: sandbox.accountId, purpose: 'gc_campaign_send', resourceId: String(id), now: new Date() });
     await ok('POST', '/campaign/send', { campaignid: id, gc_confirmation_token: token }, sandbox.liveKey);
     expect((await ended(id))!.status).to.equal('failed');
     await hooks.settled(endpointId, 1, 30_000);

@@ -21,7 +21,7 @@ describe('widgets', function () {
   const save = async (widget: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     expectSuccess(await api('POST', '/widget/save', { widget, ...extra })) as WidgetBody;
   const token = async (purpose: 'widget_delete' | 'widget_dir_sender_off', resourceId: number, now = new Date()) =>
-    (await issueToken(stack.models, { accountId: account.accountId, purpose, resourceId: String(resourceId), now })).token;
+    (await issueToken(stack, { accountId: account.accountId, purpose, resourceId: String(resourceId), now })).token;
 
   describe('save', () => {
     it('creates with id 0: the server assigns vanity_id and ownerid and ignores them from the client', async () => {

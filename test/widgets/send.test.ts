@@ -49,7 +49,7 @@ describe('widget send: POST /v2/widget/{vanity_id}/send', function () {
     const own = await brand('Own', null);
     const brandOfLastSend = async () => {
       const [last] = await stack.models.Send.findAll({ where: { account_id: account.accountId }, order: [['id', 'DESC']], limit: 1 });
-      return (await loadSnapshot(stack.models, last!.id))!.brand;
+      return (await loadSnapshot(stack, last!.id))!.brand;
     };
     await stack.models.Ecard.update({ ecardbrandid: own.id }, { where: { id: ecard!.id } });
     expect((await send()).status).to.equal(200);

@@ -28,16 +28,16 @@ describe('widgets: GET /widget/stats and /widget/abuse (the owner reads the publ
     const widget = await insertWidget(stack.models, account.accountId);
     const now = new Date();
     const twoDaysAgo = new Date(now.getTime() - 2 * DAY);
-    await addToCounter(stack.models, widget, 'view', twoDaysAgo, 5);
-    await addToCounter(stack.models, widget, 'form_open', twoDaysAgo, 2);
-    await addToCounter(stack.models, widget, 'send:email', twoDaysAgo, 3);
-    await addToCounter(stack.models, widget, 'send:facebook', twoDaysAgo);
-    await addToCounter(stack.models, widget, 'view', now);
-    await addToCounter(stack.models, widget, 'view', now);
-    await addToCounter(stack.models, widget, 'silent', now, 2);
-    await addToCounter(stack.models, widget, 'view', new Date(now.getTime() - 40 * DAY), 100);
+    await addToCounter(stack, widget, 'view', twoDaysAgo, 5);
+    await addToCounter(stack, widget, 'form_open', twoDaysAgo, 2);
+    await addToCounter(stack, widget, 'send:email', twoDaysAgo, 3);
+    await addToCounter(stack, widget, 'send:facebook', twoDaysAgo);
+    await addToCounter(stack, widget, 'view', now);
+    await addToCounter(stack, widget, 'view', now);
+    await addToCounter(stack, widget, 'silent', now, 2);
+    await addToCounter(stack, widget, 'view', new Date(now.getTime() - 40 * DAY), 100);
     const other = await insertWidget(stack.models, account.accountId);
-    await addToCounter(stack.models, other, 'view', now, 7);
+    await addToCounter(stack, other, 'view', now, 7);
 
     const stats = expectSuccess(await api('GET', `/widget/stats?widgetid=${widget.id}`)) as Record<string, unknown> & { days: Array<Record<string, unknown>> };
     expect(stats).to.deep.include({
@@ -71,7 +71,7 @@ describe('widgets: GET /widget/stats and /widget/abuse (the owner reads the publ
   it('another account’s widget or an unknown one is 404; a key without widgets: view is 403', async () => {
     const stranger = await newAccount(stack.models);
     const theirs = await insertWidget(stack.models, stranger.accountId);
-    await addToCounter(stack.models, theirs, 'view', new Date(), 3);
+    await addToCounter(stack, theirs, 'view', new Date(), 3);
     await recordAbuse(at(new Date()), theirs, 'honeypot');
     expectFailure(await api('GET', `/widget/stats?widgetid=${theirs.id}`), 404, 'not_found');
     expectFailure(await api('GET', `/widget/abuse?widgetid=${theirs.id}`), 404, 'not_found');

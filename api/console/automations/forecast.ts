@@ -83,7 +83,7 @@ export async function forecastOf(services: ServiceContext, accountId: number, co
   }
   const last = days.at(-1)!.date;
   const zoneTimes = perZone
-    ? [...new Set([timing.timezone, ...(await memberZones(services.models, accountId))])].map((zone) => ({
+    ? [...new Set([timing.timezone, ...(await memberZones(services, accountId))])].map((zone) => ({
       zone,
       local: timing.send_time,
       inAutomationZone: localIso(sendInstant(from, timing.send_time, zone), timing.timezone).slice(11, 16),

@@ -69,7 +69,7 @@ interface EditorState {
 async function editorPage(services: ServiceContext, accountId: number, state: EditorState, status?: number): Promise<PageResult> {
   const { type, config, values } = state;
   const errors = state.errors ?? {};
-  const [ecards, departments, fields] = await Promise.all([ecardChoices(services, accountId), listDepartments(services.models, accountId), activeCustomFields(services.models, accountId)]);
+  const [ecards, departments, fields] = await Promise.all([ecardChoices(services, accountId), listDepartments(services, accountId), activeCustomFields(services, accountId)]);
   const selected = new Set(tickedIds(values, 'ecard_'));
   const inDepartments = new Set(tickedIds(values, 'department_'));
   const id = config?.row.id ?? 0;
@@ -158,7 +158,7 @@ export const automationPageRoutes: AnyRoute[] = [
     path: '/automations',
     query: pageQuery(),
     async handler({ query }, { services, account, koa }) {
-      const { configs, count } = await listAutomations(services.models, account.id, { page: query.page, perPage: LIST_ROWS, sortBy: 'name', sortOrder: 'asc', status: 'all' });
+      const { configs, count } = await listAutomations(services, account.id, { page: query.page, perPage: LIST_ROWS, sortBy: 'name', sortOrder: 'asc', status: 'all' });
       const views = await automationViews(services, configs, true);
       return page({
         title: 'Automations',
@@ -209,7 +209,7 @@ export const automationPageRoutes: AnyRoute[] = [
     path: '/automations/:id',
     params: AutomationIdParams,
     async handler({ params }, { services, account, koa }) {
-      const config = await findAutomation(services.models, account.id, params.id);
+      const config = await findAutomation(services, account.id, params.id);
       return savedEditor(services, account.id, config, NOTICES[String(koa.query.done)]);
     },
   }),
@@ -218,7 +218,7 @@ export const automationPageRoutes: AnyRoute[] = [
     path: '/automations/:id',
     params: AutomationIdParams,
     async handler({ params, form }, context) {
-      const config = await findAutomation(context.services.models, context.account.id, params.id);
+      const config = await findAutomation(context.services, context.account.id, params.id);
       const values = { ...form, gift_card_enabled: config.row.gift_card_enabled ? 'on' : '' };
       return gated(context, form, config, (token) => saveAutomation(context.services, context.account.id, config.row.id, automationInputOf(config.row.event_type, form, false), token), {
         done: 'saved', values, action: `${BASE}/${config.row.id}`,
@@ -230,7 +230,7 @@ export const automationPageRoutes: AnyRoute[] = [
     path: '/automations/:id/enable',
     params: AutomationIdParams,
     async handler({ params, form }, context) {
-      const config = await findAutomation(context.services.models, context.account.id, params.id);
+      const config = await findAutomation(context.services, context.account.id, params.id);
       const on = form.enabled === 'yes';
       return gated(context, form, config, (token) => toggleAutomation(context.services, context.account.id, config.row.id, on, token), {
         done: on ? 'enabled' : 'disabled', values: formOf(config), action: `${BASE}/${config.row.id}/enable`,
@@ -242,7 +242,7 @@ export const automationPageRoutes: AnyRoute[] = [
     path: '/automations/:id/gift',
     params: AutomationIdParams,
     async handler({ params, form }, context) {
-      const config = await findAutomation(context.services.models, context.account.id, params.id);
+      const config = await findAutomation(context.services, context.account.id, params.id);
       const values = { ...formOf(config), gift_card_enabled: form.gift_card_enabled ?? '', product_id: form.product_id ?? '', amount: form.amount ?? '' };
       return gated(context, form, config, (token) => saveAutomation(context.services, context.account.id, config.row.id, giftInputOf(form), token), {
         done: 'gift', values, action: `${BASE}/${config.row.id}/gift`,
@@ -254,7 +254,7 @@ export const automationPageRoutes: AnyRoute[] = [
     path: '/automations/:id/notifications',
     params: AutomationIdParams,
     async handler({ params, form }, { services, account }) {
-      const config = await findAutomation(services.models, account.id, params.id);
+      const config = await findAutomation(services, account.id, params.id);
       try {
         for (const type of NOTIFICATION_TYPES) {
           const ids = tickedIds(form, `notify_${type}_`);

@@ -99,7 +99,7 @@ export const brandPageRoutes: AnyRoute[] = [
     path: '/brands',
     query: pageQuery(),
     async handler({ query }, { services, account, koa }) {
-      const { rows, count } = await listBrands(services.models, account.id, { page: query.page, perPage: LIST_ROWS, sortBy: 'name', sortOrder: 'asc' });
+      const { rows, count } = await listBrands(services, account.id, { page: query.page, perPage: LIST_ROWS, sortBy: 'name', sortOrder: 'asc' });
       const base = services.config.publicBaseUrl;
       return page({
         title: 'Brands',
@@ -128,7 +128,7 @@ export const brandPageRoutes: AnyRoute[] = [
     path: '/brands/:id',
     params: BrandIdParams,
     async handler({ params }, { services, account, koa }) {
-      const brand = await findBrandView(services.models, account.id, params.id);
+      const brand = await findBrandView(services, account.id, params.id);
       return editorPage({ id: brand.id, values: valuesOf(brand), isDefault: brand.is_default, publicBaseUrl: services.config.publicBaseUrl, notice: noticeOf(koa) });
     },
   }),
@@ -142,7 +142,7 @@ export const brandPageRoutes: AnyRoute[] = [
       async handler({ params, raw }, { services, account }) {
         const id = (params as { id: number } | undefined)?.id ?? 0;
         // Another account's id is a 404 before anything in the form is looked at.
-        const saved = id ? await findBrandView(services.models, account.id, id) : null;
+        const saved = id ? await findBrandView(services, account.id, id) : null;
         const { fields, logo } = await brandFormOf(raw);
         try {
           const input = brandInputOf(fields, services.config.publicBaseUrl);
@@ -162,7 +162,7 @@ export const brandPageRoutes: AnyRoute[] = [
     path: '/brands/:id/delete',
     params: BrandIdParams,
     async handler({ params }, { services, account }) {
-      const brand = await findBrandView(services.models, account.id, params.id);
+      const brand = await findBrandView(services, account.id, params.id);
       return page({ title: `Delete the brand “${brand.name}”`, view: 'brand-delete', styles: ['brands.css'], brand, confirm: false });
     },
   }),
@@ -172,7 +172,7 @@ export const brandPageRoutes: AnyRoute[] = [
     params: BrandIdParams,
     async handler({ params, form }, context) {
       const { services, account } = context;
-      const brand = await findBrandView(services.models, account.id, params.id);
+      const brand = await findBrandView(services, account.id, params.id);
       const back = `${BASE}/${brand.id}/delete`;
       try {
         const result = await withInlineToken(context, form, { purpose: 'brand_delete', resourceId: brand.id, action: `Delete the brand “${brand.name}”`, back }, (token) =>

@@ -48,7 +48,7 @@ interface LaunchState {
 }
 
 async function launchPage(services: ServiceContext, account: Account, campaign: Campaign, state: LaunchState = {}, status?: number): Promise<PageResult> {
-  const view = await campaignView(services.models, campaign);
+  const view = await campaignView(services, campaign);
   const gift = campaign.gift_card ? (JSON.parse(campaign.gift_card) as { product_id: string; amount: number }) : null;
   const giftValues = state.gift ?? { gift_card_enabled: campaign.gift_card_enabled ? 'on' : '', product_id: gift?.product_id ?? '', amount: gift ? String(gift.amount) : '' };
   const products = campaign.status === 'draft' ? await listProducts(services, account) : [];
@@ -90,7 +90,7 @@ async function launchPage(services: ServiceContext, account: Account, campaign: 
 
 /** A draft, or a scheduled campaign (a reschedule); anything else is shown on its own page. */
 async function launchable(services: ServiceContext, accountId: number, id: number): Promise<Campaign | null> {
-  const campaign = await findCampaign(services.models, accountId, id);
+  const campaign = await findCampaign(services, accountId, id);
   return campaign.status === 'draft' || campaign.status === 'scheduled' ? campaign : null;
 }
 
@@ -121,7 +121,7 @@ export const campaignLaunchRoutes: AnyRoute[] = [
     path: '/campaigns/:id/gift',
     params: CampaignIdParams,
     async handler({ params, form }, { services, account }) {
-      const campaign = await findCampaign(services.models, account.id, params.id);
+      const campaign = await findCampaign(services, account.id, params.id);
       const typed = GiftForm.parse({ gift_card_enabled: form.gift_card_enabled === 'on' ? 'on' : '', product_id: form.product_id ?? '', amount: form.amount ?? '' });
       const on = typed.gift_card_enabled === 'on';
       const giftErrors: Record<string, string> = {};

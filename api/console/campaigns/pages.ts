@@ -67,9 +67,9 @@ async function campaignPage(
   status?: number,
 ): Promise<PageResult> {
   const { models } = ctx.services;
-  const view = rowOf(await campaignView(models, campaign));
+  const view = rowOf(await campaignView({ models }, campaign));
   const pageNo = extra.recipientsPage ?? 1;
-  const { rows, count } = await listRecipients(models, ctx.accountId, campaign.id, { page: pageNo, perPage: RECIPIENT_ROWS });
+  const { rows, count } = await listRecipients({ models }, ctx.accountId, campaign.id, { page: pageNo, perPage: RECIPIENT_ROWS });
   const counts = Object.entries(view.counts).filter(([k]) => k !== 'recipients').map(([name, value]) => ({ name, value }));
   return page(
     {
@@ -101,7 +101,7 @@ const moveRoute = (name: 'unschedule' | 'cancel', run: typeof unscheduleCampaign
     path: `/campaigns/:id/${name}`,
     params: CampaignIdParams,
     async handler({ params }, { services, account }) {
-      const campaign = await findCampaign(services.models, account.id, params.id);
+      const campaign = await findCampaign(services, account.id, params.id);
       try {
         await run(services, account.id, campaign.id);
       } catch (err) {
@@ -118,8 +118,8 @@ export const campaignPageRoutes: AnyRoute[] = [
     path: '/campaigns',
     query: ListQuery,
     async handler({ query }, { services, account, koa }) {
-      const { rows, count } = await listCampaigns(services.models, account.id, { page: query.page, perPage: query.perPage, status: query.status });
-      const views = await campaignViews(services.models, rows);
+      const { rows, count } = await listCampaigns(services, account.id, { page: query.page, perPage: query.perPage, status: query.status });
+      const views = await campaignViews(services, rows);
       const filter = query.status ? `&status=${query.status}` : '';
       return page({
         title: 'Campaigns',
@@ -139,7 +139,7 @@ export const campaignPageRoutes: AnyRoute[] = [
     params: CampaignIdParams,
     query: CampaignPageQuery,
     async handler({ params, query }, { services, account, koa }) {
-      const campaign = await findCampaign(services.models, account.id, params.id);
+      const campaign = await findCampaign(services, account.id, params.id);
       return campaignPage({ services, accountId: account.id }, campaign, { notice: noticeOf(koa), recipientsPage: query.page });
     },
   }),
@@ -150,7 +150,7 @@ export const campaignPageRoutes: AnyRoute[] = [
     path: '/campaigns/:id/locale',
     params: CampaignIdParams,
     async handler({ params, form }, { services, account }) {
-      const campaign = await findCampaign(services.models, account.id, params.id);
+      const campaign = await findCampaign(services, account.id, params.id);
       const parsed = LocaleForm.safeParse({ locale: form.locale ?? '' });
       if (!parsed.success) {
         return campaignPage({ services, accountId: account.id }, campaign, { errors: fieldErrors(parsed.error), locale: form.locale ?? '' }, 400);

@@ -59,8 +59,8 @@ async function recipientsPage(
   const filter = FilterQuery.safeParse(filledQuery({ department: typed.department, q: typed.q }));
   const { department, q } = filter.success ? filter.data : {};
   const [departments, listed, saved] = await Promise.all([
-    listDepartments(models, campaign.account_id),
-    pickableMembers(models, campaign.account_id, { departmentId: department, prefix: q, limit: MEMBER_ROWS }),
+    listDepartments({ models }, campaign.account_id),
+    pickableMembers({ models }, campaign.account_id, { departmentId: department, prefix: q, limit: MEMBER_ROWS }),
     models.CampaignRecipient.count({ where: { campaign_id: campaign.id } }),
   ]);
   const picked = new Set(typed.member_ids);
@@ -101,7 +101,7 @@ function readCsv(text: string): Review['csv'] {
 }
 
 async function draftOf(services: ServiceContext, accountId: number, id: number): Promise<Campaign | null> {
-  const campaign = await findCampaign(services.models, accountId, id);
+  const campaign = await findCampaign(services, accountId, id);
   return campaign.status === 'draft' ? campaign : null;
 }
 
@@ -136,7 +136,7 @@ export const campaignRecipientRoutes: AnyRoute[] = [
         if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 413)) throw err;
         return recipientsPage(services, draft, typed, { errors: { csv: err.message } }, err.status);
       }
-      const fromDepartments = await activeMembersOfDepartments(services.models, account.id, typed.department_ids);
+      const fromDepartments = await activeMembersOfDepartments(services, account.id, typed.department_ids);
       const memberIds = [...new Set([...typed.member_ids, ...fromDepartments])];
       const review: Review = { members: memberIds.length, csv, total: memberIds.length + (csv?.valid_rows ?? 0) };
       if (review.total === 0) {

@@ -27,7 +27,7 @@ export const consoleCampaignRoutes = [
     params: Params,
     response: Progress,
     async handler({ params }, { services, account }) {
-      const view = await campaignView(services.models, await findCampaign(services.models, account.id, params.id));
+      const view = await campaignView(services, await findCampaign(services, account.id, params.id));
       return progressOf(view.campaign.status, view.counts);
     },
   }),

@@ -56,8 +56,8 @@ function detailsPage(id: number, values: Record<string, string>, extra: { errors
 }
 
 async function ecardsPage(services: ServiceContext, campaign: Campaign, extra: { errors?: Record<string, string>; error?: string; picked?: number[] } = {}, status?: number): Promise<PageResult> {
-  const chosen = extra.picked ?? (await campaignEcards(services.models, campaign)).flatMap((e) => (e.source_ecard_id ? [e.source_ecard_id] : []));
-  const ecards = await pickableEcards(services.models, campaign.account_id);
+  const chosen = extra.picked ?? (await campaignEcards(services, campaign)).flatMap((e) => (e.source_ecard_id ? [e.source_ecard_id] : []));
+  const ecards = await pickableEcards(services, campaign.account_id);
   return page(
     {
       title: `Campaign “${campaign.campaign_name}”: eCards`,
@@ -75,7 +75,7 @@ async function ecardsPage(services: ServiceContext, campaign: Campaign, extra: {
 
 /** The draft a step edits: another account's id is a 404; a campaign past its draft goes to its own page. */
 async function draftOf(services: ServiceContext, accountId: number, id: number): Promise<Campaign | PageResult> {
-  const campaign = await findCampaign(services.models, accountId, id);
+  const campaign = await findCampaign(services, accountId, id);
   return campaign.status === 'draft' ? campaign : seeOther(campaignPath(campaign.id));
 }
 const isCampaign = (value: Campaign | PageResult): value is Campaign => 'campaign_name' in value;

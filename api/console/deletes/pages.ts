@@ -16,7 +16,7 @@ const NOUN: Record<Kind, string> = { campaigns: 'campaign', automations: 'automa
 /** What the confirmation page names: the campaign's or automation's name and status (404 when not the account's). */
 async function describe(services: ServiceContext, kind: Kind, accountId: number, id: number): Promise<{ name: string; status: string; note: string }> {
   if (kind === 'campaigns') {
-    const campaign = await findCampaign(services.models, accountId, id);
+    const campaign = await findCampaign(services, accountId, id);
     const running = campaign.status === 'scheduled' || campaign.status === 'sending';
     return {
       name: campaign.campaign_name,
@@ -24,7 +24,7 @@ async function describe(services: ServiceContext, kind: Kind, accountId: number,
       note: `${running ? 'It is canceled first (its quota and gift cards come back). ' : ''}Its recipients and its eCards go with it; the cards already sent stay viewable.`,
     };
   }
-  const { row } = await findAutomation(services.models, accountId, id);
+  const { row } = await findAutomation(services, accountId, id);
   return { name: row.automation_name, status: row.enabled ? 'enabled' : 'disabled', note: 'Its schedule stops; the cards it already sent stay viewable.' };
 }
 

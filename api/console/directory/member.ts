@@ -32,7 +32,7 @@ const NOTICES: Record<string, string> = {
 async function memberOf(services: ServiceContext, account: Account, id: number): Promise<MemberView & { id: number }> {
   const member = await services.models.TeamMember.findOne({ where: { account_id: account.id, id } });
   if (!member) throw notFound(`No member ${id}`);
-  return (await loadView(services.models, member)) as MemberView & { id: number };
+  return (await loadView(services, member)) as MemberView & { id: number };
 }
 
 const nameOf = (m: MemberView) => [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
@@ -46,7 +46,7 @@ interface EditorState {
 }
 
 async function editorPage(services: ServiceContext, account: Account, state: EditorState, status?: number): Promise<PageResult> {
-  const custom = await activeCustomFields(services.models, account.id);
+  const custom = await activeCustomFields(services, account.id);
   const { member } = state;
   return page(
     {
@@ -66,7 +66,7 @@ async function editorPage(services: ServiceContext, account: Account, state: Edi
 
 /** Saves the posted form as an upsert (by id when editing); a refusal shows the form as typed with its reason. */
 async function save(services: ServiceContext, account: Account, form: Record<string, string>, member: (MemberView & { id: number }) | null): Promise<PageResult> {
-  const custom = await activeCustomFields(services.models, account.id);
+  const custom = await activeCustomFields(services, account.id);
   const values = Object.fromEntries(Object.entries(form).filter(([k]) => k !== '_csrf'));
   const checked = memberFieldsOf(form, custom);
   if (!checked.ok) return editorPage(services, account, { member, values, errors: checked.errors, error: 'The member is not saved: see the fields marked below.' }, 400);
@@ -148,8 +148,8 @@ export const memberPageRoutes: AnyRoute[] = [
     params: MemberIdParams,
     async handler({ params }, { services, account }) {
       const member = await memberOf(services, account, params.id);
-      const custom = await activeCustomFields(services.models, account.id);
-      const reach = await erasureReach(services.models, account.id, member.id);
+      const custom = await activeCustomFields(services, account.id);
+      const reach = await erasureReach(services, account.id, member.id);
       return page({
         title: `Erase ${nameOf(member)}`,
         view: 'directory-erase',

@@ -73,13 +73,13 @@ export const directoryPageRoutes: AnyRoute[] = [
     async handler(_input, { services, account, koa }) {
       const raw = Object.fromEntries(Object.entries(koa.query).filter(([, v]) => typeof v === 'string' && v !== '')) as Record<string, string>;
       const parsed = MembersQuery.safeParse(raw);
-      const departments = await departmentChoices(services.models, account.id);
+      const departments = await departmentChoices(services, account.id);
       const errors: Record<string, string> = {};
       if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
       const query: MembersQuery = parsed.success ? parsed.data : { q: raw.q, status: 'active', after: 0, perPage: 50 };
       // Another account's department (or an unknown one) as a filter is a 404, as an id filter of the key API is.
       if (query.department !== undefined && !departments.some((d) => d.id === query.department)) throw notFound(`No department ${query.department}`);
-      const result = parsed.success ? await searchMembers(services.models, account.id, { q: query.q, status: query.status, departmentId: query.department, afterId: query.after, perPage: query.perPage }) : { members: [], nextAfterId: null };
+      const result = parsed.success ? await searchMembers(services, account.id, { q: query.q, status: query.status, departmentId: query.department, afterId: query.after, perPage: query.perPage }) : { members: [], nextAfterId: null };
       const filtered = Boolean(query.q || query.department || query.status !== 'active');
       const rows = result.members.map(row);
       const first = query.after > 0 ? listLink(query) : undefined;
@@ -109,7 +109,7 @@ export const directoryPageRoutes: AnyRoute[] = [
     method: 'get',
     path: '/directory/departments',
     async handler(_input, { services, account }) {
-      const departments = await listDepartments(services.models, account.id);
+      const departments = await listDepartments(services, account.id);
       return page({
         title: 'Departments',
         view: 'directory-departments',

@@ -32,7 +32,7 @@ async function editorPage(
   shown: { widget: Widget; ecard?: Ecard | undefined; values: EditorValues; errors?: FieldErrors; keptCover?: string; status?: number },
 ): Promise<PageResult> {
   const { services, account, koa } = context;
-  const { rows: brands } = await listBrands(services.models, account.id, { page: 1, perPage: 100, sortBy: 'name', sortOrder: 'asc' });
+  const { rows: brands } = await listBrands(services, account.id, { page: 1, perPage: 100, sortBy: 'name', sortOrder: 'asc' });
   const { ecard, widget, values } = shown;
   const coverUrl = shown.keptCover ?? (ecard ? thumbImageOf(services.config.publicBaseUrl, ecard) : null);
   return page(
@@ -105,7 +105,7 @@ export const ecardEditorPageRoutes = [
     path: '/ecards/new',
     query: NewQuery,
     async handler({ query }, context) {
-      return editorPage(context, { widget: await findWidget(context.services.models, context.account.id, query.widgetid), values: newEcardValues() });
+      return editorPage(context, { widget: await findWidget(context.services, context.account.id, query.widgetid), values: newEcardValues() });
     },
   }),
   definePage({
@@ -114,8 +114,8 @@ export const ecardEditorPageRoutes = [
     params: EcardIdParams,
     async handler({ params }, context) {
       const { models, config } = context.services;
-      const ecard = await findEcard(models, context.account.id, params.id);
-      const widget = await findWidget(models, context.account.id, ecard.widget_id);
+      const ecard = await findEcard({ models }, context.account.id, params.id);
+      const widget = await findWidget({ models }, context.account.id, ecard.widget_id);
       return editorPage(context, { widget, ecard, values: ecardValues(ecard, config.publicBaseUrl) });
     },
   }),
@@ -127,7 +127,7 @@ export const ecardEditorPageRoutes = [
     async handler({ form }, context) {
       // The owning widget first: another account's (or no) widget is 404, never a form shown again.
       const widgetId = Number(form.widgetid);
-      const widget = await findWidget(context.services.models, context.account.id, Number.isSafeInteger(widgetId) && widgetId > 0 ? widgetId : 0);
+      const widget = await findWidget(context.services, context.account.id, Number.isSafeInteger(widgetId) && widgetId > 0 ? widgetId : 0);
       return save(context, form, undefined, widget);
     },
   }),
@@ -139,8 +139,8 @@ export const ecardEditorPageRoutes = [
     bodyLimitBytes: ECARD_FORM_LIMIT,
     async handler({ params, form }, context) {
       const { models } = context.services;
-      const ecard = await findEcard(models, context.account.id, params.id);
-      return save(context, form, params.id, await findWidget(models, context.account.id, ecard.widget_id), ecard);
+      const ecard = await findEcard({ models }, context.account.id, params.id);
+      return save(context, form, params.id, await findWidget({ models }, context.account.id, ecard.widget_id), ecard);
     },
   }),
 ];

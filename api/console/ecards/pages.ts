@@ -46,9 +46,9 @@ async function listPage(services: ApiServices, account: Account, filters: Filter
   const now = services.now();
   const base = services.config.publicBaseUrl;
   const [{ rows, count }, widgets, brands] = await Promise.all([
-    searchEcards(services.models, account.id, now, { ...query, sortBy: 'name', sortOrder: 'asc', filterByDate: 'any-time', includeCampaign: false }),
-    searchWidgets(services.models, account.id, { page: 1, perPage: WIDGETS_SHOWN, sortBy: 'name', sortOrder: 'asc' }),
-    listBrands(services.models, account.id, { page: 1, perPage: 100, sortBy: 'name', sortOrder: 'asc' }),
+    searchEcards(services, account.id, now, { ...query, sortBy: 'name', sortOrder: 'asc', filterByDate: 'any-time', includeCampaign: false }),
+    searchWidgets(services, account.id, { page: 1, perPage: WIDGETS_SHOWN, sortBy: 'name', sortOrder: 'asc' }),
+    listBrands(services, account.id, { page: 1, perPage: 100, sortBy: 'name', sortOrder: 'asc' }),
   ]);
   const widgetName = new Map(widgets.rows.map((w) => [w.id, w.name]));
   const form = extra.form ?? {};
@@ -117,7 +117,7 @@ export const ecardListPageRoutes: AnyRoute[] = [
         return listPage(services, account, filters, { error: err.message, status: err.status, form });
       }
       // Another account's eCard (or brand as the value) is a 404 before anything changes (all or nothing).
-      const updated = await bulkUpdateEcards(services.models, account.id, { ecardids: update.ecardids }, update.field, update.value);
+      const updated = await bulkUpdateEcards(services, account.id, { ecardids: update.ecardids }, update.field, update.value);
       return seeOther(listUrl(filled(filters), { done: 'updated', n: String(updated) }));
     },
   }),

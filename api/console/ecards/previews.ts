@@ -88,7 +88,7 @@ const brandPreview = (method: 'get' | 'post'): AnyRoute =>
     params: BrandIdParams,
     async handler({ params, form }, { services, account, page }): Promise<PageResult> {
       // A saved brand must be the account's (404), with or without the form over it.
-      const saved = params.id ? await findBrandView(services.models, account.id, params.id) : null;
+      const saved = params.id ? await findBrandView(services, account.id, params.id) : null;
       const override = method === 'post' ? brandOfForm(form, services.config.publicBaseUrl) : undefined;
       const email = await previewBrand(saved, override, senderOf(page.me.owner_email));
       return framed(email.html, EMAIL_CSP);

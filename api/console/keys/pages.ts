@@ -35,7 +35,7 @@ export const keyPageRoutes = [
     path: '/keys',
     async handler(_input, { services, account, koa }) {
       const now = services.now();
-      const keys = (await listAccountKeys(services.models, account.id)).map((key) => {
+      const keys = (await listAccountKeys(services, account.id)).map((key) => {
         const shown = presentConsoleKey(key, account, now);
         return { ...shown, active: shown.status !== 'revoked' };
       });
@@ -61,8 +61,8 @@ export const keyPageRoutes = [
       // Step-up comes back to the form (access full, the name kept): the owner submits it again.
       const back = fullAccess ? `${KEYS}/new?access=full&name=${encodeURIComponent(body.name ?? '')}` : `${KEYS}/new?name=${encodeURIComponent(body.name ?? '')}`;
       if (keyNeedsStepUp({ fullAccess, levels: body.permissions })) requireStepUp({ action: 'Creating a key', back });
-      const created = await createApiKey(services.models, { accountId: account.id, mode: keyMode(account), name: body.name ?? '', fullAccess, levels: body.permissions ?? {} });
-      const key = presentConsoleKey(await findAccountKey(services.models, account.id, created.keyId), account, services.now());
+      const created = await createApiKey(services, { accountId: account.id, mode: keyMode(account), name: body.name ?? '', fullAccess, levels: body.permissions ?? {} });
+      const key = presentConsoleKey(await findAccountKey(services, account.id, created.keyId), account, services.now());
       return page({ title: 'Your new API key', view: 'keys-secret', secret: created.key, key, rotated: false });
     },
   }),
@@ -72,7 +72,7 @@ export const keyPageRoutes = [
     params: KeyIdParams,
     async handler({ params }, { services, account }) {
       const now = services.now();
-      const key = presentConsoleKey(await findAccountKey(services.models, account.id, params.id), account, now);
+      const key = presentConsoleKey(await findAccountKey(services, account.id, params.id), account, now);
       if (key.status === 'revoked') throw keyRevoked(`API key ${key.id} is revoked`);
       return page({ title: `API key ${key.name || `…${key.last4}`}`, view: 'keys-edit', key, areas: areaRows(key.full_access ? {} : key.permissions) });
     },
@@ -86,10 +86,10 @@ export const keyPageRoutes = [
     fromForm: (form) => ({ name: form.name ?? '', ...(fullAccessOf(form) ? {} : { permissions: levelsOf(form) }) }),
     async handler({ params, body, form }, { services, account, requireStepUp }) {
       const id = params.id;
-      const old = await findAccountKey(services.models, account.id, id);
+      const old = await findAccountKey(services, account.id, id);
       if (fullAccessOf(form) && !old.full_access) throw invalidValue('A scoped key cannot become full access: create a new full-access key');
       if (keyNeedsStepUp({ fullAccess: false, levels: body.permissions })) requireStepUp({ action: 'Giving a key full power', back: `${KEYS}/${id}` });
-      await updateKey(services.models, account.id, id, { name: body.name, levels: body.permissions }, services.now());
+      await updateKey(services, account.id, id, { name: body.name, levels: body.permissions }, services.now());
       return seeOther(`${KEYS}?done=updated`);
     },
   }),
@@ -101,11 +101,11 @@ export const keyPageRoutes = [
     fromForm: (form) => ({ grace_seconds: (/^\d{1,7}$/.test(form.grace_seconds ?? '') ? Number(form.grace_seconds) : form.grace_seconds) ?? 0 }),
     async handler({ params, body }, { services, account, requireStepUp }) {
       const id = params.id;
-      const old = await findAccountKey(services.models, account.id, id);
+      const old = await findAccountKey(services, account.id, id);
       if (keyNeedsStepUp({ fullAccess: old.full_access, levels: old.permissions })) requireStepUp({ action: 'Rotating a key', back: `${KEYS}/${id}` });
       const now = services.now();
-      const created = await rotateKey(services.models, id, body?.grace_seconds ?? 0, now, account.id);
-      const [key, replaced] = await Promise.all([findAccountKey(services.models, account.id, created.keyId), findAccountKey(services.models, account.id, id)]);
+      const created = await rotateKey(services, id, body?.grace_seconds ?? 0, now, account.id);
+      const [key, replaced] = await Promise.all([findAccountKey(services, account.id, created.keyId), findAccountKey(services, account.id, id)]);
       return page({
         title: 'Your new API key',
         view: 'keys-secret',
@@ -121,7 +121,7 @@ export const keyPageRoutes = [
     path: '/keys/:id/revoke',
     params: KeyIdParams,
     async handler({ params }, { services, account }) {
-      await revokeKey(services.models, params.id, services.now(), account.id);
+      await revokeKey(services, params.id, services.now(), account.id);
       return seeOther(`${KEYS}?done=revoked`);
     },
   }),

@@ -18,7 +18,7 @@ export const consoleKeyRoutes = [
     response: KeyList,
     async handler(_input, { services, account }) {
       const now = services.now();
-      return { keys: (await listAccountKeys(services.models, account.id)).map((key) => present(key, account, now)) };
+      return { keys: (await listAccountKeys(services, account.id)).map((key) => present(key, account, now)) };
     },
   }),
   defineSessionRoute({
@@ -30,8 +30,8 @@ export const consoleKeyRoutes = [
     async handler({ body }, { services, account, requireStepUp }) {
       const fullAccess = body.full_access === true;
       if (keyNeedsStepUp({ fullAccess, levels: body.permissions })) requireStepUp({ action: POWERFUL_KEY('Creating') });
-      const created = await createApiKey(services.models, { accountId: account.id, mode: keyMode(account), name: body.name ?? '', fullAccess, levels: body.permissions ?? {} });
-      const key = await findAccountKey(services.models, account.id, created.keyId);
+      const created = await createApiKey(services, { accountId: account.id, mode: keyMode(account), name: body.name ?? '', fullAccess, levels: body.permissions ?? {} });
+      const key = await findAccountKey(services, account.id, created.keyId);
       return { key: created.key, api_key: present(key, account, services.now()) };
     },
   }),
@@ -44,7 +44,7 @@ export const consoleKeyRoutes = [
     response: Key,
     async handler({ params, body }, { services, account, requireStepUp }) {
       if (keyNeedsStepUp({ fullAccess: false, levels: body.permissions })) requireStepUp({ action: POWERFUL_KEY('Giving') });
-      const key = await updateKey(services.models, account.id, params.id, { name: body.name, levels: body.permissions }, services.now());
+      const key = await updateKey(services, account.id, params.id, { name: body.name, levels: body.permissions }, services.now());
       return present(key, account, services.now());
     },
   }),
@@ -56,11 +56,11 @@ export const consoleKeyRoutes = [
     body: RotateKeyBody,
     response: RotatedKey,
     async handler({ params, body }, { services, account, requireStepUp }) {
-      const old = await findAccountKey(services.models, account.id, params.id);
+      const old = await findAccountKey(services, account.id, params.id);
       if (keyNeedsStepUp({ fullAccess: old.full_access, levels: old.permissions })) requireStepUp({ action: POWERFUL_KEY('Rotating') });
       const now = services.now();
-      const created = await rotateKey(services.models, params.id, body?.grace_seconds ?? 0, now, account.id);
-      const [key, replaced] = await Promise.all([findAccountKey(services.models, account.id, created.keyId), findAccountKey(services.models, account.id, params.id)]);
+      const created = await rotateKey(services, params.id, body?.grace_seconds ?? 0, now, account.id);
+      const [key, replaced] = await Promise.all([findAccountKey(services, account.id, created.keyId), findAccountKey(services, account.id, params.id)]);
       return { key: created.key, api_key: present(key, account, now), replaced: present(replaced, account, now) };
     },
   }),
@@ -72,7 +72,7 @@ export const consoleKeyRoutes = [
     response: Key,
     async handler({ params }, { services, account }) {
       const now = services.now();
-      const key = await revokeKey(services.models, params.id, now, account.id);
+      const key = await revokeKey(services, params.id, now, account.id);
       return present(key, account, now);
     },
   }),

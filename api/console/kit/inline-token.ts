@@ -36,7 +36,7 @@ export async function withInlineToken<T>(
   const { services, account } = context;
   if (form.confirm === 'yes') {
     if (tokenNeedsStepUp(gate.purpose)) context.requireStepUp({ action: gate.action, back: gate.back });
-    const { token } = await issueTokenFor(services.models, { accountId: account.id, purpose: gate.purpose, resourceId: gate.resourceId, now: services.now() });
+    const { token } = await issueTokenFor(services, { accountId: account.id, purpose: gate.purpose, resourceId: gate.resourceId, now: services.now() });
     return { done: await run(token) };
   }
   try {

@@ -27,7 +27,7 @@ const notKept = (destination: string) => page({ title: 'Outbox', view: 'outbox',
 /** The account's kept email, or 404 (another account's id too). */
 async function keptMessage(services: ApiServices, account: Account, rawParams: unknown) {
   const params = parseInput(OutboxParams, rawParams, 'path');
-  const message = await findOutboxMessage(services.models, account.id, params.id);
+  const message = await findOutboxMessage(services, account.id, params.id);
   if (!message) throw notFound(`The outbox has no message ${params.id}`);
   return message;
 }
@@ -41,7 +41,7 @@ export const outboxPageRoutes = [
       const destination = mailDestination(account.mode, services.config.mail);
       if (!keepsItsEmails(account.mode, services.config.mail.transport)) return notKept(destination);
       const query = parseInput(OutboxQuery, filledQuery(koa.query), 'query');
-      const { rows, count } = await listOutbox(services.models, account.id, query);
+      const { rows, count } = await listOutbox(services, account.id, query);
       const link = (n: number) => `${OUTBOX}?page=${n}&perPage=${query.perPage}`;
       return page({ title: 'Outbox', view: 'outbox', destination, sandbox: account.mode === 'sandbox', messages: rows.map(outboxHead), ...paging(query.page, query.perPage, count, link) });
     },

@@ -24,7 +24,7 @@ export const consoleOutboxRoutes = [
     meta: PageMeta,
     async handler({ query }, { services, account }) {
       sandboxOnly(account, services.config.mail);
-      const { rows, count } = await listOutbox(services.models, account.id, query);
+      const { rows, count } = await listOutbox(services, account.id, query);
       return { data: rows.map(outboxHead), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
@@ -36,7 +36,7 @@ export const consoleOutboxRoutes = [
     response: OutboxMessage,
     async handler({ params }, { services, account }) {
       sandboxOnly(account, services.config.mail);
-      const message = await findOutboxMessage(services.models, account.id, params.id);
+      const message = await findOutboxMessage(services, account.id, params.id);
       if (!message) throw notFound(`The outbox has no message ${params.id}`);
       return { ...outboxHead(message), text: message.text_body, html: message.html_body };
     },

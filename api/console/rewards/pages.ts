@@ -88,8 +88,8 @@ export const rewardPageRoutes = [
     fromForm: (form) => ({ period: form.period || undefined, limit: numberField(form.limit) }),
     async handler({ body }, { services, account, requireStepUp }) {
       const cents = toCents(body.limit);
-      if (await ruleChangeLoosens(services.models, account.id, body.period, cents)) requireStepUp({ action: 'Raising or removing a spend limit', back: REWARDS });
-      await setRule(services.models, account.id, body.period, cents);
+      if (await ruleChangeLoosens(services, account.id, body.period, cents)) requireStepUp({ action: 'Raising or removing a spend limit', back: REWARDS });
+      await setRule(services, account.id, body.period, cents);
       return seeOther(`${REWARDS}?done=${cents === 0 ? 'rule-removed' : 'rule'}`);
     },
   }),
@@ -118,7 +118,7 @@ export const rewardPageRoutes = [
     query: ListOrdersQuery,
     async handler({ query }, { services, account, koa }) {
       const given = filledQuery(koa.query);
-      const { rows, count } = await listOrders(services.models, account.id, orderQueryOf(query));
+      const { rows, count } = await listOrders(services, account.id, orderQueryOf(query));
       const link = (n: number) => `${REWARDS}/orders?${new URLSearchParams({ ...given, page: String(n) }).toString()}`;
       return page({
         title: 'Gift orders',

@@ -52,8 +52,8 @@ export const consoleRewardRoutes = [
     body: RuleBody,
     response: Rules,
     async handler({ body }, { services, account, requireStepUp }) {
-      if (await ruleChangeLoosens(services.models, account.id, body.period, toCents(body.limit))) requireStepUp({ action: 'Raising or removing a spend limit' });
-      await setRule(services.models, account.id, body.period, toCents(body.limit));
+      if (await ruleChangeLoosens(services, account.id, body.period, toCents(body.limit))) requireStepUp({ action: 'Raising or removing a spend limit' });
+      await setRule(services, account.id, body.period, toCents(body.limit));
       return presentRules(await rulesView(services, account.id));
     },
   }),
@@ -87,7 +87,7 @@ export const consoleRewardRoutes = [
     response: OrderList,
     meta: PageMeta,
     async handler({ query }, { services, account }) {
-      const { rows, count } = await listOrders(services.models, account.id, orderQueryOf(query));
+      const { rows, count } = await listOrders(services, account.id, orderQueryOf(query));
       return { data: rows.map(presentOrder), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),

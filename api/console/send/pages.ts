@@ -32,7 +32,7 @@ interface FormState {
 
 async function formPage(services: ApiServices, account: Account, state: FormState, status?: number): Promise<PageResult> {
   const { values, errors = {} } = state;
-  const ecards = await accountSendableEcards(services.models, account.id, services.now());
+  const ecards = await accountSendableEcards(services, account.id, services.now());
   const groups = new Map<string, Array<{ id: number; name: string; selected: boolean }>>();
   for (const e of ecards) {
     const widget = e.Widget?.name ?? `Widget ${e.widget_id}`;
@@ -110,7 +110,7 @@ export const sendPageRoutes = [
     path: '/send/sent/:id',
     params: SendIdParams,
     async handler({ params }, { services, account, koa }) {
-      const { send, ecardName, recipients } = await findLoggedSend(services.models, account.id, params.id);
+      const { send, ecardName, recipients } = await findLoggedSend(services, account.id, params.id);
       let zone = 'UTC';
       try {
         zone = canonicalTimeZone(String(koa.query.tz ?? 'UTC'));

@@ -102,9 +102,9 @@ async function choicesOf(services: ApiServices, account: Account, shown: Record<
 }
 
 async function detailPage(services: ApiServices, account: Account, sendId: string, extra: { notice?: string | undefined; error?: string | undefined } = {}, status?: number): Promise<PageResult> {
-  const logged = await findLoggedSend(services.models, account.id, sendId);
+  const logged = await findLoggedSend(services, account.id, sendId);
   const { send } = logged;
-  const deliveries = await eventDeliveries(services.models, account.id, 'ecard_shared', send.send_id);
+  const deliveries = await eventDeliveries(services, account.id, 'ecard_shared', send.send_id);
   return page(
     {
       title: `Send to ${rowOf(logged).firstRecipient || 'a share link'}${logged.recipients.length > 1 ? ` and ${logged.recipients.length - 1} more` : ''}`,
@@ -150,7 +150,7 @@ export const sendLogPageRoutes = [
       const choices = await choicesOf(services, account, parsed.shown);
       const common = { title: 'Sends', view: 'sends', styles: ['sends.css'], filters: parsed.shown, ...choices };
       if ('errors' in parsed) return page({ ...common, errors: parsed.errors, invalid: true, error: 'Some filters are not valid: see the messages beside them.' }, 400);
-      const { rows, count } = await listSends(services.models, account.id, parsed.filters, { page: parsed.page, perPage: SEND_LOG_ROWS });
+      const { rows, count } = await listSends(services, account.id, parsed.filters, { page: parsed.page, perPage: SEND_LOG_ROWS });
       const { page: _page, ...filters } = parsed.shown;
       const link = (n: number) => `${BASE}?${new URLSearchParams({ ...filters, page: String(n) }).toString()}`;
       const filtered = FILTERS.some((f) => f in filters);
@@ -172,7 +172,7 @@ export const sendLogPageRoutes = [
       const parsed = parseQuery(koa.query);
       if ('errors' in parsed) return seeOther(`${BASE}?${new URLSearchParams(parsed.shown).toString()}`);
       const stamp = services.now().toISOString().slice(0, 10);
-      return download(await sendsCsv(services.models, account.id, parsed.filters), 'text/csv; charset=utf-8', `sends-${stamp}.csv`);
+      return download(await sendsCsv(services, account.id, parsed.filters), 'text/csv; charset=utf-8', `sends-${stamp}.csv`);
     },
   }),
   definePage({
@@ -188,7 +188,7 @@ export const sendLogPageRoutes = [
     path: '/sends/:id/cancel',
     params: SendIdParams,
     async handler({ params }, { services, account }) {
-      const logged = await findLoggedSend(services.models, account.id, params.id);
+      const logged = await findLoggedSend(services, account.id, params.id);
       if (logged.send.status !== 'scheduled') return seeOther(`${BASE}/${params.id}`);
       return page({ title: 'Cancel this send?', view: 'send-cancel', styles: ['sends.css'], send: rowOf(logged), recipients: logged.recipients.length });
     },

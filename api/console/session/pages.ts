@@ -30,7 +30,7 @@ export const sessionPageRoutes = [
       koa.set('Cache-Control', 'private, no-cache');
       const session = await findSession(services, readSessionCookie(koa));
       if (!session) return { status: 401, type: 'text/css; charset=utf-8', body: '/* sign in first */\n' };
-      const css = await accountAccentStylesheet(services.models, (await sessionAccount(services.models, session)).id);
+      const css = await accountAccentStylesheet(services, (await sessionAccount(services, session)).id);
       const etag = `"${createHash('sha256').update(css).digest('base64url').slice(0, 22)}"`;
       koa.set('ETag', etag);
       koa.set('Vary', 'Cookie');
@@ -66,7 +66,7 @@ export const sessionPageRoutes = [
     method: 'post',
     path: '/sign-out',
     async handler(_input, { services, session, koa }) {
-      await signOut(services.models, session);
+      await signOut(services, session);
       clearSessionCookie(koa);
       return seeOther(`${CONSOLE_PREFIX}/sign-in`);
     },
@@ -76,7 +76,7 @@ export const sessionPageRoutes = [
     path: '/mode',
     async handler({ form }, { services, session }) {
       if (form.mode !== 'live' && form.mode !== 'sandbox') throw invalidParameter('mode must be live or sandbox');
-      await setMode(services.models, session, form.mode);
+      await setMode(services, session, form.mode);
       return seeOther(CONSOLE_HOME);
     },
   }),

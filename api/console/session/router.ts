@@ -50,7 +50,7 @@ export const consoleSessionRoutes = [
     summary: 'Ends this session',
     response: Done,
     async handler(_input, { services, session, koa }) {
-      await signOut(services.models, session);
+      await signOut(services, session);
       clearSessionCookie(koa);
       return { ok: true as const };
     },
@@ -71,7 +71,7 @@ export const consoleSessionRoutes = [
     body: ModeBody,
     response: Me,
     async handler({ body }, { services, session, me }) {
-      const changed = await setMode(services.models, session, body.mode);
+      const changed = await setMode(services, session, body.mode);
       return meOf(await me(changed), changed);
     },
   }),

@@ -39,7 +39,7 @@ function formPage(values: FormValues, state: { errors?: Record<string, string>; 
 }
 
 async function savedValues(services: ServiceContext, account: Account): Promise<FormValues> {
-  const settings = await loadAccountSettings(services.models, account.id);
+  const settings = await loadAccountSettings(services, account.id);
   return { default_timezone: settings.default_timezone, quiet: settings.quiet_hours !== null, quiet_start: settings.quiet_hours?.start ?? '', quiet_end: settings.quiet_hours?.end ?? '' };
 }
 

@@ -34,7 +34,7 @@ export const settingsPageRoutes = [
     path: '/settings',
     query: SuppressionsQuery,
     async handler({ query }, { services, account, koa }) {
-      const [fields, suppressions] = await Promise.all([activeCustomFields(services.models, account.id), listSuppressions(services.models, account.id, query)]);
+      const [fields, suppressions] = await Promise.all([activeCustomFields(services, account.id), listSuppressions(services, account.id, query)]);
       const link = (n: number) => `${SETTINGS}?${new URLSearchParams({ ...(query.kind ? { kind: query.kind } : {}), perPage: String(query.perPage), page: String(n) }).toString()}`;
       return page({
         title: 'Fields and suppressions',
@@ -52,7 +52,7 @@ export const settingsPageRoutes = [
     body: CustomFieldBody,
     fromForm: (form) => ({ key: form.key || undefined, label: form.label || undefined, required: form.required === 'on' }),
     async handler({ body }, { services, account }) {
-      await addCustomField(services.models, { accountId: account.id, key: body.key, label: body.label, required: body.required });
+      await addCustomField(services, { accountId: account.id, key: body.key, label: body.label, required: body.required });
       return done('field-added');
     },
   }),
@@ -61,7 +61,7 @@ export const settingsPageRoutes = [
     path: '/settings/fields/:key/remove',
     params: CustomFieldParams,
     async handler({ params }, { services, account }) {
-      await deactivateCustomField(services.models, account.id, params.key);
+      await deactivateCustomField(services, account.id, params.key);
       return done('field-removed');
     },
   }),
@@ -78,7 +78,7 @@ export const settingsPageRoutes = [
     path: '/settings/suppressions/remove',
     async handler({ form }, { services, account }) {
       const { kind, value } = suppressionOf(form);
-      return done((await removeSuppression(services.models, account.id, kind, value)) ? 'lifted' : 'not-suppressed');
+      return done((await removeSuppression(services, account.id, kind, value)) ? 'lifted' : 'not-suppressed');
     },
   }),
 ];

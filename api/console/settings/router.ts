@@ -22,7 +22,7 @@ export const consoleSettingsRoutes = [
     summary: 'The account’s custom date fields for members',
     response: CustomFieldList,
     async handler(_input, { services, account }) {
-      return (await activeCustomFields(services.models, account.id)).map(shownField);
+      return (await activeCustomFields(services, account.id)).map(shownField);
     },
   }),
   defineSessionRoute({
@@ -32,7 +32,7 @@ export const consoleSettingsRoutes = [
     body: CustomFieldBody,
     response: CustomField,
     async handler({ body }, { services, account }) {
-      return shownField(await addCustomField(services.models, { accountId: account.id, key: body.key, label: body.label, required: body.required }));
+      return shownField(await addCustomField(services, { accountId: account.id, key: body.key, label: body.label, required: body.required }));
     },
   }),
   defineSessionRoute({
@@ -42,7 +42,7 @@ export const consoleSettingsRoutes = [
     params: CustomFieldParams,
     response: CustomField,
     async handler({ params }, { services, account }) {
-      return shownField(await deactivateCustomField(services.models, account.id, params.key));
+      return shownField(await deactivateCustomField(services, account.id, params.key));
     },
   }),
   defineSessionRoute({
@@ -53,7 +53,7 @@ export const consoleSettingsRoutes = [
     response: SuppressionList,
     meta: PageMeta,
     async handler({ query }, { services, account }) {
-      const { rows, count } = await listSuppressions(services.models, account.id, query);
+      const { rows, count } = await listSuppressions(services, account.id, query);
       return { data: rows.map((r) => ({ kind: r.kind, value: r.value, reason: r.reason, created_at: r.created_at.toISOString() })), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
@@ -76,7 +76,7 @@ export const consoleSettingsRoutes = [
     response: SuppressionChange,
     async handler({ body }, { services, account }) {
       const { kind, value } = suppressionOf(body);
-      return { kind, value, blocked: false, changed: await removeSuppression(services.models, account.id, kind, value) };
+      return { kind, value, blocked: false, changed: await removeSuppression(services, account.id, kind, value) };
     },
   }),
 ];

@@ -39,7 +39,7 @@ export const tokenPageRoutes = [
       const back = `${CONSOLE_PREFIX}/tokens?purpose=${body.purpose}&resource_id=${body.resource_id ?? ''}`;
       if (tokenNeedsStepUp(body.purpose)) requireStepUp({ action: `A ${body.purpose} token`, back });
       const resourceId = body.resource_id ?? null;
-      const { token, expiresAt } = await issueTokenFor(services.models, { accountId: account.id, purpose: body.purpose, resourceId, now: services.now() });
+      const { token, expiresAt } = await issueTokenFor(services, { accountId: account.id, purpose: body.purpose, resourceId, now: services.now() });
       return page({
         title: 'Your confirmation token',
         view: 'tokens-secret',

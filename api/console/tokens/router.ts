@@ -15,7 +15,7 @@ export const consoleTokenRoutes = [
     async handler({ body }, { services, account, requireStepUp }) {
       if (tokenNeedsStepUp(body.purpose)) requireStepUp({ action: `A ${body.purpose} token` });
       const resourceId = body.resource_id ?? null;
-      const { token, expiresAt } = await issueTokenFor(services.models, { accountId: account.id, purpose: body.purpose, resourceId, now: services.now() });
+      const { token, expiresAt } = await issueTokenFor(services, { accountId: account.id, purpose: body.purpose, resourceId, now: services.now() });
       return { token, purpose: body.purpose, resource_id: resourceId, expires_at: expiresAt.toISOString() };
     },
   }),

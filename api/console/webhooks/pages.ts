@@ -45,7 +45,7 @@ export const webhookPageRoutes = [
     method: 'get',
     path: '/webhooks',
     async handler(_input, { services, account, koa }) {
-      const [shared, endpoints] = await Promise.all([ecardSharedEndpoint(services.models, account.id), listEndpoints(services.models, account.id)]);
+      const [shared, endpoints] = await Promise.all([ecardSharedEndpoint(services, account.id), listEndpoints(services, account.id)]);
       return page({
         title: 'Webhooks',
         view: 'webhooks',
@@ -112,7 +112,7 @@ export const webhookPageRoutes = [
     query: DeliveryListQuery,
     async handler({ query }, { services, account, koa }) {
       const filled = filledFilters(koa.query);
-      const [{ rows, count }, endpoints] = await Promise.all([listDeliveries(services.models, account.id, deliveryQueryOf(query)), listEndpoints(services.models, account.id)]);
+      const [{ rows, count }, endpoints] = await Promise.all([listDeliveries(services, account.id, deliveryQueryOf(query)), listEndpoints(services, account.id)]);
       const link = (n: number) => `${BASE}/deliveries?${new URLSearchParams({ ...filled, page: String(n) }).toString()}`;
       return page({
         title: 'Webhook deliveries',
@@ -130,7 +130,7 @@ export const webhookPageRoutes = [
     path: '/webhooks/deliveries/:id',
     params: IdParams,
     async handler({ params }, { services, account, koa }) {
-      const detail = presentDeliveryDetail(await findDelivery(services.models, account.id, params.id));
+      const detail = presentDeliveryDetail(await findDelivery(services, account.id, params.id));
       return page({
         title: `Delivery ${detail.id}`,
         view: 'webhook-delivery',
@@ -155,7 +155,7 @@ export const webhookPageRoutes = [
     method: 'get',
     path: '/webhooks/subscriptions',
     async handler(_input, { services, account, koa }) {
-      const subscriptions = await listSubscriptions(services.models, account.id);
+      const subscriptions = await listSubscriptions(services, account.id);
       return page({ title: 'Webhook subscriptions', view: 'webhook-subscriptions', notice: noticeOf(koa), subscriptions: subscriptions.map(presentEndpoint) });
     },
   }),

@@ -32,7 +32,7 @@ export const consoleWebhookRoutes = [
     summary: 'The ecard_shared webhook endpoint, or null when it is off',
     response: EcardSharedUrlAnswer,
     async handler(_input, { services, account }) {
-      const endpoint = await ecardSharedEndpoint(services.models, account.id);
+      const endpoint = await ecardSharedEndpoint(services, account.id);
       return { endpoint: endpoint ? presentEndpoint(endpoint) : null };
     },
   }),
@@ -73,7 +73,7 @@ export const consoleWebhookRoutes = [
     summary: 'The webhook endpoints with their state',
     response: EndpointList,
     async handler(_input, { services, account }) {
-      return (await listEndpoints(services.models, account.id)).map(presentEndpoint);
+      return (await listEndpoints(services, account.id)).map(presentEndpoint);
     },
   }),
   defineSessionRoute({
@@ -94,7 +94,7 @@ export const consoleWebhookRoutes = [
     response: DeliveryList,
     meta: PageMeta,
     async handler({ query }, { services, account }) {
-      const { rows, count } = await listDeliveries(services.models, account.id, deliveryQueryOf(query));
+      const { rows, count } = await listDeliveries(services, account.id, deliveryQueryOf(query));
       return { data: rows.map(present), meta: pageMeta(query.page, query.perPage, count) };
     },
   }),
@@ -105,7 +105,7 @@ export const consoleWebhookRoutes = [
     params: DeliveryIdParams,
     response: DeliveryDetail,
     async handler({ params }, { services, account }) {
-      return presentDeliveryDetail(await findDelivery(services.models, account.id, params.id));
+      return presentDeliveryDetail(await findDelivery(services, account.id, params.id));
     },
   }),
   defineSessionRoute({
@@ -134,7 +134,7 @@ export const consoleWebhookRoutes = [
     summary: 'The member-change webhook subscriptions',
     response: EndpointList,
     async handler(_input, { services, account }) {
-      return (await listSubscriptions(services.models, account.id)).map(presentEndpoint);
+      return (await listSubscriptions(services, account.id)).map(presentEndpoint);
     },
   }),
   defineSessionRoute({

@@ -39,7 +39,7 @@ export const widgetEcardActionRoutes = [
     path: action('copy'),
     params: EcardIdParams,
     async handler({ params, form }, { services, account }) {
-      const source = await findEcard(services.models, account.id, params.id);
+      const source = await findEcard(services, account.id, params.id);
       const target = form.widgetid ? parseInput(z.object({ widgetid: resource('widget', numericId()) }), form, 'body').widgetid : source.widget_id;
       const copy = await copyEcard(services, account.id, source.id, target);
       return seeOther(gridOf(source.widget_id, copy.widget_id === source.widget_id ? 'copied' : 'copied-elsewhere'));
@@ -51,9 +51,9 @@ export const widgetEcardActionRoutes = [
     params: EcardIdParams,
     async handler({ params, form }, { services, account }) {
       // The eCard first: another account's is a 404 whatever the form says.
-      const ecard = await findEcard(services.models, account.id, params.id);
+      const ecard = await findEcard(services, account.id, params.id);
       const body = parseInput(VisibilityForm, form, 'body');
-      await bulkUpdateEcards(services.models, account.id, { ecardids: [ecard.id] }, 'disabled', body.hidden === 'yes');
+      await bulkUpdateEcards(services, account.id, { ecardids: [ecard.id] }, 'disabled', body.hidden === 'yes');
       return seeOther(gridOf(ecard.widget_id, body.hidden === 'yes' ? 'hidden' : 'shown'));
     },
   }),
@@ -62,10 +62,10 @@ export const widgetEcardActionRoutes = [
     path: action('price'),
     params: EcardIdParams,
     async handler({ params, form }, { services, account }) {
-      const ecard = await findEcard(services.models, account.id, params.id);
-      const widget = await findWidget(services.models, account.id, ecard.widget_id);
+      const ecard = await findEcard(services, account.id, params.id);
+      const widget = await findWidget(services, account.id, ecard.widget_id);
       // The map is replaced whole (as the key API's save does): this eCard's entry changes, the others stay.
-      const prices: Record<string, unknown> = { ...(await pricesOf(services.models, [widget.id])).get(widget.id) };
+      const prices: Record<string, unknown> = { ...(await pricesOf(services, [widget.id])).get(widget.id) };
       const text = (form.price ?? '').trim();
       if (text === '') delete prices[String(ecard.id)];
       else prices[String(ecard.id)] = priceValue(text);
@@ -80,8 +80,8 @@ export const widgetEcardActionRoutes = [
     params: EcardIdParams,
     async handler({ params, form }, context) {
       const { services, account } = context;
-      const ecard = await findEcard(services.models, account.id, params.id);
-      const widget = await findWidget(services.models, account.id, ecard.widget_id);
+      const ecard = await findEcard(services, account.id, params.id);
+      const widget = await findWidget(services, account.id, ecard.widget_id);
       const gated = await withInlineToken(
         context,
         form,

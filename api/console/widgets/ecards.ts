@@ -27,7 +27,7 @@ const NOTICES: Record<string, string> = {
 /** The widget's eCards in display order (all of them: a widget holds at most the configured cap). */
 export async function ecardsOf(services: ServiceContext, accountId: number, widgetId: number): Promise<Ecard[]> {
   const perPage = services.config.limits.ecardsPerWidget;
-  const { rows } = await searchEcards(services.models, accountId, services.now(), {
+  const { rows } = await searchEcards(services, accountId, services.now(), {
     page: 1, perPage, widgetID: widgetId, ecardIDs: [], filterByDate: 'any-time', sortBy: 'displayorder', includeCampaign: true,
   });
   return rows;
@@ -53,7 +53,7 @@ function cardOf(ecard: Ecard, position: number, publicBaseUrl: string) {
 
 /** The account's other editable widgets, for "copy into". */
 async function otherWidgets(services: ServiceContext, accountId: number, widget: Widget) {
-  const { rows } = await searchWidgets(services.models, accountId, { page: 1, perPage: 200, sortBy: 'name', sortOrder: 'asc' });
+  const { rows } = await searchWidgets(services, accountId, { page: 1, perPage: 200, sortBy: 'name', sortOrder: 'asc' });
   return rows.filter((w) => w.id !== widget.id).map((w) => ({ id: w.id, name: w.name }));
 }
 
@@ -96,7 +96,7 @@ export const widgetEcardPageRoutes: AnyRoute[] = [
     path: '/widgets/:id/ecards',
     params: WidgetIdParams,
     async handler({ params }, { services, account, koa }) {
-      const widget = await findWidget(services.models, account.id, params.id);
+      const widget = await findWidget(services, account.id, params.id);
       const tabs = { widget: { id: widget.id, name: widget.name }, tab: 'ecards' };
       let locked: string | undefined;
       try {
@@ -125,11 +125,11 @@ export const widgetEcardPageRoutes: AnyRoute[] = [
     path: '/widgets/:id/ecards/order',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {
-      const widget = await findWidget(services.models, account.id, params.id);
+      const widget = await findWidget(services, account.id, params.id);
       assertEditable(widget);
       const current = (await ecardsOf(services, account.id, widget.id)).map((e) => e.id);
       const order = newOrder(form, current);
-      if (order.length) await saveOrder(services.models, account.id, order);
+      if (order.length) await saveOrder(services, account.id, order);
       return seeOther(gridOf(widget.id, 'order-saved'));
     },
   }),

@@ -21,8 +21,8 @@ const CopyBody = z.object({ limit: z.number().int().positive().optional() });
 
 async function listPage(context: SessionContext, koa: Context, pageNumber: number, failure?: { message: string; status: number; form: Form }): Promise<PageResult> {
   const { services, account } = context;
-  const { rows, count } = await searchWidgets(services.models, account.id, { page: pageNumber, perPage: WIDGET_LIST_ROWS, sortBy: 'createdat', sortOrder: 'desc' });
-  const counts = await widgetCounts(services.models, account.id, rows.map((w) => w.id), services.now());
+  const { rows, count } = await searchWidgets(services, account.id, { page: pageNumber, perPage: WIDGET_LIST_ROWS, sortBy: 'createdat', sortOrder: 'desc' });
+  const counts = await widgetCounts(services, account.id, rows.map((w) => w.id), services.now());
   const data = {
     title: 'Widgets',
     view: 'widgets',

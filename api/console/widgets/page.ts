@@ -23,7 +23,7 @@ const NOTICES: Record<string, string> = {
 export const noticeOf = (koa: Context) => (typeof koa.query.done === 'string' ? NOTICES[koa.query.done] : undefined);
 
 /** The account's widget (404 for another account's or a missing one). */
-export const widgetOf = (services: ServiceContext, accountId: number, id: number): Promise<Widget> => findWidget(services.models, accountId, id);
+export const widgetOf = (services: ServiceContext, accountId: number, id: number): Promise<Widget> => findWidget(services, accountId, id);
 
 /** A tab's page: the widget's name as its title, the tabs partial's values, the widget pages' stylesheet. */
 export function tabPage(widget: Widget, tab: string, view: string, data: Partial<PageData> = {}): PageData {

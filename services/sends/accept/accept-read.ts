@@ -2,6 +2,7 @@
 // widget, the brand it is shown in (the eCard's own, else the account's default), whether the account's sending is
 // suspended and whether any recipient is on its suppression list. Five statements through Sequelize's models before
 // (docs/performance.md, "Accepts, round two"). A refusal reads its details after: which address is blocked.
+import type { ServiceContext } from '../../context.ts';
 import { QueryTypes, type Attributes } from 'sequelize';
 import type { Ecard } from '../../../models/Ecard.ts';
 import type { Models } from '../../../models/index.ts';
@@ -66,12 +67,13 @@ ${brandJoinsSql(known ? ':brandId' : 'e.ecardbrandid', ':accountId')}`;
 
 /** Everything an accept checks before its transaction; `emails` are the recipients' (any case). */
 export async function readForAccept(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   accountId: number,
   request: { ecardId: number; idempotencyKey: string | undefined },
   emails: readonly string[],
   known?: KnownRows,
 ): Promise<AcceptReads> {
+  const { models } = ctx;
   const readers = readersOf(models);
   const values = blockingValues(emails.map((e) => e.toLowerCase()));
   const [row] = await models.sequelize.query<Row>(sqlOf(readers, values.length > 0, known !== undefined), {

@@ -13,7 +13,6 @@ import { randomId } from '../../../lib/ids.ts';
 import { insertRows, withDefaults } from '../../../lib/written-statements.ts';
 import type { Account } from '../../../models/Account.ts';
 import type { Ecard } from '../../../models/Ecard.ts';
-import type { Models } from '../../../models/index.ts';
 import type { Send, SendMode, ShareType } from '../../../models/Send.ts';
 import type { ServiceContext } from '../../context.ts';
 import { recordEvent } from '../../outbox.ts';
@@ -116,20 +115,23 @@ function sendable(read: AcceptReads, request: SendRequest): { ecard: Attributes<
 }
 
 /** The directory rule of the eCard's widget: the sender must be an active member. */
-async function checkDirectory(models: Models, account: Account, widget: AcceptWidget, senderEmail: string): Promise<void> {
+async function checkDirectory(ctx: Pick<ServiceContext, 'models'>, account: Account, widget: AcceptWidget, senderEmail: string): Promise<void> {
+  const { models } = ctx;
   if (!widget.dir_sender_must_be_in_directory) return;
   const member = await models.TeamMember.findOne({ where: { account_id: account.id, email: senderEmail.toLowerCase(), disabled: false } });
   if (!member) throw senderNotInDirectory(`${senderEmail} is not an active member of this account's directory, which this widget requires of senders`);
 }
 
 /** The key's row, if any (the retry after a concurrent request with the same key made its send first). */
-async function keyRowOf(models: Models, accountId: number, request: SendRequest): Promise<AcceptReads['key']> {
+async function keyRowOf(ctx: Pick<ServiceContext, 'models'>, accountId: number, request: SendRequest): Promise<AcceptReads['key']> {
+  const { models } = ctx;
   if (!request.idempotencyKey) return null;
   return models.IdempotencyKey.findOne({ where: { account_id: accountId, idem_key: request.idempotencyKey } });
 }
 
 /** What the key's row says: a send made with it in the last 24 hours (422 when the body differs), or an expired row. */
-async function keyUse(models: Models, row: AcceptReads['key'], request: SendRequest, now: Date): Promise<{ earlier: Send | null; expired: boolean }> {
+async function keyUse(ctx: Pick<ServiceContext, 'models'>, row: AcceptReads['key'], request: SendRequest, now: Date): Promise<{ earlier: Send | null; expired: boolean }> {
+  const { models } = ctx;
   if (!request.idempotencyKey || !row) return { earlier: null, expired: false };
   if (now.getTime() - row.created_at.getTime() > IDEMPOTENCY_WINDOW_MS) return { earlier: null, expired: true };
   if (row.request_hash !== request.requestHash) {
@@ -159,20 +161,20 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   const now = ctx.now();
   // The recipients' addresses as checkAddresses keeps them (a share link: its first), for the suppression check.
   const emails = request.share ? request.recipientEmails.slice(0, 1) : request.recipientEmails;
-  const read = await readForAccept(models, account.id, request, emails, request.known);
-  const key = await keyUse(models, read.key, request, now);
+  const read = await readForAccept(ctx, account.id, request, emails, request.known);
+  const key = await keyUse(ctx, read.key, request, now);
   if (key.earlier) return { send: key.earlier, created: false };
   const { mode, sendAt } = modeOf(request, now, ctx.config.sendNowWindowSeconds * 1000);
   const statVanityId = randomId(24);
   const recipients = withPageIds(checkAddresses(request, mode), statVanityId);
   const { ecard, widget } = sendable(read, request);
   if (read.suspended) throw sendingSuspended('Sending is suspended for this account');
-  const blocked = read.suppressed ? await blockedRecipient(models, account.id, recipients.flatMap((r) => (r.email ? [r.email] : []))) : null;
+  const blocked = read.suppressed ? await blockedRecipient(ctx, account.id, recipients.flatMap((r) => (r.email ? [r.email] : []))) : null;
   if (blocked) throw sendBlocked(blocked);
-  await checkDirectory(models, account, widget, request.senderEmail);
+  await checkDirectory(ctx, account, widget, request.senderEmail);
   // The brand as it is now (the eCard's, or the default), with this send's overrides: kept in the snapshot.
   // The brand's gaps are filled by the eCard's widget, whose merge-tag fallbacks go with the design too.
-  const widgetDesign = (await widgetDesignsOf(models, [ecard], undefined, [widget])).get(ecard.id) ?? null;
+  const widgetDesign = (await widgetDesignsOf(ctx, [ecard], undefined, [widget])).get(ecard.id) ?? null;
   const brand = brandDesignOf(read.brand, request.overrideProps?.brand as BrandOverride | undefined, widgetDesign);
   const sandbox = account.mode === 'sandbox';
   if (mode !== 'share' && !sandbox && ctx.config.mail.transport === 'none') {
@@ -227,7 +229,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         })),
         transaction,
       );
-      await saveSnapshot(models, send.id, design, transaction);
+      await saveSnapshot(ctx, send.id, design, transaction);
       await recordEvent(
         ctx,
         { accountId: account.id, eventId: send.send_id, eventType: 'ecard_shared', source: 'api', memberId: null, occurredAt: now, body: sharedEvent(send, ecard, recipients) },
@@ -245,7 +247,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
         await insertRows(models.IdempotencyKey, [{ account_id: account.id, idem_key: request.idempotencyKey, request_hash: request.requestHash, send_id: id, created_at: now }], transaction);
       }
       if (request.reserve) await request.reserve(transaction);
-      if (quotaCount && !(await reserveQuota(models, account.id, month, quotaCount, ctx.config.emailsPerMonth[account.plan], transaction))) {
+      if (quotaCount && !(await reserveQuota(ctx, account.id, month, quotaCount, ctx.config.emailsPerMonth[account.plan], transaction))) {
         throw wouldExceedLimit(`The ${account.plan} plan has fewer than ${quotaCount} emails left for ${month}`);
       }
       if (gift) await reserveGiftSpend(ctx, account.id, gift, giftCents, transaction, giftDay);
@@ -255,7 +257,7 @@ export async function acceptSend(ctx: ServiceContext, account: Account, request:
   } catch (err) {
     // A concurrent request with the same key made the send first: answer with it.
     if (err instanceof UniqueConstraintError && request.idempotencyKey) {
-      const first = await keyUse(models, await keyRowOf(models, account.id, request), request, now);
+      const first = await keyUse(ctx, await keyRowOf(ctx, account.id, request), request, now);
       if (first.earlier) return { send: first.earlier, created: false };
     }
     throw err;

@@ -14,8 +14,8 @@ export async function cancelSend(ctx: ServiceContext, accountId: number, sendId:
   if (!send) throw notFound(`No send with id ${sendId}`);
   const canceled = await writeTransaction(models.sequelize, async (transaction) => {
     const [changed] = await models.Send.update({ status: 'canceled' }, { where: { id: send.id, status: 'scheduled' }, transaction });
-    if (changed && send.quota_month) await releaseQuota(models, accountId, send.quota_month, send.quota_count, transaction);
-    if (changed) await releaseReservation(models, 'sends', send.id, accountId, transaction);
+    if (changed && send.quota_month) await releaseQuota(ctx, accountId, send.quota_month, send.quota_count, transaction);
+    if (changed) await releaseReservation(ctx, 'sends', send.id, accountId, transaction);
     return changed === 1;
   });
   await send.reload();

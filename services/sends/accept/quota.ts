@@ -1,8 +1,8 @@
 // The plan's emails per billing month (UTC calendar month): reserved atomically when a send is accepted,
 // released for what a cancel or a failure did not send.
+import type { ServiceContext } from '../../context.ts';
 import { literal, Op, type Transaction } from 'sequelize';
 import { addIfWithinLimit } from '../../../lib/written-statements.ts';
-import type { Models } from '../../../models/index.ts';
 
 export const billingMonth = (at: Date) => at.toISOString().slice(0, 7);
 
@@ -14,11 +14,13 @@ export const billingMonth = (at: Date) => at.toISOString().slice(0, 7);
  * (the statement order in docs/decisions.md, "Hot paths"): the row stays locked until commit. (Two statements until
  * "Accepts, round two" in docs/performance.md: an upsert of 0, then a conditional UPDATE.)
  */
-export async function reserveQuota(models: Models, accountId: number, month: string, count: number, limit: number, transaction: Transaction): Promise<boolean> {
+export async function reserveQuota(ctx: Pick<ServiceContext, 'models'>, accountId: number, month: string, count: number, limit: number, transaction: Transaction): Promise<boolean> {
+  const { models } = ctx;
   return addIfWithinLimit(models.sequelize, transaction, { table: 'quota_usage', key: { account_id: accountId, month }, column: 'used', n: Number(count), limit: Number(limit) });
 }
 
-export async function releaseQuota(models: Models, accountId: number, month: string, count: number, transaction?: Transaction): Promise<void> {
+export async function releaseQuota(ctx: Pick<ServiceContext, 'models'>, accountId: number, month: string, count: number, transaction?: Transaction): Promise<void> {
+  const { models } = ctx;
   if (count <= 0) return;
   await models.QuotaUsage.update(
     { used: literal(`used - ${Number(count)}`) },
@@ -27,7 +29,8 @@ export async function releaseQuota(models: Models, accountId: number, month: str
 }
 
 /** What is left of the month's quota (for refusals that say how much remains). */
-export async function quotaRemaining(models: Models, accountId: number, month: string, limit: number, transaction?: Transaction): Promise<number> {
+export async function quotaRemaining(ctx: Pick<ServiceContext, 'models'>, accountId: number, month: string, limit: number, transaction?: Transaction): Promise<number> {
+  const { models } = ctx;
   const row = await models.QuotaUsage.findOne({ where: { account_id: accountId, month }, ...(transaction ? { transaction } : {}) });
   return Math.max(0, limit - (row?.used ?? 0));
 }

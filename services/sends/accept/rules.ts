@@ -2,7 +2,6 @@
 import { createHash } from 'node:crypto';
 import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { invalidParameter } from '../../../lib/errors.ts';
-import type { Models } from '../../../models/index.ts';
 import type { ServiceContext } from '../../context.ts';
 
 export type SuppressionKind = 'email' | 'domain';
@@ -28,14 +27,16 @@ function firstBlocked(lower: readonly string[], rows: ReadonlyArray<{ kind: stri
 }
 
 /** The first recipient that is suppressed, or whose domain is blocked, with why; null when none is. */
-export async function blockedRecipient(models: Models, accountId: number, emails: string[], transaction?: Transaction): Promise<string | null> {
+export async function blockedRecipient(ctx: Pick<ServiceContext, 'models'>, accountId: number, emails: string[], transaction?: Transaction): Promise<string | null> {
+  const { models } = ctx;
   if (emails.length === 0) return null;
   const lower = emails.map((e) => e.toLowerCase());
   const rows = await models.Suppression.findAll({ where: { account_id: accountId, value: blockingValues(lower) }, ...(transaction ? { transaction } : {}) });
   return firstBlocked(lower, rows);
 }
 
-export async function isSuspended(models: Models, accountId: number, transaction?: Transaction): Promise<boolean> {
+export async function isSuspended(ctx: Pick<ServiceContext, 'models'>, accountId: number, transaction?: Transaction): Promise<boolean> {
+  const { models } = ctx;
   return (await models.SendSuspension.count({ where: { account_id: accountId }, ...(transaction ? { transaction } : {}) })) > 0;
 }
 
@@ -45,7 +46,8 @@ export interface SuppressionPage {
 }
 
 /** An account's suppressed addresses and blocked domains, newest first, paged (the console's list). */
-export async function listSuppressions(models: Models, accountId: number, query: { kind?: SuppressionKind; page: number; perPage: number }): Promise<SuppressionPage> {
+export async function listSuppressions(ctx: Pick<ServiceContext, 'models'>, accountId: number, query: { kind?: SuppressionKind; page: number; perPage: number }): Promise<SuppressionPage> {
+  const { models } = ctx;
   const where = { account_id: accountId, ...(query.kind ? { kind: query.kind } : {}) };
   const { rows, count } = await models.Suppression.findAndCountAll({ where, order: [['id', 'DESC']], limit: query.perPage, offset: (query.page - 1) * query.perPage });
   return { rows: rows.map((r) => ({ id: r.id, kind: r.kind, value: r.value, reason: r.reason, created_at: r.created_at })), count };
@@ -66,11 +68,13 @@ export async function addSuppression(ctx: Pick<ServiceContext, 'models' | 'now'>
  * Suppresses an address for the service's own reason (a hard bounce, a complaint), in the caller's transaction. An
  * address already on the list keeps its entry and reason.
  */
-export async function suppressAddress(models: Models, accountId: number, email: string, reason: string, at: Date, transaction: Transaction): Promise<void> {
+export async function suppressAddress(ctx: Pick<ServiceContext, 'models'>, accountId: number, email: string, reason: string, at: Date, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   await models.Suppression.bulkCreate([{ account_id: accountId, kind: 'email', value: email.trim().toLowerCase(), reason: reason.slice(0, 300), created_at: at }], { ignoreDuplicates: true, transaction });
 }
 
-export async function removeSuppression(models: Models, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {
+export async function removeSuppression(ctx: Pick<ServiceContext, 'models'>, accountId: number, kind: SuppressionKind, value: string): Promise<boolean> {
+  const { models } = ctx;
   const v = value.trim().toLowerCase();
   // An erased address's entry is its hash: removing the address removes that too.
   return (await models.Suppression.destroy({ where: { account_id: accountId, kind, value: kind === 'email' ? [v, suppressionHash(v)] : v } })) > 0;

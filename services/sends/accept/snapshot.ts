@@ -4,6 +4,7 @@
 // Each distinct design is stored once (send_designs, keyed by the SHA-256 of its JSON text) and a send refers to it
 // (send_design_refs); the migration that brought them moved every older copy out of send_snapshots, so nothing reads
 // that table.
+import type { ServiceContext } from '../../context.ts';
 import { createHash } from 'node:crypto';
 import type { Attributes, Transaction } from 'sequelize';
 import { z } from 'zod';
@@ -165,7 +166,8 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 const knownDesigns = new WeakMap<Models['SendDesign'], Map<string, number>>();
 const KNOWN_DESIGNS = 1000;
 
-function knownOf(models: Models): Map<string, number> {
+function knownOf(ctx: Pick<ServiceContext, 'models'>): Map<string, number> {
+  const { models } = ctx;
   let known = knownDesigns.get(models.SendDesign);
   if (!known) knownDesigns.set(models.SendDesign, (known = new Map<string, number>()));
   return known;
@@ -186,8 +188,9 @@ function remember(known: Map<string, number>, rows: ReadonlyArray<{ sha256: stri
  * a row another transaction committed after this one's snapshot (its insert was ignored here); they are known to
  * the process once this transaction commits.
  */
-async function designIds(models: Models, distinct: Map<string, string>, transaction: Transaction): Promise<Map<string, number>> {
-  const known = knownOf(models);
+async function designIds(ctx: Pick<ServiceContext, 'models'>, distinct: Map<string, string>, transaction: Transaction): Promise<Map<string, number>> {
+  const { models } = ctx;
+  const known = knownOf(ctx);
   const ids = new Map<string, number>();
   for (const hash of distinct.keys()) if (known.has(hash)) ids.set(hash, known.get(hash)!);
   const unknown = [...distinct.keys()].filter((hash) => !ids.has(hash));
@@ -210,24 +213,26 @@ async function designIds(models: Models, distinct: Map<string, string>, transact
  * are written where missing and read back with one statement each, whatever the number of sends (bulk prepare);
  * the references in one written-out INSERT.
  */
-export async function saveSnapshots(models: Models, snapshots: ReadonlyArray<{ sendPk: number; design: EcardDesign }>, transaction: Transaction): Promise<void> {
+export async function saveSnapshots(ctx: Pick<ServiceContext, 'models'>, snapshots: ReadonlyArray<{ sendPk: number; design: EcardDesign }>, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   if (snapshots.length === 0) return;
   const texts = snapshots.map((s) => JSON.stringify(s.design));
   const hashes = texts.map(sha256);
   const distinct = new Map(hashes.map((hash, i) => [hash, texts[i]!]));
-  const ids = await designIds(models, distinct, transaction);
+  const ids = await designIds(ctx, distinct, transaction);
   await insertRows(models.SendDesignRef, snapshots.map((s, i) => ({ send_id: s.sendPk, design_id: ids.get(hashes[i]!)! })), transaction);
 }
 
-export async function saveSnapshot(models: Models, sendPk: number, design: EcardDesign, transaction: Transaction): Promise<void> {
-  await saveSnapshots(models, [{ sendPk, design }], transaction);
+export async function saveSnapshot(ctx: Pick<ServiceContext, 'models'>, sendPk: number, design: EcardDesign, transaction: Transaction): Promise<void> {
+  await saveSnapshots(ctx, [{ sendPk, design }], transaction);
 }
 
 /** A stored design's JSON text as the design it holds. */
 export const designFromText = (text: string): EcardDesign => EcardDesign.parse(JSON.parse(text));
 
 /** The sends' snapshots by send row id (a send without one is absent: see loadSnapshot). */
-export async function loadSnapshots(models: Models, sendPks: readonly number[]): Promise<Map<number, EcardDesign>> {
+export async function loadSnapshots(ctx: Pick<ServiceContext, 'models'>, sendPks: readonly number[]): Promise<Map<number, EcardDesign>> {
+  const { models } = ctx;
   const found = new Map<number, EcardDesign>();
   if (sendPks.length === 0) return found;
   const refs = await models.SendDesignRef.findAll({ where: { send_id: [...sendPks] } });
@@ -239,6 +244,6 @@ export async function loadSnapshots(models: Models, sendPks: readonly number[]):
 }
 
 /** The send's snapshot; null only for a send accepted before snapshots existed whose eCard was already gone. */
-export async function loadSnapshot(models: Models, sendPk: number): Promise<EcardDesign | null> {
-  return (await loadSnapshots(models, [sendPk])).get(sendPk) ?? null;
+export async function loadSnapshot(ctx: Pick<ServiceContext, 'models'>, sendPk: number): Promise<EcardDesign | null> {
+  return (await loadSnapshots(ctx, [sendPk])).get(sendPk) ?? null;
 }

@@ -1,8 +1,8 @@
 // The widget whose details and merge-tag fallbacks go into an eCard's snapshot, read for many eCards in a few
 // statements (a campaign or an automation prepares many sends of a few eCards).
+import type { ServiceContext } from '../../context.ts';
 import type { Attributes, Transaction } from 'sequelize';
 import type { Ecard } from '../../../models/Ecard.ts';
-import type { Models } from '../../../models/index.ts';
 import type { Widget } from '../../../models/Widget.ts';
 import { widgetDesignOf, type WidgetDesign, type WidgetDesignSource } from './snapshot.ts';
 
@@ -16,7 +16,8 @@ type KnownWidget = WidgetDesignSource & Pick<Widget, 'id' | 'is_campaign'>;
  * campaign, never edited) has none: that copy takes the widget of the eCard it was copied from, while that exists.
  * `known` widgets (already read by the caller) are not read again.
  */
-export async function widgetDesignsOf(models: Models, ecards: readonly DesignedEcard[], transaction?: Transaction, known: readonly KnownWidget[] = []): Promise<Map<number, WidgetDesign>> {
+export async function widgetDesignsOf(ctx: Pick<ServiceContext, 'models'>, ecards: readonly DesignedEcard[], transaction?: Transaction, known: readonly KnownWidget[] = []): Promise<Map<number, WidgetDesign>> {
+  const { models } = ctx;
   const options = transaction ? { transaction } : {};
   const widgets = new Map<number, KnownWidget>(known.map((w) => [w.id, w]));
   const read = async (ids: number[]) => {

@@ -94,9 +94,9 @@ async function ownPage(ctx: ServiceContext, pageId: string, own: OwnPage, nonce:
 async function sharedIdPage(ctx: ServiceContext, pageId: string, nonce: string, query: PageQuery): Promise<RenderedPage | null> {
   const page = await findPage(ctx, pageId);
   if (!page) return null;
-  const design = await loadSnapshot(ctx.models, page.send.id);
+  const design = await loadSnapshot(ctx, page.send.id);
   const url = pageUrl(ctx.config.publicBaseUrl, pageId);
-  const sendBackUrl = await publicWidgetUrl(ctx.models, ctx.config.publicBaseUrl, page.send.widget_id);
+  const sendBackUrl = await publicWidgetUrl(ctx, ctx.config.publicBaseUrl, page.send.widget_id);
   if (page.recipient) {
     const state = { openAction: `/e/${pageId}/open`, opened: page.recipient.opened_at !== null, url, shared: page.send.mode === 'share', thanksSent: query.thanksSent, sendBackUrl };
     return renderPage(page.send, design, page.recipient, nonce, state);

@@ -50,11 +50,11 @@ async function finish(ctx: ServiceContext, send: Send): Promise<SendOutcome> {
     return ended;
   });
   // The quota of emails that did not go out is given back, once (only the update that ended the send does it).
-  if (changed && send.quota_month && failed.length) await releaseQuota(ctx.models, send.account_id, send.quota_month, Math.min(failed.length, send.quota_count));
+  if (changed && send.quota_month && failed.length) await releaseQuota(ctx, send.account_id, send.quota_month, Math.min(failed.length, send.quota_count));
   if (send.gift_product_id) {
     // Gifts that did not reach their recipient end (failed, refunded); what no order took of the reservation goes back.
     await settleGiftOrders(ctx, [send.id]);
-    await releaseReservation(ctx.models, 'sends', send.id, send.account_id);
+    await releaseReservation(ctx, 'sends', send.id, send.account_id);
   }
   return outcomeOf(await send.reload());
 }
@@ -111,7 +111,7 @@ export async function dispatchSend(ctx: ServiceContext, sendPk: number, options:
     send = await send.reload();
   }
   if (send.status !== 'pending') return outcomeOf(send);
-  const design = await loadSnapshot(models, send.id);
+  const design = await loadSnapshot(ctx, send.id);
   const recipients = await models.SendRecipient.findAll({ where: { send_id: send.id }, order: [['position', 'ASC']] });
   await givePagesToRecipients(ctx, send, recipients);
   if (!design) {

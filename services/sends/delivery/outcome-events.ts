@@ -143,7 +143,7 @@ export async function outcomeTransaction<T>(
   types: ReadonlyArray<OutcomeEventType | SummaryEventType>,
   work: (transaction: Transaction, emits: boolean) => Promise<T>,
 ): Promise<T> {
-  if ((await subscribedTypes(ctx, accountId, types)).size > 0) return accountTransaction(ctx.models, accountId, (transaction) => work(transaction, true));
+  if ((await subscribedTypes(ctx, accountId, types)).size > 0) return accountTransaction(ctx, accountId, (transaction) => work(transaction, true));
   return writeTransaction(ctx.models.sequelize, (transaction) => work(transaction, false));
 }
 
@@ -162,7 +162,7 @@ export async function recordOutcomeEvents(
   if (items.length === 0) return;
   const accountId = items[0]!.send.account_id;
   if (!(await hasSubscriber(ctx, accountId, type, transaction))) return;
-  const members = await memberSendIds(ctx.models, [...new Map(items.map((i) => [i.send.id, i.send])).values()], transaction);
+  const members = await memberSendIds(ctx, [...new Map(items.map((i) => [i.send.id, i.send])).values()], transaction);
   const groups = new Map<string, Array<{ send: Send; recipient: SendRecipient }>>();
   for (const item of items) {
     const { send } = item;

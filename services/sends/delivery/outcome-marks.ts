@@ -19,7 +19,7 @@ export const MARK_GRACE_MS = 60_000;
 // One account's marked rows among `ids` become events and lose their marks, in one account-locked transaction (the
 // lock also serializes two announcers of the same rows: the second finds the marks gone).
 async function announceRows(ctx: ServiceContext, accountId: number, ids: number[]): Promise<number> {
-  return accountTransaction(ctx.models, accountId, async (transaction) => {
+  return accountTransaction(ctx, accountId, async (transaction) => {
     const rows = await ctx.models.SendRecipient.findAll({ where: { id: ids, announce_event: { [Op.ne]: null } }, order: [['id', 'ASC']], transaction });
     if (rows.length === 0) return 0;
     const sends = new Map((await ctx.models.Send.findAll({ where: { id: [...new Set(rows.map((r) => r.send_id))] }, transaction })).map((s) => [s.id, s]));

@@ -15,7 +15,7 @@ export async function queueReadReceipt(ctx: ServiceContext, send: Send, recipien
   const strings = stringsFor(send.locale);
   const values = { recipient: recipientLabel(recipient, strings), card: cardTitle(recipient) };
   // "Send another": the sending widget's page, when it is public.
-  const another = await publicWidgetUrl(ctx.models, ctx.config.publicBaseUrl, send.widget_id, transaction);
+  const another = await publicWidgetUrl(ctx, ctx.config.publicBaseUrl, send.widget_id, transaction);
   const text = strings.t('receiptBody', values) + (another ? `\n\n${strings.t('sendAnother', { url: another })}` : '');
   await queueSenderMail(
     ctx,

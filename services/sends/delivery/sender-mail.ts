@@ -22,7 +22,7 @@ export interface SenderMail {
 export async function queueSenderMail(ctx: ServiceContext, send: Send, mail: SenderMail, transaction: Transaction): Promise<boolean> {
   const { models } = ctx;
   const at = ctx.now();
-  const suppressed = (await blockedRecipient(models, send.account_id, [send.sender_email], transaction)) !== null;
+  const suppressed = (await blockedRecipient(ctx, send.account_id, [send.sender_email], transaction)) !== null;
   await models.MailMessage.create(
     {
       account_id: send.account_id,

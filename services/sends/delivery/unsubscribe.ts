@@ -1,7 +1,6 @@
 // One-click unsubscribe (RFC 8058) for bulk emails: one unguessable link per address and account, made when the
 // address first gets a bulk email; using it (POST) suppresses the address for the account, idempotently.
 import { randomId } from '../../../lib/ids.ts';
-import type { Models } from '../../../models/index.ts';
 import type { ServiceContext } from '../../context.ts';
 import { addSuppression } from '../accept/rules.ts';
 
@@ -29,7 +28,8 @@ export function unsubscribeHeaders(publicBaseUrl: string, token: string | undefi
 export const unsubscribeUrlOf = (headers: Record<string, string>): string | undefined => /^<(.+)>$/.exec(headers['List-Unsubscribe'] ?? '')?.[1];
 
 /** The address behind a link, or null for an unknown token. */
-export async function unsubscribeTarget(models: Models, token: string): Promise<{ accountId: number; email: string } | null> {
+export async function unsubscribeTarget(ctx: Pick<ServiceContext, 'models'>, token: string): Promise<{ accountId: number; email: string } | null> {
+  const { models } = ctx;
   if (!/^[0-9A-Za-z]{16,32}$/.test(token)) return null;
   const link = await models.UnsubscribeLink.findByPk(token);
   return link ? { accountId: link.account_id, email: link.email } : null;
@@ -37,7 +37,7 @@ export async function unsubscribeTarget(models: Models, token: string): Promise<
 
 /** Suppresses the link's address for its account; false for an unknown token. Using it again changes nothing. */
 export async function unsubscribe(ctx: Pick<ServiceContext, 'models' | 'now'>, token: string): Promise<boolean> {
-  const target = await unsubscribeTarget(ctx.models, token);
+  const target = await unsubscribeTarget(ctx, token);
   if (!target) return false;
   await addSuppression(ctx, target.accountId, 'email', target.email, 'unsubscribed');
   return true;

@@ -27,7 +27,7 @@ export async function queueTestEmail(ctx: ServiceContext, account: Account, ecar
   const at = ctx.now();
   const recent = await models.MailMessage.count({ where: { account_id: account.id, kind: 'ecard_test', created_at: { [Op.gte]: new Date(at.getTime() - 3_600_000) } } });
   if (recent >= TESTS_PER_HOUR) throw rateLimited(`At most ${TESTS_PER_HOUR} test emails an hour; try again later`);
-  const owner = await ownerEmail(models, account.id);
+  const owner = await ownerEmail(ctx, account.id);
   const to = (email ?? owner ?? '').toLowerCase();
   // The owner of every account is known; an account without one has nobody to send a test to by default.
   if (!to) return { queued: false, email: '' };
@@ -35,7 +35,7 @@ export async function queueTestEmail(ctx: ServiceContext, account: Account, ecar
   const link = previewPageUrl(ctx.config.publicBaseUrl, ecardId);
   const { send, recipient } = sampleSend(design, { name: SAMPLE.senderName, email: owner ?? SAMPLE.senderEmail }, link);
   const mail = await renderEmail(send, design, recipient, link);
-  const suppressed = (await blockedRecipient(models, account.id, [to])) !== null;
+  const suppressed = (await blockedRecipient(ctx, account.id, [to])) !== null;
   await models.MailMessage.create({
     account_id: account.id,
     kind: 'ecard_test',

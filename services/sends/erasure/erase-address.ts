@@ -21,14 +21,15 @@ const ofAccountSends = (models: Models, accountId: number) =>
   literal(`\`send_id\` IN (SELECT \`id\` FROM \`${models.Send.getTableName() as string}\` WHERE \`account_id\` = ${Number(accountId)})`);
 
 /** This area's part: the address leaves the account's sends and recipients; a suppression becomes its hash. */
-export async function eraseAddressFromSends(models: Models, accountId: number, email: string, at: Date, transaction: Transaction): Promise<void> {
+export async function eraseAddressFromSends(ctx: Pick<ServiceContext, 'models'>, accountId: number, email: string, at: Date, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   // Sent by the address: the sender's name and address, the message it wrote, the merge tags; the cards rendered for
   // its recipients named it (they are dropped, as an erased member's are).
   const sent = await models.Send.findAll({ attributes: ['id'], where: { account_id: accountId, [Op.and]: [lowerIs('sender_email', email)] }, transaction });
   const sentIds = sent.map((s) => s.id);
   if (sentIds.length) {
     // What it sent that has not gone yet never goes (a card from nobody).
-    await cancelUnclaimedSends(models, sentIds, 'the sender was erased', transaction, at);
+    await cancelUnclaimedSends(ctx, sentIds, 'the sender was erased', transaction, at);
     await models.Send.update({ sender_email: '', sender_name: '', personal_message: null, merge_tags: null }, { where: { id: sentIds }, transaction, silent: true });
     await models.SendRecipient.update({ rendered_subject: null, rendered_header: null, rendered_html: null }, { where: { send_id: sentIds }, transaction });
   }
@@ -63,7 +64,7 @@ export async function eraseAddress(ctx: ServiceContext, accountId: number, rawEm
   const { models } = ctx;
   const email = rawEmail.trim().toLowerCase();
   const erasure = ctx.hooks.addressErased(accountId);
-  const result = await accountTransaction(models, accountId, async (transaction) => {
+  const result = await accountTransaction(ctx, accountId, async (transaction) => {
     const member = await models.TeamMember.findOne({ where: { account_id: accountId, email }, attributes: ['id'], transaction });
     if (member) {
       throw directoryMember(`${email} is a member of this account's directory: erase the member (POST /pub/team-member-actions/delete) instead`, { extra: { member_id: member.id } });

@@ -1,8 +1,8 @@
 // The sends log as CSV, one line per recipient, streamed batch by batch (never the whole log in memory): UTF-8
 // with a byte-order mark (spreadsheets then read accents right), and every cell a spreadsheet would take for a
 // formula (starting with =, +, - or @) prefixed with an apostrophe.
+import type { ServiceContext } from '../../context.ts';
 import { Readable } from 'node:stream';
-import type { Models } from '../../../models/index.ts';
 import { sendBatches, type LoggedSend, type SendFilters } from './log.ts';
 
 export const CSV_COLUMNS = [
@@ -38,6 +38,6 @@ async function* csvChunks(batches: AsyncGenerator<LoggedSend[]>): AsyncGenerator
  * The export as a stream. The filters are checked (a foreign widget or eCard is a 404) before the stream exists, so
  * a refusal is still an ordinary error answer; then each batch is read as the client takes the previous one.
  */
-export async function sendsCsv(models: Models, accountId: number, filters: SendFilters): Promise<Readable> {
-  return Readable.from(csvChunks(await sendBatches(models, accountId, filters)), { objectMode: false });
+export async function sendsCsv(ctx: Pick<ServiceContext, 'models'>, accountId: number, filters: SendFilters): Promise<Readable> {
+  return Readable.from(csvChunks(await sendBatches(ctx, accountId, filters)), { objectMode: false });
 }

@@ -1,8 +1,8 @@
 // The sends log of one account: filtered and paged for the console and the key API, read in batches for the CSV
 // export, and one send with its recipients for its page. Every query is scoped by the account id.
+import type { ServiceContext } from '../../context.ts';
 import { Op, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
 import { notFound } from '../../../lib/errors.ts';
-import type { Models } from '../../../models/index.ts';
 import type { Send, SendOrigin, SendStatus } from '../../../models/Send.ts';
 import type { RecipientStatus, SendRecipient } from '../../../models/SendRecipient.ts';
 import type { Transaction } from 'sequelize';
@@ -41,7 +41,8 @@ export interface LoggedSend {
 }
 
 /** The filters as a where clause; a widget, eCard, campaign or automation that is not the account's is a 404, as everywhere else. */
-async function whereOf(models: Models, accountId: number, filters: SendFilters): Promise<WhereOptions<Send>> {
+async function whereOf(ctx: Pick<ServiceContext, 'models'>, accountId: number, filters: SendFilters): Promise<WhereOptions<Send>> {
+  const { models } = ctx;
   const named: Array<[number | undefined, ModelStatic<Model>, string]> = [
     [filters.widgetId, models.Widget, 'widget'],
     [filters.ecardId, models.Ecard, 'eCard'],
@@ -97,7 +98,8 @@ export function recipientOutcome(r: SendRecipient, hidden: boolean): RecipientOu
  * Which of these sends went to directory members: an automation's (always), or a campaign's recipient taken from
  * the directory (not a CSV row). Campaign and automation sends have one recipient each.
  */
-export async function memberSendIds(models: Models, sends: Send[], transaction?: Transaction): Promise<Set<number>> {
+export async function memberSendIds(ctx: Pick<ServiceContext, 'models'>, sends: Send[], transaction?: Transaction): Promise<Set<number>> {
+  const { models } = ctx;
   const campaignSends = sends.filter((s) => s.origin === 'campaign').map((s) => s.id);
   const fromDirectory = campaignSends.length
     ? await models.CampaignRecipient.findAll({ where: { send_id: campaignSends, source: 'directory' }, attributes: ['send_id'], raw: true, ...(transaction ? { transaction } : {}) })
@@ -106,7 +108,8 @@ export async function memberSendIds(models: Models, sends: Send[], transaction?:
 }
 
 /** Names and recipients of a batch of sends (three queries, whatever the batch's size; a fourth when it holds campaign sends). */
-async function withDetails(models: Models, sends: Send[]): Promise<LoggedSend[]> {
+async function withDetails(ctx: Pick<ServiceContext, 'models'>, sends: Send[]): Promise<LoggedSend[]> {
+  const { models } = ctx;
   if (sends.length === 0) return [];
   const [ecards, widgets, recipients, memberSends] = await Promise.all([
     models.Ecard.findAll({ where: { id: [...new Set(sends.map((s) => s.ecard_id))] }, attributes: ['id', 'name'] }),
@@ -116,7 +119,7 @@ async function withDetails(models: Models, sends: Send[]): Promise<LoggedSend[]>
       attributes: ['id', 'send_id', 'position', 'recipient_name', 'recipient_email', 'status', 'opened_at', 'bounced_at', 'finished_at', 'error', 'page_id'],
       order: [['send_id', 'ASC'], ['position', 'ASC']],
     }),
-    memberSendIds(models, sends),
+    memberSendIds(ctx, sends),
   ]);
   const ecardName = new Map(ecards.map((e) => [e.id, e.name]));
   const widgetName = new Map(widgets.map((w) => [w.id, w.name]));
@@ -133,19 +136,21 @@ async function withDetails(models: Models, sends: Send[]): Promise<LoggedSend[]>
 }
 
 /** One page of the log, newest first, with the number of sends that match. */
-export async function listSends(models: Models, accountId: number, filters: SendFilters, paging: { page: number; perPage: number }): Promise<{ rows: LoggedSend[]; count: number }> {
-  const where = await whereOf(models, accountId, filters);
+export async function listSends(ctx: Pick<ServiceContext, 'models'>, accountId: number, filters: SendFilters, paging: { page: number; perPage: number }): Promise<{ rows: LoggedSend[]; count: number }> {
+  const { models } = ctx;
+  const where = await whereOf(ctx, accountId, filters);
   const [rows, count] = await Promise.all([
     models.Send.findAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit: paging.perPage, offset: (paging.page - 1) * paging.perPage }),
     models.Send.count({ where }),
   ]);
-  return { rows: await withDetails(models, rows), count };
+  return { rows: await withDetails(ctx, rows), count };
 }
 
 /** Every send that matches, newest first, in batches (keyset on the id): the export never holds the whole log. */
 /** The filters are checked first (a foreign widget or eCard is a 404 before anything is read). */
-export async function sendBatches(models: Models, accountId: number, filters: SendFilters, batchSize = 200): Promise<AsyncGenerator<LoggedSend[]>> {
-  const where = await whereOf(models, accountId, filters);
+export async function sendBatches(ctx: Pick<ServiceContext, 'models'>, accountId: number, filters: SendFilters, batchSize = 200): Promise<AsyncGenerator<LoggedSend[]>> {
+  const { models } = ctx;
+  const where = await whereOf(ctx, accountId, filters);
   return (async function* batches() {
     let before: number | undefined;
     for (;;) {
@@ -155,7 +160,7 @@ export async function sendBatches(models: Models, accountId: number, filters: Se
         limit: batchSize,
       });
       if (page.length === 0) return;
-      yield await withDetails(models, page);
+      yield await withDetails(ctx, page);
       if (page.length < batchSize) return;
       before = page[page.length - 1]!.id;
     }
@@ -163,8 +168,9 @@ export async function sendBatches(models: Models, accountId: number, filters: Se
 }
 
 /** One send of the account by its `send_id` (a foreign or unknown id is a 404). */
-export async function findLoggedSend(models: Models, accountId: number, sendId: string): Promise<LoggedSend> {
+export async function findLoggedSend(ctx: Pick<ServiceContext, 'models'>, accountId: number, sendId: string): Promise<LoggedSend> {
+  const { models } = ctx;
   const send = await models.Send.findOne({ where: { account_id: accountId, send_id: sendId } });
   if (!send) throw notFound(`No send with id ${sendId}`);
-  return (await withDetails(models, [send]))[0]!;
+  return (await withDetails(ctx, [send]))[0]!;
 }

@@ -1,7 +1,7 @@
 // What the console's widget list shows beside each widget: its eCards and its sends this month (UTC calendar
 // month), counted in two grouped queries scoped by the account.
+import type { ServiceContext } from '../../context.ts';
 import { Op } from 'sequelize';
-import type { Models } from '../../../models/index.ts';
 
 export interface WidgetCounts {
   ecards: number;
@@ -11,7 +11,8 @@ export interface WidgetCounts {
 /** The first instant of `now`'s month in UTC. */
 export const monthStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 
-export async function widgetCounts(models: Models, accountId: number, widgetIds: number[], now: Date): Promise<Map<number, WidgetCounts>> {
+export async function widgetCounts(ctx: Pick<ServiceContext, 'models'>, accountId: number, widgetIds: number[], now: Date): Promise<Map<number, WidgetCounts>> {
+  const { models } = ctx;
   const counts = new Map<number, WidgetCounts>(widgetIds.map((id) => [id, { ecards: 0, sendsThisMonth: 0 }]));
   if (widgetIds.length === 0) return counts;
   const [ecards, sends] = await Promise.all([

@@ -18,7 +18,7 @@ export interface WidgetOpens {
 
 /** `from` and `to` are UTC days (YYYY-MM-DD), both included, as statsWindow checks them. */
 export async function widgetOpens(ctx: Pick<ServiceContext, 'models'>, accountId: number, widgetId: number, window: { from: string; to: string }): Promise<WidgetOpens> {
-  const widget = await findWidget(ctx.models, accountId, widgetId);
+  const widget = await findWidget(ctx, accountId, widgetId);
   const start = new Date(`${window.from}T00:00:00.000Z`);
   const end = new Date(Date.parse(`${window.to}T00:00:00.000Z`) + DAY_MS);
   const [row] = await ctx.models.sequelize.query<{ recipients: number | string | null; opened: number | string | null }>(

@@ -53,7 +53,7 @@ export function statsWindow(now: Date, dateFrom?: string, dateTo?: string): { fr
 }
 
 export async function widgetStats(ctx: ServiceContext, accountId: number, widgetId: number, query: { dateFrom?: string | undefined; dateTo?: string | undefined }): Promise<WidgetStats> {
-  const widget = await findWidget(ctx.models, accountId, widgetId);
+  const widget = await findWidget(ctx, accountId, widgetId);
   const { from, to } = statsWindow(ctx.now(), query.dateFrom, query.dateTo);
   const rows = await ctx.models.WidgetCounter.findAll({ where: { widget_id: widget.id, account_id: accountId, day: { [Op.between]: [from, to] } }, raw: true });
   const days = new Map<string, StatsDay>();
@@ -81,7 +81,7 @@ export interface WidgetAbuse {
 const MAX_EVENTS = 1000;
 
 export async function widgetAbuse(ctx: ServiceContext, accountId: number, widgetId: number): Promise<WidgetAbuse> {
-  const widget = await findWidget(ctx.models, accountId, widgetId);
+  const widget = await findWidget(ctx, accountId, widgetId);
   const since = new Date(ctx.now().getTime() - ABUSE_DAYS * DAY_MS);
   const where = { widget_id: widget.id, account_id: accountId, created_at: { [Op.gt]: since } };
   const { models } = ctx;

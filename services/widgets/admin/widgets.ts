@@ -3,7 +3,6 @@ import { Op, type Attributes, type Transaction, type WhereOptions } from 'sequel
 import { campaignWidget, invalidParameter, notFound as notFoundError, requireFields, unknownEcardPrice } from '../../../lib/errors.ts';
 import { randomId } from '../../../lib/ids.ts';
 import { priceOf, type Ecard } from '../../../models/Ecard.ts';
-import type { Models } from '../../../models/index.ts';
 import { rawReader } from '../../../models/raw-rows.ts';
 import type { Widget } from '../../../models/Widget.ts';
 import { spendToken } from '../../confirmation-tokens.ts';
@@ -23,14 +22,16 @@ export const newVanityId = () => randomId(12);
 const notFound = (what: string, id: number | string) => notFoundError(`No ${what} with id ${id}`);
 
 /** One widget of the account (404 for another account's, as for a missing one). */
-export async function findWidget(models: Models, accountId: number, id: number, transaction?: Transaction): Promise<Widget> {
+export async function findWidget(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number, transaction?: Transaction): Promise<Widget> {
+  const { models } = ctx;
   const widget = await models.Widget.findOne({ where: { id, account_id: accountId }, ...(transaction ? { transaction } : {}) });
   if (!widget) throw notFound('widget', id);
   return widget;
 }
 
 /** A widget of the account by its vanity id (404 for another account's, as for a missing one). */
-export async function findWidgetByVanity(models: Models, accountId: number, vanityId: string): Promise<Widget> {
+export async function findWidgetByVanity(ctx: Pick<ServiceContext, 'models'>, accountId: number, vanityId: string): Promise<Widget> {
+  const { models } = ctx;
   const widget = await models.Widget.findOne({ where: { vanity_id: vanityId, account_id: accountId } });
   if (!widget) throw notFound('widget', vanityId);
   return widget;
@@ -44,7 +45,8 @@ export function assertEditable(widget: Widget): void {
 }
 
 /** Each widget's `ecardPrices` map (eCard id as a string → price), in one query for all of them. */
-export async function pricesOf(models: Models, widgetIds: number[]): Promise<Map<number, Record<string, number>>> {
+export async function pricesOf(ctx: Pick<ServiceContext, 'models'>, widgetIds: number[]): Promise<Map<number, Record<string, number>>> {
+  const { models } = ctx;
   const prices = new Map<number, Record<string, number>>(widgetIds.map((id) => [id, {}]));
   if (widgetIds.length === 0) return prices;
   // Three columns as plain rows: a page of widgets has as many priced eCards, and instances of the wide model cost
@@ -66,13 +68,13 @@ export interface WidgetView {
 }
 
 /** Widgets with their prices, read in one query. */
-export async function widgetViews(models: Models, widgets: WidgetRow[]): Promise<WidgetView[]> {
-  const prices = await pricesOf(models, widgets.map((w) => w.id));
+export async function widgetViews(ctx: Pick<ServiceContext, 'models'>, widgets: WidgetRow[]): Promise<WidgetView[]> {
+  const prices = await pricesOf(ctx, widgets.map((w) => w.id));
   return widgets.map((widget) => ({ widget, prices: prices.get(widget.id)! }));
 }
 
-export async function widgetView(models: Models, widget: Widget): Promise<WidgetView> {
-  return (await widgetViews(models, [widget]))[0]!;
+export async function widgetView(ctx: Pick<ServiceContext, 'models'>, widget: Widget): Promise<WidgetView> {
+  return (await widgetViews(ctx, [widget]))[0]!;
 }
 
 /** The widget's own details (fill what the brand leaves empty) and flags a copy keeps with its configuration. */
@@ -140,7 +142,8 @@ export function checkedFields(ctx: ServiceContext, input: WidgetInput): WidgetIn
 const sentFields = (input: WidgetInput) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<Widget>;
 
 // Sets the map whole: listed eCards get their price, every other eCard of the widget none.
-async function setPrices(models: Models, widget: Widget, prices: Record<string, number>, transaction: Transaction): Promise<void> {
+async function setPrices(ctx: Pick<ServiceContext, 'models'>, widget: Widget, prices: Record<string, number>, transaction: Transaction): Promise<void> {
+  const { models } = ctx;
   const ids = Object.keys(prices).map(Number);
   const ecards = ids.length ? await models.Ecard.findAll({ where: { id: ids, widget_id: widget.id }, transaction }) : [];
   const unknown = ids.filter((id) => !ecards.some((e) => e.id === id));
@@ -183,11 +186,11 @@ export async function saveWidget(
       // Read back, so the fields left out show their database defaults.
       await widget.reload({ transaction });
     } else {
-      widget = await findWidget(models, accountId, input.id, transaction);
+      widget = await findWidget(ctx, accountId, input.id, transaction);
       assertEditable(widget);
       if (widget.dir_sender_must_be_in_directory && input.widget.dir_sender_must_be_in_directory === false) {
         await spendToken(
-          models,
+          ctx,
           {
             accountId,
             purpose: 'widget_dir_sender_off',
@@ -201,7 +204,7 @@ export async function saveWidget(
       }
       await widget.update(sentFields(fields), { transaction });
     }
-    if (input.prices) await setPrices(models, widget, input.prices, transaction);
+    if (input.prices) await setPrices(ctx, widget, input.prices, transaction);
     return widget;
   });
 }
@@ -210,10 +213,11 @@ export type WidgetSort = 'createdat' | 'name' | 'id';
 const SORT_COLUMNS: Record<WidgetSort, string> = { createdat: 'created_at', name: 'name', id: 'id' };
 
 export async function searchWidgets(
-  models: Models,
+  ctx: Pick<ServiceContext, 'models'>,
   accountId: number,
   query: { page: number; perPage: number; keyword?: string | undefined; sortBy: WidgetSort; sortOrder: 'asc' | 'desc' },
 ) {
+  const { models } = ctx;
   const where: WhereOptions = { account_id: accountId, is_campaign: false };
   const conditions: WhereOptions[] = [where];
   if (query.keyword) conditions.push(keywordWhere(models.sequelize, ['name'], query.keyword));
@@ -235,7 +239,7 @@ export async function searchWidgets(
 /** Copies a widget (named `Copy - <name>`, flags kept) with its first `limit` eCards in display order. */
 export async function copyWidget(ctx: ServiceContext, accountId: number, widgetId: number, limit: number | undefined): Promise<Widget> {
   const { models } = ctx;
-  const source = await findWidget(models, accountId, widgetId);
+  const source = await findWidget(ctx, accountId, widgetId);
   assertEditable(source);
   const ecards = await models.Ecard.findAll({
     where: { widget_id: source.id },

@@ -3,7 +3,6 @@
 // increment is logged, not thrown); a send is counted in its own transaction, with its other rows.
 import type { Transaction } from 'sequelize';
 import { addIfWithinLimit, countingUpsert } from '../../../lib/written-statements.ts';
-import type { Models } from '../../../models/index.ts';
 import type { Widget } from '../../../models/Widget.ts';
 import type { WidgetAbuseKind } from '../../../models/WidgetActivity.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -20,7 +19,8 @@ export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
  * transaction (a widget send's, which counts its sends with its other rows) on the transaction's connection;
  * otherwise a statement of its own.
  */
-export async function addToCounter(models: Models, widget: Pick<Widget, 'id' | 'account_id'>, kind: CounterKind, at: Date, by = 1, transaction?: Transaction): Promise<void> {
+export async function addToCounter(ctx: Pick<ServiceContext, 'models'>, widget: Pick<Widget, 'id' | 'account_id'>, kind: CounterKind, at: Date, by = 1, transaction?: Transaction): Promise<void> {
+  const { models } = ctx;
   const counter = { table: 'widget_counters', key: { widget_id: widget.id, day: utcDay(at), kind }, alsoInserted: { account_id: widget.account_id }, column: 'count', n: Math.trunc(by) };
   if (transaction) await addIfWithinLimit(models.sequelize, transaction, counter);
   else {
@@ -31,7 +31,7 @@ export async function addToCounter(models: Models, widget: Pick<Widget, 'id' | '
 
 /** Counts without failing the request that counted. */
 export async function count(ctx: ServiceContext, widget: Pick<Widget, 'id' | 'account_id'>, kind: CounterKind, by = 1): Promise<void> {
-  await addToCounter(ctx.models, widget, kind, ctx.now(), by).catch((err: unknown) => ctx.logger.warn({ err, widgetId: widget.id, kind }, 'widget counter not counted'));
+  await addToCounter(ctx, widget, kind, ctx.now(), by).catch((err: unknown) => ctx.logger.warn({ err, widgetId: widget.id, kind }, 'widget counter not counted'));
 }
 
 /** One row of the owner's abuse log (kept 30 days). */

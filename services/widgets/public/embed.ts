@@ -28,7 +28,7 @@ const pageUrl = (ctx: ServiceContext, path: string) => ({ origin: new URL(ctx.co
 
 /** The whole widget (its gallery). */
 export async function widgetEmbed(ctx: ServiceContext, vanityId: string): Promise<EmbedTarget> {
-  const widget = await findPublicWidget(ctx.models, vanityId);
+  const widget = await findPublicWidget(ctx, vanityId);
   return { ...pageUrl(ctx, `/w/${encodeURIComponent(widget.vanity_id)}`), vanity: widget.vanity_id, anchor: `${WIDGET_ANCHOR_PREFIX}${widget.vanity_id}`, title: FRAME_TITLE };
 }
 
@@ -38,7 +38,7 @@ export async function ecardEmbed(ctx: ServiceContext, ecardVanityId: string): Pr
   if (!ecard || !isVisible(ecard, ctx.now())) throw notFound(WIDGET_NOT_FOUND);
   const owner = await ctx.models.Widget.findOne({ where: { id: ecard.widget_id, account_id: ecard.account_id } });
   if (!owner) throw notFound(WIDGET_NOT_FOUND);
-  const widget = await findPublicWidget(ctx.models, owner.vanity_id);
+  const widget = await findPublicWidget(ctx, owner.vanity_id);
   const path = `/w/${encodeURIComponent(widget.vanity_id)}/e/${encodeURIComponent(ecard.vanity_id)}`;
   return { ...pageUrl(ctx, path), vanity: widget.vanity_id, anchor: `${ECARD_ANCHOR_PREFIX}${ecard.vanity_id}`, title: ecard.name || FRAME_TITLE };
 }

@@ -109,7 +109,7 @@ export const requiresVerification = (widget: Widget) => Boolean(widget.email_ver
  * card a `form_open` (`count: false` for the thank-you page, which is neither).
  */
 export async function readGallery(ctx: ServiceContext, vanityId: string, options: { page?: number; ecard?: string | undefined; count?: boolean } = {}): Promise<Gallery> {
-  const widget = await findPublicWidget(ctx.models, vanityId);
+  const widget = await findPublicWidget(ctx, vanityId);
   const gallery = await galleryOf(ctx, widget, options);
   if (options.count !== false) await count(ctx, widget, gallery.chosen ? 'form_open' : 'view');
   return gallery;

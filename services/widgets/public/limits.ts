@@ -45,7 +45,7 @@ export async function takeFromDailyCap(ctx: ServiceContext, widget: Pick<Widget,
 /** The owner's notice at 80 %, queued in the send's transaction (it leaves only if the send is committed). */
 export async function queueCapNotice(ctx: ServiceContext, widget: Pick<Widget, 'account_id' | 'name' | 'vanity_id'>, cap: number, transaction: Transaction): Promise<void> {
   await queueOwnerNotice(
-    ctx.models,
+    ctx,
     widget.account_id,
     {
       kind: 'widget_daily_cap',

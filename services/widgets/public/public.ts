@@ -2,16 +2,17 @@
 // its gallery shows (enabled and inside their publish window). Unknown, private and campaign-backed widgets answer
 // the same 404 on the loader, the page and the API, so nobody can probe which widgets exist. Each rule is here once;
 // the gallery's has its query form beside the code form (test/sends/rules-agree.test.ts runs both on the same rows).
+import type { ServiceContext } from '../../context.ts';
 import { Op, type WhereOptions } from 'sequelize';
 import { notFound } from '../../../lib/errors.ts';
 import type { Ecard } from '../../../models/Ecard.ts';
-import type { Models } from '../../../models/index.ts';
 import type { Widget } from '../../../models/Widget.ts';
 
 export const WIDGET_NOT_FOUND = 'No public widget here';
 
 /** The public widget with this vanity id (compared case-sensitively), else 404 alike for every reason. */
-export async function findPublicWidget(models: Models, vanityId: string): Promise<Widget> {
+export async function findPublicWidget(ctx: Pick<ServiceContext, 'models'>, vanityId: string): Promise<Widget> {
+  const { models } = ctx;
   const widget = typeof vanityId === 'string' && vanityId.length <= 32 ? await models.Widget.findOne({ where: { vanity_id: vanityId } }) : null;
   if (!widget || !isPublicWidget(widget)) throw notFound(WIDGET_NOT_FOUND);
   return widget;

@@ -2,6 +2,7 @@
 // widget by its vanity id, its eCard by the eCard's vanity id, and the widget's account. Three Sequelize reads
 // before (docs/performance.md, "Widget sends (P12), round two"). The widget's rule is findPublicWidget's
 // (./public.ts): an unknown, private or campaign widget is the same 404.
+import type { ServiceContext } from '../../context.ts';
 import { QueryTypes, type Attributes } from 'sequelize';
 import { notFound } from '../../../lib/errors.ts';
 import type { Account } from '../../../models/Account.ts';
@@ -44,7 +45,8 @@ LEFT JOIN ecards e ON e.account_id = w.account_id AND e.widget_id = w.id AND e.v
 WHERE w.vanity_id = :vanity`;
 
 /** The public widget `vanityId` (else findPublicWidget's 404), its eCard `ecardVanityId` if it has one, and the account. */
-export async function readWidgetSend(models: Models, vanityId: string, ecardVanityId: string): Promise<WidgetSendReads> {
+export async function readWidgetSend(ctx: Pick<ServiceContext, 'models'>, vanityId: string, ecardVanityId: string): Promise<WidgetSendReads> {
+  const { models } = ctx;
   if (typeof vanityId !== 'string' || vanityId.length > 32) throw notFound(WIDGET_NOT_FOUND);
   const readers = readersOf(models);
   const [row] = await models.sequelize.query<Record<string, unknown>>(sqlOf(readers), { type: QueryTypes.SELECT, replacements: { vanity: vanityId, ecard: String(ecardVanityId) } });

@@ -66,7 +66,7 @@ function silentAnswer(ctx: ServiceContext, input: WidgetSendInput, sendAt: Date 
 const weightOf = (input: WidgetSendInput, recipients: number) => (input.share_mode === 'email' ? recipients : 1);
 
 export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, input: WidgetSendInput, clientIp: string): Promise<WidgetSent> {
-  const read = await readWidgetSend(ctx.models, vanityId, input.ecard);
+  const read = await readWidgetSend(ctx, vanityId, input.ecard);
   const { widget, account } = read;
   const now = ctx.now();
   const form = readFormToken(ctx.dataKeys, widget.id, input.form_token, now);
@@ -149,7 +149,7 @@ export async function sendThroughWidget(ctx: ServiceContext, vanityId: string, i
           await queueCapNotice(ctx, widget, display.dailySendCap, transaction);
         }
         // The day's sends, counted with the send (a statement in its transaction, not a commit of its own after it).
-        await addToCounter(ctx.models, widget, `send:${input.share_mode}`, now, input.share_mode === 'email' ? recipients.length : 1, transaction);
+        await addToCounter(ctx, widget, `send:${input.share_mode}`, now, input.share_mode === 'email' ? recipients.length : 1, transaction);
       },
     });
   } catch (err) {

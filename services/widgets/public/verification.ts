@@ -45,7 +45,7 @@ async function recentCount(ctx: ServiceContext, where: { email: string } | { ip_
  * it says nothing about the address.
  */
 export async function startVerification(ctx: ServiceContext, vanityId: string, input: { formToken: string; email: string; clientIp: string }): Promise<void> {
-  const widget = await findPublicWidget(ctx.models, vanityId);
+  const widget = await findPublicWidget(ctx, vanityId);
   if (!readFormToken(ctx.dataKeys, widget.id, input.formToken, ctx.now())) throw formExpired('The form is too old or not this widget’s: reload it');
   const email = normalized(input.email);
   const ipHash = verifyIpHash(input.clientIp);
@@ -53,7 +53,7 @@ export async function startVerification(ctx: ServiceContext, vanityId: string, i
   if ((await recentCount(ctx, { ip_hash: ipHash })) >= CODES_PER_IP_PER_HOUR) return recordAbuse(ctx, widget, 'verify_ip_limit');
   if ((await recentCount(ctx, { email })) >= CODES_PER_EMAIL_PER_HOUR) return recordAbuse(ctx, widget, 'verify_email_limit');
   const now = ctx.now();
-  const suppressed = (await blockedRecipient(ctx.models, widget.account_id, [email])) !== null;
+  const suppressed = (await blockedRecipient(ctx, widget.account_id, [email])) !== null;
   await ctx.models.sequelize.transaction(async (transaction) => {
     // A suppressed address gets a row without a code (it counts toward the limits like any other ask) and no mail.
     const row = await ctx.models.WidgetVerification.create(
@@ -99,7 +99,7 @@ async function memberUnderRule(ctx: ServiceContext, widget: Widget, email: strin
  */
 export async function confirmVerification(ctx: ServiceContext, vanityId: string, input: { email: string; code: string }): Promise<ConfirmedSender> {
   const { models } = ctx;
-  const widget = await findPublicWidget(models, vanityId);
+  const widget = await findPublicWidget(ctx, vanityId);
   const email = normalized(input.email);
   const now = ctx.now();
   const row = await models.WidgetVerification.findOne({ where: { widget_id: widget.id, email }, order: [['created_at', 'DESC'], ['id', 'DESC']] });
