@@ -2,6 +2,7 @@
 // ecard_failed through the member events' engine, signed, once per recipient and transition, replayable, batched
 // up to 100 recipients per delivery; nothing written without a subscriber; subscribing needs sends: view too.
 import { expect } from 'chai';
+import { sweepOutcomeMarks } from '../../services/sends/delivery/outcome-marks.ts';
 import { Op } from 'sequelize';
 import { verifySignature } from '../../lib/signing.ts';
 import { OUTCOME_EVENT_TYPES } from '../../services/sends/delivery/outcome-events.ts';
@@ -96,6 +97,12 @@ describe('webhooks: outcome events', function () {
     const [log] = await ctx.hooks.deliveries(`&endpoint_id=${deliveredId}`);
     expect(log!.event_id).to.equal(ok!.event_id);
     expect((await ctx.hooks.delivery(log!.id)).body).to.equal(ctx.receiver.at(delivered)[0]!.body);
+    // A single send's outcomes go the bulk sender's way (marks announced at its end): none is left marked, and the
+    // sweep finds nothing more to announce.
+    expect(rows.map((r) => r.announce_event)).to.deep.equal([null, null, null]);
+    expect(await sweepOutcomeMarks(ctx.stack.services, new Date(Date.now() + 3_600_000))).to.equal(false);
+    expect(bodies(delivered)).to.have.length(1);
+    expect(bodies(failed)).to.have.length(1);
   });
 
   it('ecard_opened comes only from the open action, once per recipient; replay sends the same body again', async () => {

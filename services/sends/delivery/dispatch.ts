@@ -14,7 +14,8 @@ import { giftEmailsFor } from '../../rewards/hand-off.ts';
 import { releaseReservation } from '../../rewards/reservations.ts';
 import { prepareSendGifts } from '../../rewards/send-gift.ts';
 import { settleGiftOrders } from '../../rewards/settle.ts';
-import { outcomeTransaction, recordOutcomeEvents } from './outcome-events.ts';
+import { outcomeTransaction, subscribedTypes } from './outcome-events.ts';
+import { announceMarked } from './outcome-marks.ts';
 import { releaseQuota } from '../accept/quota.ts';
 import { messageIdOf, OUTCOME_UNKNOWN, outgoingMail } from './delivery.ts';
 import { releaseClaims, settlementOf } from './settlement.ts';
@@ -39,16 +40,22 @@ async function finish(ctx: ServiceContext, send: Send): Promise<SendOutcome> {
   const failed = recipients.filter((r) => r.status === 'failed');
   const status: SendStatus = send.mode === 'share' || sent > 0 ? 'sent' : 'failed';
   const error = failed[0]?.error ?? null;
-  // The send's end and its recipients' outcome events in one transaction: only the update that ended it emits.
+  // The send's end marks its recipients for their outcome events in one transaction (only the update that ended it
+  // marks), and the marks are announced right after, as the bulk sender's are (outcome-marks.ts: one path for every
+  // delivery outcome; a crash in between leaves the marks to the sweep).
   const changed = await outcomeTransaction(ctx, send.account_id, ['ecard_delivered', 'ecard_failed'], async (transaction, emits) => {
     const [ended] = await ctx.models.Send.update({ status, emails_sent: sent, error }, { where: { id: send.id, status: 'pending' }, transaction });
     if (ended && emits) {
-      const ofStatus = (s: string) => recipients.filter((r) => r.status === s).map((recipient) => ({ send, recipient }));
-      await recordOutcomeEvents(ctx, 'ecard_delivered', ofStatus('sent'), transaction);
-      await recordOutcomeEvents(ctx, 'ecard_failed', ofStatus('failed'), transaction);
+      for (const type of await subscribedTypes(ctx, send.account_id, ['ecard_delivered', 'ecard_failed'], transaction)) {
+        await ctx.models.SendRecipient.update(
+          { announce_event: type },
+          { where: { send_id: send.id, status: type === 'ecard_delivered' ? 'sent' : 'failed', announce_event: { [Op.is]: null } }, transaction },
+        );
+      }
     }
     return ended;
   });
+  if (changed) await announceMarked(ctx, [send.id]);
   // The quota of emails that did not go out is given back, once (only the update that ended the send does it).
   if (changed && send.quota_month && failed.length) await releaseQuota(ctx, send.account_id, send.quota_month, Math.min(failed.length, send.quota_count));
   if (send.gift_product_id) {

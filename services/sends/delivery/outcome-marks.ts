@@ -1,11 +1,12 @@
-// Bulk recipients' outcome events, gathered. A bulk delivery finishes its recipients micro-batch by micro-batch (the
-// SMTP pool's size, 5 by default): an event per micro-batch would make many deliveries of a few recipients. So the
-// UPDATE that finishes a micro-batch's rows also marks them with the event still to announce (`announce_event`, only
-// when an endpoint of the account takes that type): the mark is part of the transition's own write, so neither exists
-// without the other. The end of each bulk batch (and a campaign's finish) turns the marks of its sends into events of
-// up to 100 recipients (recordOutcomeEvents) and clears them in that transaction; a sweep does it for marks a crash
-// left behind. Each mark is cleared only by the transaction that wrote its event, under the account's lock, so a
-// recipient is announced once.
+// Delivery outcome events (ecard_delivered, ecard_failed), gathered: one path for every send. The write that
+// finishes recipients also marks them with the event still to announce (`announce_event`, only when an endpoint of
+// the account takes that type), so the mark is part of the transition's own write and neither exists without the
+// other: a bulk delivery's UPDATE per micro-batch (the SMTP pool's size, 5 by default: an event per micro-batch would
+// make many deliveries of a few recipients), a single send's end. The end of each bulk batch (and a campaign's
+// finish) and a single send's end turn the marks of their sends into events of up to 100 recipients
+// (recordOutcomeEvents) and clear them in that transaction; a sweep does it for marks a crash left behind. Each mark
+// is cleared only by the transaction that wrote its event, under the account's lock, so a recipient is announced
+// once. An open or a bounce, one recipient's own transition, records its event directly with recordOutcomeEvents.
 import { literal, Op } from 'sequelize';
 import { accountTransaction } from '../../account-lock.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -53,7 +54,7 @@ async function announceByAccount(ctx: ServiceContext, marked: ReadonlyArray<{ id
   return announced;
 }
 
-/** The end of a bulk batch (and a campaign's finish): the marked recipients of these sends are announced. */
+/** The end of a bulk batch or of a single send: the marked recipients of these sends are announced. */
 export async function announceMarked(ctx: ServiceContext, sendPks: readonly number[]): Promise<number> {
   if (sendPks.length === 0) return 0;
   const marked = await ctx.models.SendRecipient.findAll({ attributes: ['id', 'send_id'], where: { send_id: [...sendPks], announce_event: { [Op.ne]: null } }, order: [['id', 'ASC']], raw: true });
