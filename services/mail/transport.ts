@@ -1,12 +1,12 @@
 // The mail transport: nodemailer over SMTP (SMTP_URL), or the mail_sink table of simulated deliveries, which
 // sandbox accounts always use. Failures say whether the message may be sent again without risking a duplicate.
-import type { ServiceContext } from '../context.ts';
 import { connect, type Socket } from 'node:net';
 import nodemailer from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { Config } from '../../lib/config.ts';
 import { writeStatement } from '../../lib/db.ts';
+import type { Models } from '../../models/index.ts';
 
 export interface OutgoingMail {
   accountId: number | null;
@@ -87,7 +87,8 @@ export function connectWithoutDelay(options: { host?: string; port?: number }, c
   });
 }
 
-export function createMailTransport(ctx: Pick<ServiceContext, 'models'>, mail: Config['mail']): MailTransport {
+// The models alone, not the services' context: the transport is part of what the context is built from.
+export function createMailTransport(ctx: { models: Models }, mail: Config['mail']): MailTransport {
   const { models } = ctx;
   // The URL parsed here: given as `url`, nodemailer would take the URL's options only and drop the pool's.
   const smtp =
