@@ -24,8 +24,8 @@ export async function accountCreate(args: string[], ctx: CommandContext): Promis
   const password = values['password-stdin'] ? await ctx.readPassword() : values.password;
   // Checked before anything is written: a password given (even an empty stdin) is the console's, never none.
   if (password !== undefined) assertPasswordLength(password);
-  const { models } = await ctx.services();
-  const created = await createAccount({ models }, {
+  const services = await ctx.services();
+  const created = await createAccount(services, {
     name: values.name,
     ownerEmail: values['owner-email'],
     password,

@@ -19,18 +19,18 @@ async function add(args: string[], ctx: CommandContext) {
   const accountId = positiveId(values.account, '--account');
   if (!values.key) throw new UsageError('--key is required');
   if (!values.label?.trim()) throw new UsageError('--label is required');
-  const { models } = await ctx.services();
-  const account = await resolveAccount({ models }, accountId, values.sandbox);
-  const field = await addCustomField({ models }, { accountId: account.id, key: values.key, label: values.label, required: values.required });
+  const services = await ctx.services();
+  const account = await resolveAccount(services, accountId, values.sandbox);
+  const field = await addCustomField(services, { accountId: account.id, key: values.key, label: values.label, required: values.required });
   ctx.out.message(`Added the custom date field "${field.field_key}" to account ${account.id}; upserts set it as custom_fields.${field.field_key}.`);
   ctx.out.result(shown(field));
 }
 
 async function list(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: accountOptions });
-  const { models } = await ctx.services();
-  const account = await resolveAccount({ models }, positiveId(values.account, '--account'), values.sandbox);
-  const fields = (await activeCustomFields({ models }, account.id)).map(shown);
+  const services = await ctx.services();
+  const account = await resolveAccount(services, positiveId(values.account, '--account'), values.sandbox);
+  const fields = (await activeCustomFields(services, account.id)).map(shown);
   ctx.out.result({ fields }, fields.map((f) => `${f.key}\t${f.label}${f.required ? '\trequired' : ''}`).join('\n') || '(no custom fields)');
 }
 
@@ -38,9 +38,9 @@ async function remove(args: string[], ctx: CommandContext) {
   const { values } = parseArgs({ args, options: { ...accountOptions, key: { type: 'string' } } });
   const accountId = positiveId(values.account, '--account');
   if (!values.key) throw new UsageError('--key is required');
-  const { models } = await ctx.services();
-  const account = await resolveAccount({ models }, accountId, values.sandbox);
-  const field = await deactivateCustomField({ models }, account.id, values.key);
+  const services = await ctx.services();
+  const account = await resolveAccount(services, accountId, values.sandbox);
+  const field = await deactivateCustomField(services, account.id, values.key);
   ctx.out.message(`Removed "${field.field_key}" from account ${account.id}'s directory; members' values are kept and come back if the key is added again.`);
   ctx.out.result(shown(field));
 }

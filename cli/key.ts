@@ -35,9 +35,9 @@ async function create(args: string[], ctx: CommandContext) {
   const accountId = positiveId(values.account, '--account');
   if (values['full-access'] === (values.permissions !== undefined)) throw new UsageError('give either --full-access or --permissions');
   const levels = values.permissions === undefined ? {} : parsePermissions(values.permissions);
-  const { models } = await ctx.services();
-  const account = await resolveAccount({ models }, accountId, values.sandbox);
-  const created = await createApiKey({ models }, {
+  const services = await ctx.services();
+  const account = await resolveAccount(services, accountId, values.sandbox);
+  const created = await createApiKey(services, {
     accountId: account.id,
     mode: values.sandbox ? 'test' : 'live',
     name: values.name,

@@ -21,9 +21,9 @@ async function issue(args: string[], ctx: CommandContext) {
   if (!(TOKEN_PURPOSES as readonly string[]).includes(values.purpose ?? '')) {
     throw new UsageError(`--purpose must be one of ${TOKEN_PURPOSES.join(', ')}`);
   }
-  const { models } = await ctx.services();
-  const account = await resolveAccount({ models }, accountId, values.sandbox);
-  const { token, expiresAt } = await issueToken({ models }, {
+  const services = await ctx.services();
+  const account = await resolveAccount(services, accountId, values.sandbox);
+  const { token, expiresAt } = await issueToken(services, {
     accountId: account.id,
     purpose: values.purpose as TokenPurpose,
     resourceId: values.resource ?? null,

@@ -15,11 +15,11 @@ async function setOwnerPassword(args: string[], ctx: CommandContext): Promise<vo
   if (!values.email) throw new UsageError('--email is required');
   if (!values['password-stdin']) throw new UsageError('--password-stdin is required (the password is read from stdin, never from the command line)');
   const password = await ctx.readPassword();
-  const { models } = await ctx.services();
+  const services = await ctx.services();
   const email = values.email.trim().toLowerCase();
-  const owner = await models.Owner.findOne({ where: { email } });
+  const owner = await services.models.Owner.findOne({ where: { email } });
   if (!owner) throw ownerNotFound(`No owner with the email ${email}`);
-  await setPassword({ models }, owner, password, ctx.config.passwordScryptLog2N);
+  await setPassword(services, owner, password, ctx.config.passwordScryptLog2N);
   ctx.out.message(`Set the console password of ${email}; every session of that owner has ended.`);
   ctx.out.result({ ok: true });
 }

@@ -70,9 +70,9 @@ async function settings(args: string[], ctx: CommandContext) {
 }
 
 async function rules(ctx: CommandContext, accountId: number) {
-  const { models } = await ctx.services();
+  const services = await ctx.services();
   const order = (p: SpendPeriod) => SPEND_PERIODS.indexOf(p);
-  return (await loadRules({ models }, accountId)).sort((a, b) => order(a.period) - order(b.period)).map((r) => ({ period: r.period, limit: fromCents(r.limit_cents) }));
+  return (await loadRules(services, accountId)).sort((a, b) => order(a.period) - order(b.period)).map((r) => ({ period: r.period, limit: fromCents(r.limit_cents) }));
 }
 
 async function setRuleCommand(args: string[], ctx: CommandContext) {

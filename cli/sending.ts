@@ -19,9 +19,8 @@ async function suppression(args: string[], ctx: CommandContext, add: boolean) {
   const kind: SuppressionKind = values.email !== undefined ? 'email' : 'domain';
   const value = validSuppressionValue(kind, (values.email ?? values.domain)!);
   const services = await ctx.services();
-  const { models } = services;
-  const account = await resolveAccount({ models }, accountId, values.sandbox);
-  const changed = add ? await addSuppression(services, account.id, kind, value) : await removeSuppression({ models }, account.id, kind, value);
+  const account = await resolveAccount(services, accountId, values.sandbox);
+  const changed = add ? await addSuppression(services, account.id, kind, value) : await removeSuppression(services, account.id, kind, value);
   ctx.out.message(`${kind} ${value} ${add ? (changed ? 'is now blocked' : 'was already blocked') : changed ? 'is no longer blocked' : 'was not blocked'} for account ${account.id}.`);
   ctx.out.result({ account: account.id, kind, value, blocked: add, changed });
 }
@@ -29,8 +28,7 @@ async function suppression(args: string[], ctx: CommandContext, add: boolean) {
 async function suspension(args: string[], ctx: CommandContext, suspended: boolean) {
   const { values } = parseArgs({ args, options: accountOptions });
   const services = await ctx.services();
-  const { models } = services;
-  const account = await resolveAccount({ models }, positiveId(values.account, '--account'), values.sandbox);
+  const account = await resolveAccount(services, positiveId(values.account, '--account'), values.sandbox);
   await setSuspended(services, account.id, suspended);
   ctx.out.message(suspended ? `Sending is suspended for account ${account.id}: every send is refused (spammer).` : `Sending is allowed again for account ${account.id}.`);
   ctx.out.result({ account: account.id, sends_suspended: suspended });

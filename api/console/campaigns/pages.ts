@@ -66,10 +66,9 @@ async function campaignPage(
   extra: { notice?: string | undefined; error?: string | undefined; errors?: Record<string, string>; locale?: string; recipientsPage?: number },
   status?: number,
 ): Promise<PageResult> {
-  const { models } = ctx.services;
-  const view = rowOf(await campaignView({ models }, campaign));
+  const view = rowOf(await campaignView(ctx.services, campaign));
   const pageNo = extra.recipientsPage ?? 1;
-  const { rows, count } = await listRecipients({ models }, ctx.accountId, campaign.id, { page: pageNo, perPage: RECIPIENT_ROWS });
+  const { rows, count } = await listRecipients(ctx.services, ctx.accountId, campaign.id, { page: pageNo, perPage: RECIPIENT_ROWS });
   const counts = Object.entries(view.counts).filter(([k]) => k !== 'recipients').map(([name, value]) => ({ name, value }));
   return page(
     {

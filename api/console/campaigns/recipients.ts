@@ -59,8 +59,8 @@ async function recipientsPage(
   const filter = FilterQuery.safeParse(filledQuery({ department: typed.department, q: typed.q }));
   const { department, q } = filter.success ? filter.data : {};
   const [departments, listed, saved] = await Promise.all([
-    listDepartments({ models }, campaign.account_id),
-    pickableMembers({ models }, campaign.account_id, { departmentId: department, prefix: q, limit: MEMBER_ROWS }),
+    listDepartments(services, campaign.account_id),
+    pickableMembers(services, campaign.account_id, { departmentId: department, prefix: q, limit: MEMBER_ROWS }),
     models.CampaignRecipient.count({ where: { campaign_id: campaign.id } }),
   ]);
   const picked = new Set(typed.member_ids);

@@ -113,9 +113,9 @@ export const ecardEditorPageRoutes = [
     path: '/ecards/:id',
     params: EcardIdParams,
     async handler({ params }, context) {
-      const { models, config } = context.services;
-      const ecard = await findEcard({ models }, context.account.id, params.id);
-      const widget = await findWidget({ models }, context.account.id, ecard.widget_id);
+      const { config } = context.services;
+      const ecard = await findEcard(context.services, context.account.id, params.id);
+      const widget = await findWidget(context.services, context.account.id, ecard.widget_id);
       return editorPage(context, { widget, ecard, values: ecardValues(ecard, config.publicBaseUrl) });
     },
   }),
@@ -138,9 +138,8 @@ export const ecardEditorPageRoutes = [
     readBody: (koa, limit) => readEcardForm(koa, limit),
     bodyLimitBytes: ECARD_FORM_LIMIT,
     async handler({ params, form }, context) {
-      const { models } = context.services;
-      const ecard = await findEcard({ models }, context.account.id, params.id);
-      return save(context, form, params.id, await findWidget({ models }, context.account.id, ecard.widget_id), ecard);
+      const ecard = await findEcard(context.services, context.account.id, params.id);
+      return save(context, form, params.id, await findWidget(context.services, context.account.id, ecard.widget_id), ecard);
     },
   }),
 ];
