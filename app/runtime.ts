@@ -124,7 +124,7 @@ export interface RunningWorker {
 export async function startWorker(services: Services, options: { background?: boolean } = {}): Promise<RunningWorker> {
   await sealPlaintextSecrets(services);
   const activities = createActivities(services, workerIdentity);
-  const common = { address: temporalAddressOf(services, 'worker'), namespace: services.config.temporal.namespace, activities, logger: services.logger };
+  const common = { address: temporalAddressOf(services, 'worker'), namespace: services.config.temporal.namespace, retentionDays: services.config.temporal.retentionDays, activities, logger: services.logger };
   const main = await createWorker({ ...common, taskQueue: services.config.temporal.taskQueue, workflowBundlePath: services.config.temporal.workflowBundlePath });
   const bulk = await createWorker({
     ...common,

@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_NAMESPACE: nonEmpty.default('default'),
+  // How long Temporal keeps a closed workflow's history (the namespace's retention, set when the worker registers it).
+  TEMPORAL_RETENTION_DAYS: z.coerce.number({ error: 'expected a whole number of days' }).int('expected a whole number of days').min(1).max(3650).default(7),
   TEMPORAL_TASK_QUEUE: nonEmpty.default('cardsvc'),
   TEMPORAL_CLI_PATH: nonEmpty.optional(),
   // A file of the workflows already bundled from this same code (bundling costs seconds of CPU at each worker's
@@ -155,6 +157,8 @@ export interface Config {
     port: number;
     uiPort: number;
     namespace: string;
+    /** The namespace's retention when the worker registers it (TEMPORAL_RETENTION_DAYS). */
+    retentionDays: number;
     taskQueue: string;
     bulkTaskQueue: string;
     cliPath: string | undefined;
@@ -334,6 +338,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port: e.TEMPORAL_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
       namespace: e.TEMPORAL_NAMESPACE,
+      retentionDays: e.TEMPORAL_RETENTION_DAYS,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       bulkTaskQueue: e.TEMPORAL_BULK_TASK_QUEUE ?? `${e.TEMPORAL_TASK_QUEUE}-bulk`,
       cliPath: e.TEMPORAL_CLI_PATH,

@@ -1,13 +1,14 @@
 // Finds the Temporal CLI (dev server) binary, building the official one with Go when none is found.
 // Runnable on its own (`node --import tsx lib/temporal-cli.ts`): prints the binary's path, for .ci/run.
-import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { ensureGoTool, executableOnPath, goToolBinary, type GoTool } from './go-tool.ts';
 
 export const CLI_VERSION = '1.5.1';
-export const CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@v${CLI_VERSION}`;
+/** The official CLI (its dev server), built by the project's one Go builder. */
+export const TEMPORAL_CLI: GoTool = { name: 'temporal-cli', module: 'github.com/temporalio/cli', version: CLI_VERSION, packages: ['cmd/temporal'] };
+export const CLI_MODULE = `${TEMPORAL_CLI.module}/cmd/temporal@v${CLI_VERSION}`;
 const MIN_SERVER = [1, 29] as const;
 
 export interface CliSearch {
@@ -27,20 +28,7 @@ export class TemporalCliMissingError extends Error {
 }
 
 export function cachedCliPath(cacheDir: string): string {
-  return join(cacheDir, `temporal-cli-${CLI_VERSION}`, 'temporal');
-}
-
-function executableOnPath(name: string, searchPath: string): string | undefined {
-  for (const dir of searchPath.split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here; keep looking
-    }
-  }
-  return undefined;
+  return goToolBinary(cacheDir, TEMPORAL_CLI, 'cmd/temporal');
 }
 
 /** The server version a CLI binary reports, e.g. "1.29.1" from "0.0.0-DEV (Server 1.29.1, UI 2.42.1)". */
@@ -68,22 +56,11 @@ export async function findTemporalCli(search: CliSearch): Promise<string | undef
   return undefined;
 }
 
-/** Builds the official CLI into the cache with `go install` (a few minutes, once per machine). */
+/** Builds the official CLI into the cache (a few minutes, once per machine). */
 export async function buildTemporalCli(search: CliSearch, progress: (line: string) => void): Promise<string | undefined> {
-  const go = executableOnPath('go', search.searchPath);
-  if (!go) return undefined;
+  const dir = await ensureGoTool(TEMPORAL_CLI, { cacheDir: search.cliCacheDir, searchPath: search.searchPath, childEnv: search.childEnv }, progress);
+  if (!dir) return undefined;
   const target = cachedCliPath(search.cliCacheDir);
-  progress(`Building the Temporal CLI v${CLI_VERSION} with Go into ${target} (about 3 minutes, once per machine)...`);
-  const child = spawn(go, ['install', CLI_MODULE], {
-    env: { ...search.childEnv, GOBIN: join(search.cliCacheDir, `temporal-cli-${CLI_VERSION}`) },
-    // Progress goes to stderr: run as a script, this module's stdout is only the binary's path.
-    stdio: ['ignore', 2, 2],
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) {
-    progress(`go install ${CLI_MODULE} failed (exit ${code})`);
-    return undefined;
-  }
   return isSupportedServer(await serverVersionOf(target)) ? target : undefined;
 }
 

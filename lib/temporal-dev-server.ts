@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
+import { alive, stopGroup } from './process-group.ts';
 import { describeNamespace, SEARCH_ATTRIBUTES } from './temporal.ts';
 
 export interface DevServerOptions {
@@ -36,50 +37,6 @@ export function devServerArgs(o: Pick<DevServerOptions, 'port' | 'uiPort' | 'dbF
   return args;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (alive(pid)) {
-    if (Date.now() > deadline) return false;
-    await sleep(50);
-  }
-  return true;
-}
-
-/** SIGINT to the server's group, then SIGKILL if it has not exited in time. */
-async function stopGroup(pid: number): Promise<void> {
-  const signal = (sig: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      // already gone
-    }
-  };
-  signal('SIGINT');
-  if (!(await waitForExit(pid, 10_000))) {
-    signal('SIGKILL');
-    await waitForExit(pid, 2_000);
-  }
-}
-
-/** SIGKILL to the server's group, as a crash would end it (the drills), waiting until it is gone. */
-export async function killDevServer(pid: number): Promise<void> {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-  await waitForExit(pid, 5_000);
-}
-
 /** Stops a dev server that an earlier run left behind (its pid file names it). */
 async function stopStaleServer(pidFile: string): Promise<void> {
   const pid = Number(await readFile(pidFile, 'utf8').catch(() => ''));
@@ -90,7 +47,8 @@ async function stopStaleServer(pidFile: string): Promise<void> {
   await rm(pidFile, { force: true });
 }
 
-async function waitUntilReady(address: string, namespace: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** Resolves once the server at `address` answers for `namespace`; throws if the child exits or time runs out. */
+export async function waitUntilReady(address: string, namespace: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error('exited during start-up');

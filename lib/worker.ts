@@ -5,7 +5,7 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, t
 import { Connection } from '@temporalio/client';
 import type { Logger } from './logger.ts';
 import { runningFromSource } from './paths.ts';
-import { registerSearchAttributes } from './temporal.ts';
+import { setUpTemporal } from './temporal.ts';
 
 /** The bundle entry of the workflows: the .ts sources, or the .js build when running from dist/. */
 export const workflowsPath = fileURLToPath(new URL(`../workflows/index.${runningFromSource ? 'ts' : 'js'}`, import.meta.url));
@@ -42,6 +42,8 @@ export function bundledWorkflows(logger?: Logger): Promise<WorkflowBundleWithSou
 export interface WorkerOptions {
   address: string;
   namespace: string;
+  /** The namespace's retention, should this worker be the first to register it. */
+  retentionDays: number;
   taskQueue: string;
   activities: object;
   logger: Logger;
@@ -57,7 +59,8 @@ export async function createWorker(o: WorkerOptions): Promise<{ worker: Worker; 
   installRuntime(o.logger);
   const client = await Connection.connect({ address: o.address });
   try {
-    await registerSearchAttributes(client, o.namespace);
+    // The service's own set-up on any Temporal server: the namespace and search attributes, idempotent.
+    await setUpTemporal(client, o.namespace, o.retentionDays);
   } finally {
     await client.close();
   }

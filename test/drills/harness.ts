@@ -12,7 +12,8 @@ import { createServices, type Services } from '../../app/services.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { startEmbeddedTemporal } from '../../lib/embedded-temporal.ts';
 import { createLogger } from '../../lib/logger.ts';
-import { killDevServer, type DevServer } from '../../lib/temporal-dev-server.ts';
+import { killGroup } from '../../lib/process-group.ts';
+import type { DevServer } from '../../lib/temporal-dev-server.ts';
 import type { Models } from '../../models/index.ts';
 import { apiClient, newAccount, type ApiClient, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
@@ -29,23 +30,26 @@ import { expectOncePerAddress, startServiceChild, startWorkerChild, type WorkerC
 export const DRILLS_DATABASE_URL = process.env.DRILLS_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/cardsvc_drills';
 const REWARDS_KEY = Buffer.alloc(32, 9).toString('base64');
 
-let database: Promise<Models> | undefined;
+const databases = new Map<string, Promise<Models>>();
 
-/** The drills' database, dropped, created and migrated on first use; the drill reads it directly (never through a proxy). */
-export function drillModels(): Promise<Models> {
-  database ??= (async () => {
-    const url = new URL(DRILLS_DATABASE_URL);
-    const name = url.pathname.slice(1);
-    const server = new URL(DRILLS_DATABASE_URL);
-    server.pathname = '/';
-    const admin = await createConnection({ uri: server.toString() });
-    await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.end();
-    const models = await openDatabase(loadConfig(baseEnv({ DATABASE_URL: DRILLS_DATABASE_URL })), 'migrate');
-    onSuiteEnd(() => models.sequelize.close());
-    return models;
-  })();
+/** A drill database (the drills' own by default), dropped, created and migrated on first use; read directly (never through a proxy). */
+export function drillModels(databaseUrl = DRILLS_DATABASE_URL): Promise<Models> {
+  let database = databases.get(databaseUrl);
+  if (!database) {
+    database = (async () => {
+      const name = new URL(databaseUrl).pathname.slice(1);
+      const server = new URL(databaseUrl);
+      server.pathname = '/';
+      const admin = await createConnection({ uri: server.toString() });
+      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+      await admin.end();
+      const models = await openDatabase(loadConfig(baseEnv({ DATABASE_URL: databaseUrl })), 'migrate');
+      onSuiteEnd(() => models.sequelize.close());
+      return models;
+    })();
+    databases.set(databaseUrl, database);
+  }
   return database;
 }
 
@@ -86,7 +90,7 @@ async function startTemporal(): Promise<DrillTemporal> {
   return {
     address: server.address,
     async kill() {
-      if (server.pid) await killDevServer(server.pid);
+      if (server.pid) await killGroup(server.pid);
     },
     async restart() {
       server = await start();
@@ -138,7 +142,8 @@ const SHRUNK = {
   DATABASE_STATEMENT_TIMEOUT_MS: '2000',
 };
 
-async function waitReady(url: string, child: WorkerChild, timeoutMs = 60_000): Promise<void> {
+/** Waits until the API child's /readyz answers 200 (its database and Temporal namespace both reachable). */
+export async function waitReady(url: string, child: WorkerChild, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.child.exitCode !== null || child.child.signalCode !== null) throw new Error(`the API exited during start-up:\n${child.output()}`);
@@ -151,10 +156,51 @@ async function waitReady(url: string, child: WorkerChild, timeoutMs = 60_000): P
 
 let tenants = 0;
 
+/** A fresh pro account with a widget, an eCard and the ecard_shared URL on its own receiver path, through the API at `url`. */
+export async function newTenant(models: Models, url: string, receiver: Receiver, name: string): Promise<Tenant> {
+  const account = await newAccount(models, 'pro');
+  const widget = await insertWidget(models, account.accountId);
+  const ecard = await insertEcard(models, account.accountId, widget.id);
+  const hookPath = `/drill-${process.pid}-${++tenants}-${name}`;
+  const { api, ok } = apiClient(url, account.liveKey);
+  await ok('POST', '/webhook/ecard-shared-url', { url: `${receiver.url}${hookPath}` });
+  return { account, ecardId: ecard.id, hookPath, api, ok };
+}
+
 const began = Date.now();
 /** A progress line on stderr when DRILLS_VERBOSE is set (where a slow or stuck drill spends its time). */
 export function step(line: string): void {
   if (process.env.DRILLS_VERBOSE) console.error(`[drill +${((Date.now() - began) / 1000).toFixed(1)}s] ${line}`);
+}
+
+/** The children's environment: the database, Temporal, the SMTP server, the API's port, shrunk timeouts, `settings` last. */
+export async function drillEnv(o: { databaseUrl: string; temporalAddress: string; port: number; smtp: SmtpTestServer; settings?: Record<string, string> | undefined }): Promise<Record<string, string | undefined>> {
+  return baseEnv({
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: o.databaseUrl,
+    TEMPORAL_ADDRESS: o.temporalAddress,
+    TEMPORAL_TASK_QUEUE: `drill-${process.pid}`,
+    // Every worker child loads one bundle instead of bundling the workflows at its own start (seconds of CPU each).
+    WORKFLOW_BUNDLE_PATH: await workflowBundleFile(),
+    DATA_DIR: tempDir('cardsvc-drill-data-'),
+    PORT: String(o.port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${o.port}`,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    SMTP_URL: o.smtp.url,
+    REWARDS_ENCRYPTION_KEY: REWARDS_KEY,
+    // Per-minute limits out of the way: a drill's burst of requests is not what it tests.
+    RATE_LIMITS: 'free=100000/1000000,pro=100000/1000000,enterprise=100000/1000000',
+    ...SHRUNK,
+    ...o.settings,
+  });
+}
+
+/** Services in this process on the children's environment (no background passes), for set-up only. */
+export function servicesOn(env: Record<string, string | undefined>, models: Models, temporalAddress: string): Services {
+  const config = loadConfig(env);
+  const made = createServices({ config, logger: createLogger(config), models, temporalAddress });
+  onSuiteEnd(() => made.close());
+  return made;
 }
 
 /**
@@ -169,24 +215,7 @@ export async function startDrill(options: { databaseUrl?: string; settings?: Rec
   const temporal = await startTemporal();
   step('dev server ready');
   const port = await freePort();
-  const env = baseEnv({
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: options.databaseUrl ?? DRILLS_DATABASE_URL,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_TASK_QUEUE: `drill-${process.pid}`,
-    // Every worker child loads one bundle instead of bundling the workflows at its own start (seconds of CPU each).
-    WORKFLOW_BUNDLE_PATH: await workflowBundleFile(),
-    DATA_DIR: tempDir('cardsvc-drill-data-'),
-    PORT: String(port),
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    SMTP_URL: smtp.url,
-    REWARDS_ENCRYPTION_KEY: REWARDS_KEY,
-    // Per-minute limits out of the way: a drill's burst of requests is not what it tests.
-    RATE_LIMITS: 'free=100000/1000000,pro=100000/1000000,enterprise=100000/1000000',
-    ...SHRUNK,
-    ...options.settings,
-  });
+  const env = await drillEnv({ databaseUrl: options.databaseUrl ?? DRILLS_DATABASE_URL, temporalAddress: temporal.address, port, smtp, settings: options.settings });
   const api = startServiceChild('bin/api.ts', env);
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, api);
@@ -204,24 +233,8 @@ export async function startDrill(options: { databaseUrl?: string; settings?: Rec
     url,
     api,
     startWorker: (overrides = {}) => startWorkerChild({ ...env, ...overrides }),
-    services() {
-      if (!services) {
-        const config = loadConfig({ ...env, DATABASE_URL: DRILLS_DATABASE_URL });
-        const made = createServices({ config, logger: createLogger(config), models, temporalAddress: temporal.address });
-        onSuiteEnd(() => made.close());
-        services = made;
-      }
-      return services;
-    },
-    async newTenant(name) {
-      const account = await newAccount(models, 'pro');
-      const widget = await insertWidget(models, account.accountId);
-      const ecard = await insertEcard(models, account.accountId, widget.id);
-      const hookPath = `/drill-${process.pid}-${++tenants}-${name}`;
-      const { api, ok } = apiClient(url, account.liveKey);
-      await ok('POST', '/webhook/ecard-shared-url', { url: `${receiver.url}${hookPath}` });
-      return { account, ecardId: ecard.id, hookPath, api, ok };
-    },
+    services: () => (services ??= servicesOn({ ...env, DATABASE_URL: DRILLS_DATABASE_URL }, models, temporal.address)),
+    newTenant: (name) => newTenant(models, url, receiver, name),
   };
   return drill;
 }
