@@ -26,6 +26,7 @@ import { consolePagesPair } from './console-pages.ts';
 import { embeddedReadPair } from './embedded-read.ts';
 import { widgetSendsPair } from './widget-send.ts';
 import { cardPagePair } from './card-page.ts';
+import { topologyPair } from './topology.ts';
 import { measureGeneratorCeiling } from './ceiling.ts';
 import { SETTLE, settle, settledLine, type Settled } from './settle.ts';
 
@@ -33,6 +34,8 @@ import { SETTLE, settle, settledLine, type Settled } from './settle.ts';
 // passes then find nothing of the other pairs to act on.
 const PAIRS: Array<Pair<BenchContext>> = [
   sendsPair, acceptsPair, readsPair, embeddedReadPair, widgetSendsPair, cardPagePair, campaignPair, webhooksPair, rateLimitPair, upsertPair, automationPair, giftPair, consolePair, directoryPair, consolePagesPair,
+  // Last: its second worker's background passes would otherwise act on the other pairs' work.
+  topologyPair,
 ];
 
 const args = process.argv.slice(2);
