@@ -63,9 +63,13 @@ function preparingSqlite3(): object {
     const db = new sqlite3.Database(file, mode, (err) => {
       if (err) opened(err);
     });
-    // Asked for at once, so the driver queues the pragmas before any statement sent on the connection; a busy
-    // try is tried again (outside Sequelize's retries). When the file does not open, the driver never answers
-    // what was queued: the opener has the open's error. A connection whose pragmas failed is closed, never used.
+    // Asked for at once, so the driver queues the pragmas before any statement sent on the connection (a try
+    // again after SQLITE_BUSY is queued when it comes). When the file does not open, the driver never answers what
+    // was queued: the opener has the open's error. When the pragmas still fail (only a file not yet in WAL waits:
+    // in WAL they take no lock another connection holds), the connection is closed and the opener gets their error,
+    // never an unprepared connection. Sequelize keeps the closed handle under its name: a transaction's is not
+    // asked for again, and the one outside transactions is first opened by connectDatabase's check, which then
+    // fails (Sequelize's retry of it finds the handle closed) and the process does not start.
     retryWhileBusy(() => new Promise<void>((ok, fail) => db.exec(SQLITE_PRAGMAS, (err) => (err ? fail(err) : ok())))).then(
       () => opened(null),
       (err: Error) => db.close(() => opened(err)),

@@ -28,9 +28,10 @@ type CountedRow = { window_seconds: number; count: number };
 // SQLite: both windows in one upsert (one commit); a row updates only within its window's limit, and RETURNING
 // lists the rows that were counted. Why it starts with WITH: Sequelize's SQLite query runs a statement that starts
 // with `INSERT INTO` by the driver's `run`, whatever its `type`, and `run` answers no rows
-// (sequelize/lib/dialects/sqlite/query.js, getDatabaseMethod); any other statement goes to the driver's `all`, which
-// answers the RETURNING rows, and QueryTypes.SELECT hands them back as they are. The WITH (SQLite's common table
-// expression) carries the two limits. test/http/rate-limit-counters.test.ts fails if that routing changes.
+// (sequelize/lib/dialects/sqlite/query.js, getDatabaseMethod); one that starts otherwise, as QueryTypes.SELECT, goes
+// to the driver's `all`, which answers the RETURNING rows, and Sequelize hands them back as they are. The WITH
+// (SQLite's common table expression) carries the two limits. test/http/rate-limit-counters.test.ts fails if that
+// routing changes.
 const SQLITE_ADD = `WITH limits (window_seconds, most) AS (VALUES (${HOUR}, ?), (${MINUTE}, ?))
   INSERT INTO rate_limit_counters (api_key_id, window_seconds, window_start, count)
   VALUES (?, ${HOUR}, ?, ?), (?, ${MINUTE}, ?, ?)
