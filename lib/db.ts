@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConnectionError, Sequelize, Transaction } from 'sequelize';
+import sqlite3 from 'sqlite3';
 import { redactDatabaseUrl, type DatabaseConfig } from './config.ts';
 
 export class DatabaseUnavailableError extends Error {
@@ -42,8 +43,6 @@ export async function retryWhileBusy<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-type SqliteConnection = { exec(sql: string, cb: (err: Error | null) => void): void };
-
 // WAL lets readers run beside the writer; synchronous=NORMAL is safe under WAL (no fsync per commit).
 // A writer waiting for the lock sleeps inside SQLite on one of libuv's four threads, so waits are kept short
 // (busy_timeout 200 ms) and longer ones happen in JavaScript, as Sequelize's retries of SQLITE_BUSY (below):
@@ -52,23 +51,32 @@ type SqliteConnection = { exec(sql: string, cb: (err: Error | null) => void): vo
 const SQLITE_PRAGMAS = 'PRAGMA busy_timeout = 200; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;';
 const SQLITE_RETRY = { max: 40, match: [/SQLITE_BUSY/], backoffBase: 50, backoffExponent: 1.1 };
 
-// Sequelize's SQLite dialect runs no afterConnect hooks, so each new connection is prepared here, once.
-function prepareSqliteConnections(sequelize: Sequelize): void {
-  const manager = sequelize.connectionManager;
-  const open = manager.getConnection.bind(manager);
-  const prepared = new WeakMap<SqliteConnection, Promise<void>>();
-  manager.getConnection = async (options) => {
-    const connection = (await open(options)) as SqliteConnection;
-    let ready = prepared.get(connection);
-    if (!ready) {
-      // A new connection (each transaction opens one) is prepared outside Sequelize's retries: retried here.
-      ready = retryWhileBusy(() => new Promise<void>((ok, fail) => connection.exec(SQLITE_PRAGMAS, (err) => (err ? fail(err) : ok()))));
-      prepared.set(connection, ready);
-      ready.catch(() => prepared.delete(connection));
-    }
-    await ready;
-    return connection;
-  };
+/**
+ * The sqlite3 module as Sequelize gets it (its documented `dialectModule` option): sqlite3 itself, except that a new
+ * Database runs the pragmas before its opener hears it is open. Sequelize's SQLite dialect opens its connections
+ * itself (sequelize/lib/dialects/sqlite/connection-manager.js: one for statements outside transactions, one per
+ * transaction) with `new sqlite3.Database(file, mode, callback)`, and runs none of the connection hooks
+ * (afterConnect, afterPoolAcquire are its pool's, which SQLite does not use): this is where a connection can be prepared.
+ */
+function preparingSqlite3(): object {
+  function Database(file: string, mode: number, opened: (err: Error | null) => void): sqlite3.Database {
+    const db = new sqlite3.Database(file, mode, (err) => {
+      if (err) opened(err);
+    });
+    // Asked for at once, so the driver queues the pragmas before any statement sent on the connection (a try
+    // again after SQLITE_BUSY is queued when it comes). When the file does not open, the driver never answers what
+    // was queued: the opener has the open's error. When the pragmas still fail (only a file not yet in WAL waits:
+    // in WAL they take no lock another connection holds), the connection is closed and the opener gets their error,
+    // never an unprepared connection. Sequelize keeps the closed handle under its name: a transaction's is not
+    // asked for again, and the one outside transactions is first opened by connectDatabase's check, which then
+    // fails (Sequelize's retry of it finds the handle closed) and the process does not start.
+    retryWhileBusy(() => new Promise<void>((ok, fail) => db.exec(SQLITE_PRAGMAS, (err) => (err ? fail(err) : ok())))).then(
+      () => opened(null),
+      (err: Error) => db.close(() => opened(err)),
+    );
+    return db;
+  }
+  return { ...sqlite3, Database };
 }
 
 /**
@@ -94,8 +102,8 @@ export function createSequelize(db: DatabaseConfig): Sequelize {
       define,
       retry: SQLITE_RETRY,
       transactionType: Transaction.TYPES.IMMEDIATE,
+      dialectModule: preparingSqlite3(),
     });
-    prepareSqliteConnections(sequelize);
     return sequelize;
   }
   const sequelize = new Sequelize(db.url, {
@@ -186,8 +194,9 @@ export function writeTransaction<T>(sequelize: Sequelize, work: (transaction: Tr
 }
 
 /**
- * A write outside Sequelize's query layer (the rate limiter's counter, on the driver): on SQLite queued like a
- * write transaction and retried while another process holds the lock; on MySQL run as it is.
+ * A write outside a transaction that waits its turn (the rate limiter's counter): on SQLite queued like a write
+ * transaction and retried while another process holds the lock (`write` tries once: give its query `retry: { max: 1 }`,
+ * so Sequelize's own busy retries do not run inside these); on MySQL run as it is.
  */
 export function writeStatement<T>(sequelize: Sequelize, write: () => Promise<T>): Promise<T> {
   if (sequelize.getDialect() !== 'sqlite') return write();
