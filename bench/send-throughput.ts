@@ -1,30 +1,13 @@
 // P1: send workflows per second (render and email over the worker's SMTP pool, one activity) against one-activity
 // workflows (ping), both started at once on the same dev server and worker process; 1,000 of each per round.
 import { createAccount } from '../services/accounts.ts';
-import { acceptSend } from '../services/sends/accept/accept.ts';
 import { PING_WORKFLOW } from '../workflows/ping/contract.ts';
 import { sendWorkflowId } from '../workflows/send-ecard/contract.ts';
 import { startSendWorkflow } from '../workflows/send-ecard/lifecycle.ts';
-import { alternatedRounds, benchEcard, type Pair } from './harness.ts';
+import { acceptMarkedStarted, alternatedRounds, benchEcard, startWithin, type Pair } from './harness.ts';
 import type { BenchContext } from './stack.ts';
 
 const ACCEPTS_AT_ONCE = 16;
-
-/**
- * A start through the service's lifecycle function, tried again when it gave up: a start waits at most
- * START_DEADLINE_MS (5 s) for Temporal, and 1,000 at once on the file-backed dev server can wait longer. The
- * service leaves such a start to its sweeper; the bench took its sends from the sweeper, so it tries again itself
- * (a start that did reach the server is then "already started", a success).
- */
-async function startWithin(start: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await start();
-    } catch (err) {
-      if (attempt >= 5) throw err;
-    }
-  }
-}
 
 export const sendsPair: Pair<BenchContext> = {
   name: 'p1-sends',
@@ -49,15 +32,7 @@ export const sendsPair: Pair<BenchContext> = {
     // Each is marked started as soon as it is accepted: the worker's sweeper starts any unstarted send at once, and
     // did so for about a quarter of a round while the rest were being accepted, emailing them before the round began
     // (the "missing" SMTP messages of earlier runs, counted before the round's baseline was read).
-    const accept = async () => {
-      const { send } = await acceptSend(services, account, {
-        ecardId: ecard.id, senderEmail: 'sam@example.com', senderName: 'Sam', recipientNames: ['Rita R'], recipientEmails: [`r${++sequence}@bench.example.com`],
-        sendAt: undefined, share: false, widgetId: undefined, personalMessage: '<p>Hi</p>', locale: 'en', mergeTags: undefined, overrideProps: undefined,
-        idempotencyKey: undefined, requestHash: 'x',
-      });
-      await models.Send.update({ workflow_started: true }, { where: { id: send.id } });
-      return send;
-    };
+    const accept = () => acceptMarkedStarted(services, account, ecard.id, `r${++sequence}@bench.example.com`);
     const sendRound = async (warm: boolean) => {
       const n = warm ? warmup : perRound;
       const before = ctx.smtp.received();
