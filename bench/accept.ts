@@ -5,16 +5,13 @@
 // Email-now (the call waits for the dispatch by the worker process) and share-link accepts per second are measured
 // in the same rounds and reported beside the ratio. After each round, outside the measured time, the worker is let
 // catch up with what the round started.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createAccount } from '../services/accounts.ts';
 import { sendWorkflowId } from '../workflows/send-ecard/contract.ts';
-import { benchEcard, spread, untilWorkflowsStarted, workflowStartRate, type Pair } from './harness.ts';
+import { benchEcard, spread, untilAtTimer, untilWorkflowsStarted, workflowStartRate, type Pair } from './harness.ts';
 import { httpLoad } from './load.ts';
 import type { BenchContext } from './stack.ts';
 
 const HOUR_MS = 3600 * 1000;
-// Every history event up to the scheduled send's timer: started, workflow task scheduled, started, completed, timer.
-const AT_TIMER = 5;
 type Kind = 'scheduled' | 'email' | 'share' | 'bare';
 const KINDS: Kind[] = ['scheduled', 'bare', 'email', 'share'];
 
@@ -57,23 +54,6 @@ export const acceptsPair: Pair<BenchContext> = {
       return { load, sendIds };
     };
 
-    // Waits until each scheduled send's workflow is at its timer.
-    const settle = async (sendIds: string[]) => {
-      let waiting = sendIds.map((id) => client.workflow.getHandle(sendWorkflowId(accountId, id)));
-      while (waiting.length > 0) {
-        const still: typeof waiting = [];
-        for (let i = 0; i < waiting.length; i += concurrency) {
-          const chunk = waiting.slice(i, i + concurrency);
-          const lengths = await Promise.all(chunk.map(async (handle) => (await handle.describe()).historyLength));
-          chunk.forEach((handle, j) => {
-            if (lengths[j]! < AT_TIMER) still.push(handle);
-          });
-        }
-        waiting = still;
-        if (waiting.length > 0) await sleep(100);
-      }
-    };
-
     // A round's rate: accepted calls per second until the last accepted send's workflow exists (email-now answers
     // after its dispatch, so its workflow exists by its answer; a share link has none, its accept publishes it; a
     // ping exists once `start` returns). Then, outside the measured time, the worker catches up with what the round
@@ -85,7 +65,7 @@ export const acceptsPair: Pair<BenchContext> = {
       const rate = sendIds.length / ((Math.max(load.lastAnswerAt, lastStart) - load.startedAt) / 1000);
       if (kind === 'scheduled') workflowTailMs.push(Math.max(0, Math.round(lastStart - load.lastAnswerAt)));
       const settling = performance.now();
-      await settle(kind === 'scheduled' ? sendIds : []);
+      await untilAtTimer(client, kind === 'scheduled' ? sendIds.map((id) => sendWorkflowId(accountId, id)) : [], concurrency);
       if (process.env.BENCH_VERBOSE) console.log(`  P2 ${kind}: settled in ${((performance.now() - settling) / 1000).toFixed(1)} s`);
       return rate;
     };

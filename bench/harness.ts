@@ -204,6 +204,26 @@ export async function acceptMarkedStarted(services: Services, account: Account, 
   return send;
 }
 
+// Every history event up to a scheduled send's timer: started, workflow task scheduled, started, completed, timer.
+const AT_TIMER = 5;
+
+/** Waits until each scheduled send's workflow is at its timer (a round's work done, outside the measured time). */
+export async function untilAtTimer(client: Client, workflowIds: readonly string[], concurrency: number): Promise<void> {
+  let waiting = workflowIds.map((id) => client.workflow.getHandle(id));
+  while (waiting.length > 0) {
+    const still: typeof waiting = [];
+    for (let i = 0; i < waiting.length; i += concurrency) {
+      const chunk = waiting.slice(i, i + concurrency);
+      const lengths = await Promise.all(chunk.map(async (handle) => (await handle.describe()).historyLength));
+      chunk.forEach((handle, j) => {
+        if (lengths[j]! < AT_TIMER) still.push(handle);
+      });
+    }
+    waiting = still;
+    if (waiting.length > 0) await sleep(100);
+  }
+}
+
 // ---- HTTP benches: a node process serving HTTP (the load on it: bench/load.ts), paired rounds.
 
 export interface NodeProcess {

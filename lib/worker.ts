@@ -5,7 +5,7 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, t
 import { Connection } from '@temporalio/client';
 import type { Logger } from './logger.ts';
 import { runningFromSource } from './paths.ts';
-import { setUpTemporal } from './temporal.ts';
+import { setUpTemporal } from './temporal-set-up.ts';
 
 /** The bundle entry of the workflows: the .ts sources, or the .js build when running from dist/. */
 export const workflowsPath = fileURLToPath(new URL(`../workflows/index.${runningFromSource ? 'ts' : 'js'}`, import.meta.url));

@@ -10,7 +10,7 @@ import { mysqlUrl } from '../helpers/env.ts';
 import { packageRoot } from '../../lib/paths.ts';
 import { testClient } from '../helpers/temporal.ts';
 import { workflowBundleFile } from '../helpers/workflow-bundle.ts';
-import { SET_UP_PROBE_ID } from '../../lib/temporal.ts';
+import { SET_UP_PROBE_ID } from '../../lib/temporal-set-up.ts';
 
 const fixturesDir = join(packageRoot, 'test', 'fixtures', 'histories');
 

@@ -1,7 +1,8 @@
 // The service's own set-up on a Temporal server (lib/temporal.ts): the namespace with its retention and the search
 // attributes, registered when missing, idempotent, and safe when several processes start at once.
 import { expect } from 'chai';
-import { registerNamespace, registerSearchAttributes, SEARCH_ATTRIBUTES, setUpTemporal } from '../../lib/temporal.ts';
+import { SEARCH_ATTRIBUTES } from '../../lib/temporal.ts';
+import { registerNamespace, registerSearchAttributes, setUpTemporal } from '../../lib/temporal-set-up.ts';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { testConnection } from '../helpers/temporal.ts';
 
