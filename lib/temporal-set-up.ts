@@ -62,9 +62,12 @@ async function whileRefused<T>(codes: readonly number[], attempt: () => Promise<
 export async function setUpTemporal(connection: Connection, namespace: string, retentionDays: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   // A server that has just started answers on its port a little before its frontend serves (UNAVAILABLE).
-  await whileRefused([status.UNAVAILABLE], () => registerNamespace(connection, namespace, retentionDays), deadline, `Temporal at start-up`);
-  await whileRefused([status.NOT_FOUND], () => registerSearchAttributes(connection, namespace), deadline, `Temporal namespace ${namespace}`);
-  await untilWorkflowsAccepted(connection, namespace, deadline);
+  const made = await whileRefused([status.UNAVAILABLE], () => registerNamespace(connection, namespace, retentionDays), deadline, `Temporal at start-up`);
+  const added = await whileRefused([status.NOT_FOUND], () => registerSearchAttributes(connection, namespace), deadline, `Temporal namespace ${namespace}`);
+  // Only the process that changed something waits for the caches (steady state: two reads at a worker's start). One
+  // that found everything in place while another was still registering starts at once; its first Schedule may then
+  // be refused, which the reconciler repairs, as it does any Schedule a Temporal outage kept from being made.
+  if (made === 'registered' || added) await untilWorkflowsAccepted(connection, namespace, deadline);
 }
 
 /** The probe's id, as a workflow (on a task queue no worker polls) and as a paused Schedule; each removed at once. */
@@ -114,12 +117,15 @@ async function untilWorkflowsAccepted(connection: Connection, namespace: string,
   }
 }
 
-/** Registers the service's Keyword search attributes (a production server lacks the dev server's flags). */
-export async function registerSearchAttributes(connection: Connection, namespace: string): Promise<void> {
+/**
+ * Registers the service's Keyword search attributes (a production server lacks the dev server's flags); true when any
+ * was missing (added here, or by another process at the same moment).
+ */
+export async function registerSearchAttributes(connection: Connection, namespace: string): Promise<boolean> {
   const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = SEARCH_ATTRIBUTES.filter((name) => !(name in (existing.customAttributes ?? {})));
-  if (missing.length === 0) return;
+  if (missing.length === 0) return false;
   try {
     await connection.operatorService.addSearchAttributes({
       namespace,
@@ -129,4 +135,5 @@ export async function registerSearchAttributes(connection: Connection, namespace
     // Another worker registered them first.
     if (!/already exists/i.test(err instanceof Error ? err.message : String(err))) throw err;
   }
+  return true;
 }
