@@ -1,5 +1,6 @@
-// `cardsvc owner set-password --email E --password-stdin`: an owner's console password, read from stdin so it stays
-// out of the process list. The same service as the console's password change: every session of the owner ends.
+// `cardsvc owner set-password --email E --password-stdin`: a console user's password (today each user owns an
+// account), read from stdin so it stays out of the process list. The same service as the console's password change:
+// every session of the user ends.
 import { parseArgs } from 'node:util';
 import { ownerNotFound } from '../lib/errors.ts';
 import { setPassword } from '../services/console/sessions.ts';
@@ -17,9 +18,9 @@ async function setOwnerPassword(args: string[], ctx: CommandContext): Promise<vo
   const password = await ctx.readPassword();
   const services = await ctx.services();
   const email = values.email.trim().toLowerCase();
-  const owner = await services.models.Owner.findOne({ where: { email } });
-  if (!owner) throw ownerNotFound(`No owner with the email ${email}`);
-  await setPassword(services, owner, password, ctx.config.passwordScryptLog2N);
+  const user = await services.models.User.findOne({ where: { email } });
+  if (!user) throw ownerNotFound(`No owner with the email ${email}`);
+  await setPassword(services, user, password, ctx.config.passwordScryptLog2N);
   ctx.out.message(`Set the console password of ${email}; every session of that owner has ended.`);
   ctx.out.result({ ok: true });
 }

@@ -112,6 +112,8 @@ export const confirmationRequired = coded(403, 'confirmation_required');
 export const consoleOnly = coded(403, 'console_only');
 export const invalidPassword = coded(403, 'invalid_password');
 export const stepUpRequired = coded(403, 'step_up_required');
+/** A console user who is a member of no account (sign-in). */
+export const noAccount = coded(403, 'no_account');
 export const seatLimitReached = coded(403, 'seat_limit_reached');
 /** `wouldexceedlimit` (v1 code): the plan's monthly emails would run out. */
 export const wouldExceedLimit = coded(403, 'wouldexceedlimit');

@@ -14,6 +14,8 @@ export function defineAccount(sequelize: Sequelize) {
     declare plan: Plan;
     declare mode: AccountMode;
     declare live_account_id: number | null;
+    /** The one owner (a user), on a live account; null on a sandbox twin, whose owner is its live account's. */
+    declare owner_user_id: CreationOptional<number | null>;
     declare created_at: CreationOptional<Date>;
     declare updated_at: CreationOptional<Date>;
   }
@@ -24,6 +26,7 @@ export function defineAccount(sequelize: Sequelize) {
       plan: { type: DataTypes.STRING(20), allowNull: false },
       mode: { type: DataTypes.STRING(10), allowNull: false },
       live_account_id: { type: DataTypes.INTEGER, allowNull: true },
+      owner_user_id: { type: DataTypes.INTEGER, allowNull: true },
       ...timestamps(),
     },
     { sequelize, tableName: 'accounts', modelName: 'Account' },

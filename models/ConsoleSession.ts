@@ -1,4 +1,4 @@
-// A signed-in owner's console session and the password attempts its throttle counts.
+// A signed-in user's console session and the password attempts its throttle counts.
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { idColumn } from './columns.ts';
 
@@ -8,6 +8,10 @@ export function defineConsoleModels(sequelize: Sequelize) {
   class ConsoleSession extends Model<InferAttributes<ConsoleSession>, InferCreationAttributes<ConsoleSession>> {
     declare id: CreationOptional<number>;
     declare id_hash: string;
+    /**
+     * The signed-in user's id (users.id). The column keeps its name from when only owners signed in: the users
+     * table is the owners table renamed with the same ids, so renaming the column too would only rebuild the table.
+     */
     declare owner_id: number;
     declare account_id: number;
     declare mode: CreationOptional<ConsoleMode>;

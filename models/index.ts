@@ -23,8 +23,8 @@ import { defineMediaFile } from './MediaFile.ts';
 import { defineMemberCustomValue } from './MemberCustomValue.ts';
 import { defineMemberDepartment } from './MemberDepartment.ts';
 import { defineMemberSeats } from './MemberSeats.ts';
+import { defineMembership } from './Membership.ts';
 import { defineOutboxEvent } from './OutboxEvent.ts';
-import { defineOwner } from './Owner.ts';
 import { defineQuotaUsage } from './QuotaUsage.ts';
 import { defineSend } from './Send.ts';
 import { defineSendRecipient } from './SendRecipient.ts';
@@ -39,13 +39,15 @@ import { defineWebhookEndpoint } from './WebhookEndpoint.ts';
 import { defineWebhookSecret } from './WebhookSecret.ts';
 import { defineBrand } from './Brand.ts';
 import { defineUnsubscribeLink } from './UnsubscribeLink.ts';
+import { defineUser } from './User.ts';
 import { defineWidget } from './Widget.ts';
 import { defineWidgetActivity } from './WidgetActivity.ts';
 
 export function createModels(sequelize: Sequelize) {
   const Account = defineAccount(sequelize);
   const AccountSettings = defineAccountSettings(sequelize);
-  const Owner = defineOwner(sequelize);
+  const User = defineUser(sequelize);
+  const Membership = defineMembership(sequelize);
   const ApiKey = defineApiKey(sequelize);
   const Widget = defineWidget(sequelize);
   const Ecard = defineEcard(sequelize);
@@ -85,16 +87,19 @@ export function createModels(sequelize: Sequelize) {
   const { ConsoleSession, SignInSlot } = defineConsoleModels(sequelize);
   const { WidgetCounter, WidgetAbuseEvent, WidgetSendWindow, WidgetVerification } = defineWidgetActivity(sequelize);
   Account.hasMany(ApiKey, { foreignKey: 'account_id' });
-  Account.hasMany(Owner, { foreignKey: 'account_id' });
   ApiKey.belongsTo(Account, { foreignKey: 'account_id' });
-  Owner.belongsTo(Account, { foreignKey: 'account_id' });
+  Account.hasMany(Membership, { foreignKey: 'account_id' });
+  Membership.belongsTo(Account, { foreignKey: 'account_id' });
+  User.hasMany(Membership, { foreignKey: 'user_id' });
+  Membership.belongsTo(User, { foreignKey: 'user_id' });
   Widget.hasMany(Ecard, { foreignKey: 'widget_id' });
   Ecard.belongsTo(Widget, { foreignKey: 'widget_id' });
   return {
     sequelize,
     Account,
     AccountSettings,
-    Owner,
+    User,
+    Membership,
     ApiKey,
     Widget,
     Ecard,

@@ -1,4 +1,5 @@
-// Accounts: a live account, its sandbox twin, its owner, a full-access key and a default brand for each, made together.
+// Accounts: a live account, its sandbox twin, its owner (a new user with the membership `owner`), a full-access key and
+// a default brand for each, made together.
 import type { ServiceContext } from './context.ts';
 import { UniqueConstraintError } from 'sequelize';
 import { z } from 'zod';
@@ -34,12 +35,14 @@ function ownerEmailTaken(email: string): ApiError {
 export async function createAccount(ctx: Pick<ServiceContext, 'models'>, rawInput: CreateAccountInput, options: { passwordScryptLog2N?: number } = {}): Promise<CreatedAccount> {
   const { models } = ctx;
   const input = CreateAccountInput.parse(rawInput);
-  if (await models.Owner.findOne({ where: { email: input.ownerEmail } })) throw ownerEmailTaken(input.ownerEmail);
+  // One person owns one account for now: an email that is already a user's is refused, as owners' were.
+  if (await models.User.findOne({ where: { email: input.ownerEmail } })) throw ownerEmailTaken(input.ownerEmail);
   const passwordHash = input.password ? await hashPassword(input.password, options.passwordScryptLog2N) : null;
   try {
     return await writeTransaction(models.sequelize, async (transaction) => {
+      const owner = await models.User.create({ email: input.ownerEmail, password_hash: passwordHash }, { transaction });
       const live = await models.Account.create(
-        { name: input.name, plan: input.plan, mode: 'live', live_account_id: null },
+        { name: input.name, plan: input.plan, mode: 'live', live_account_id: null, owner_user_id: owner.id },
         { transaction },
       );
       const sandbox = await models.Account.create(
@@ -50,10 +53,7 @@ export async function createAccount(ctx: Pick<ServiceContext, 'models'>, rawInpu
       await createDefaultBrand(ctx, live.id, input.name, transaction);
       await createDefaultBrand(ctx, sandbox.id, input.name, transaction);
       await models.MemberSeats.bulkCreate([{ account_id: live.id, used: 0 }, { account_id: sandbox.id, used: 0 }], { transaction });
-      await models.Owner.create(
-        { account_id: live.id, email: input.ownerEmail, password_hash: passwordHash },
-        { transaction },
-      );
+      await models.Membership.create({ account_id: live.id, user_id: owner.id, role: 'owner' }, { transaction });
       const liveKey = await createApiKey(ctx, { accountId: live.id, mode: 'live', name: 'Default', fullAccess: true }, transaction);
       const sandboxKey = await createApiKey(ctx, { accountId: sandbox.id, mode: 'test', name: 'Default', fullAccess: true }, transaction);
       return {

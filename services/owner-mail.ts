@@ -2,15 +2,11 @@
 // quota), queued in mail_queue in the caller's transaction and sent by the mail queue's background pass.
 import type { ServiceContext } from './context.ts';
 import type { Transaction } from 'sequelize';
+import { accountOwner } from './owners.ts';
 
-/** The owner of an account; a sandbox account's owner is its live account's. */
+/** The owner's email (`accounts.owner_user_id`); a sandbox account's owner is its live account's. */
 export async function ownerEmail(ctx: Pick<ServiceContext, 'models'>, accountId: number, transaction?: Transaction): Promise<string | null> {
-  const { models } = ctx;
-  const options = transaction ? { transaction } : {};
-  const account = await models.Account.findByPk(accountId, options);
-  const ownerAccountId = account?.live_account_id ?? accountId;
-  const owner = await models.Owner.findOne({ where: { account_id: ownerAccountId }, order: [['id', 'ASC']], ...options });
-  return owner?.email ?? null;
+  return (await accountOwner(ctx, accountId, transaction))?.email ?? null;
 }
 
 export interface OwnerNotice {

@@ -62,9 +62,9 @@ export interface KeyContext {
   koa: KoaContext;
 }
 
-/** "Me" of the console: the owner, the live account and the account the session works on now. */
+/** "Me" of the console: the signed-in user, the live account and the account the session works on now. */
 export interface Me {
-  owner: { email: string };
+  user: { email: string };
   live: Account;
   account: Account;
 }

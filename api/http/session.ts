@@ -18,23 +18,24 @@ export function safeNext(next: unknown): string {
   return next;
 }
 
-/** The owner, the live account and the current one (`account`, when the caller has it, saves a read). */
+/** The signed-in user, the live account and the current one (`account`, when the caller has it, saves a read). */
 export async function readMe(services: ApiServices, session: ConsoleSession, account?: Account): Promise<Me> {
   const current = account ?? (await sessionAccount(services, session));
-  const [owner, live] = await Promise.all([
-    services.models.Owner.findByPk(session.owner_id, { rejectOnEmpty: true }),
+  const [user, live] = await Promise.all([
+    // `owner_id` holds the user's id (models/ConsoleSession.ts).
+    services.models.User.findByPk(session.owner_id, { rejectOnEmpty: true }),
     // The live account: the same row in live mode, one more read in sandbox mode.
     session.mode === 'sandbox' || current.id !== session.account_id ? services.models.Account.findByPk(session.account_id, { rejectOnEmpty: true }) : current,
   ]);
-  return { owner, live, account: current };
+  return { user, live, account: current };
 }
 
-/** A page's view of the signed-in owner (the layout's header and forms). */
+/** A page's view of the signed-in user (the layout's header and forms). */
 export function pageSessionOf(session: ConsoleSession, me: Me): PageSession {
   return {
     session,
     account: me.account,
-    me: { owner_email: me.owner.email, account_name: me.live.name, plan: me.live.plan },
+    me: { owner_email: me.user.email, account_name: me.live.name, plan: me.live.plan },
     csrf: csrfTokenOf(session),
     sandbox: session.mode === 'sandbox',
   };

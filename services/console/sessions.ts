@@ -1,14 +1,14 @@
-// Console sessions: sign-in with the owner's password (scrypt at PASSWORD_SCRYPT_LOG2N; throttled in
-// ./throttle.ts; an unknown email costs the same time as a wrong password), a 256-bit session id of which only the SHA-256
-// is stored, idle (30 min) and absolute (12 h) timeouts, step-up (the password again, good for 10 minutes), the
-// live/sandbox switch, and a password change that ends every session of the owner.
+// Console sessions: sign-in with a user's password (scrypt at PASSWORD_SCRYPT_LOG2N; throttled in
+// ./throttle.ts; an unknown email costs the same time as a wrong password) into one of their accounts, a 256-bit
+// session id of which only the SHA-256 is stored, idle (30 min) and absolute (12 h) timeouts, step-up (the password
+// again, good for 10 minutes), the live/sandbox switch, and a password change that ends every session of the user.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { invalidCredentials, invalidPassword, passwordTooShort, sessionRequired, stepUpRequired } from '../../lib/errors.ts';
+import { invalidCredentials, invalidPassword, noAccount, passwordTooShort, sessionRequired, stepUpRequired } from '../../lib/errors.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/passwords.ts';
 import type { Account } from '../../models/Account.ts';
 import type { ConsoleMode, ConsoleSession } from '../../models/ConsoleSession.ts';
-import type { Owner } from '../../models/Owner.ts';
+import type { User } from '../../models/User.ts';
 import type { ServiceContext } from '../context.ts';
 import { attemptSucceeded, takeAttempt } from './throttle.ts';
 
@@ -25,30 +25,39 @@ export interface SignedIn {
   /** The session id for the cookie (never stored). */
   sessionId: string;
   session: ConsoleSession;
-  owner: Owner;
+  user: User;
 }
 
-export async function signIn(ctx: ServiceContext, input: { email: string; password: string; clientIp: string }): Promise<SignedIn> {
+export async function signIn(ctx: Pick<ServiceContext, 'models' | 'now' | 'config'>, input: { email: string; password: string; clientIp: string }): Promise<SignedIn> {
   const email = input.email.trim().toLowerCase();
   const attempt = await takeAttempt(ctx, email, input.clientIp);
-  const owner = await ctx.models.Owner.findOne({ where: { email } });
+  const user = await ctx.models.User.findOne({ where: { email } });
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'), ctx.config.passwordScryptLog2N);
-  const valid = await verifyPassword(input.password, owner?.password_hash ?? (await dummyHash));
-  if (!owner || !owner.password_hash || !valid) throw invalidCredentials('The email or the password is wrong');
+  const valid = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash));
+  if (!user || !user.password_hash || !valid) throw invalidCredentials('The email or the password is wrong');
   await attemptSucceeded(ctx, attempt);
+  const accountId = await accountToOpen(ctx, user);
+  const now = ctx.now();
   // A hash made at an older cost is made anew while the password is at hand.
-  if (needsRehash(owner.password_hash, ctx.config.passwordScryptLog2N)) {
-    await owner.update({ password_hash: await hashPassword(input.password, ctx.config.passwordScryptLog2N) });
-  }
-  return { ...(await openSession(ctx, owner, ctx.now())), owner };
+  const rehashed = needsRehash(user.password_hash, ctx.config.passwordScryptLog2N) ? { password_hash: await hashPassword(input.password, ctx.config.passwordScryptLog2N) } : {};
+  await user.update({ ...rehashed, last_sign_in_at: now });
+  return { ...(await openSession(ctx, user, accountId, now)), user };
 }
 
-/** A new session (a new id at every sign-in). */
-async function openSession(ctx: Pick<ServiceContext, 'models'>, owner: Owner, now: Date, transaction?: Transaction): Promise<{ sessionId: string; session: ConsoleSession }> {
+/** The live account a sign-in opens: the user's last one while they are still a member there, else their oldest membership's. */
+async function accountToOpen(ctx: Pick<ServiceContext, 'models'>, user: User): Promise<number> {
+  const memberships = await ctx.models.Membership.findAll({ where: { user_id: user.id }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
+  const first = memberships[0];
+  if (!first) throw noAccount('You are not a member of any account');
+  return memberships.find((m) => m.account_id === user.last_account_id)?.account_id ?? first.account_id;
+}
+
+/** A new session (a new id at every sign-in) of `user` on the live account `accountId`. */
+async function openSession(ctx: Pick<ServiceContext, 'models'>, user: User, accountId: number, now: Date, transaction?: Transaction): Promise<{ sessionId: string; session: ConsoleSession }> {
   const { models } = ctx;
   const sessionId = randomBytes(32).toString('base64url');
   const session = await models.ConsoleSession.create(
-    { id_hash: sha256(sessionId), owner_id: owner.id, account_id: owner.account_id, csrf_secret: randomBytes(32).toString('hex'), created_at: now, last_seen_at: now, mode: 'live' },
+    { id_hash: sha256(sessionId), owner_id: user.id, account_id: accountId, csrf_secret: randomBytes(32).toString('hex'), created_at: now, last_seen_at: now, mode: 'live' },
     transaction ? { transaction } : {},
   );
   return { sessionId, session };
@@ -74,7 +83,7 @@ export async function signOut(ctx: Pick<ServiceContext, 'models'>, session: Cons
   await models.ConsoleSession.destroy({ where: { id: session.id } });
 }
 
-/** The account the console works on: the owner's live account, or its sandbox twin. */
+/** The account the console works on: the session's live account, or its sandbox twin. */
 export async function sessionAccount(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSession): Promise<Account> {
   const { models } = ctx;
   const account =
@@ -89,24 +98,25 @@ export async function setMode(ctx: Pick<ServiceContext, 'models'>, session: Cons
   return session.update({ mode });
 }
 
-async function ownerOf(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSession): Promise<Owner> {
+/** The session's user (`owner_id` holds a user's id). */
+async function userOf(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSession): Promise<User> {
   const { models } = ctx;
-  const owner = await models.Owner.findByPk(session.owner_id);
-  if (!owner) throw sessionRequired('The session\'s owner no longer exists; sign in again');
-  return owner;
+  const user = await models.User.findByPk(session.owner_id);
+  if (!user) throw sessionRequired('The session\'s user no longer exists; sign in again');
+  return user;
 }
 
 /** The password again: sensitive actions are allowed for the next 10 minutes. */
 export async function stepUp(ctx: ServiceContext, session: ConsoleSession, password: string, clientIp: string): Promise<ConsoleSession> {
-  const owner = await ownerOf(ctx, session);
-  await checkPassword(ctx, owner, password, clientIp, 'The password is wrong');
+  const user = await userOf(ctx, session);
+  await checkPassword(ctx, user, password, clientIp, 'The password is wrong');
   return session.update({ step_up_at: ctx.now() });
 }
 
-/** The owner's password, counted by the same throttle as sign-ins (403 when wrong, 429 when throttled). */
-async function checkPassword(ctx: ServiceContext, owner: Owner, password: string, clientIp: string, wrong: string): Promise<void> {
-  const attempt = await takeAttempt(ctx, owner.email, clientIp);
-  if (!(await verifyPassword(password, owner.password_hash))) throw invalidPassword(wrong);
+/** The user's password, counted by the same throttle as sign-ins (403 when wrong, 429 when throttled). */
+async function checkPassword(ctx: ServiceContext, user: User, password: string, clientIp: string, wrong: string): Promise<void> {
+  const attempt = await takeAttempt(ctx, user.email, clientIp);
+  if (!(await verifyPassword(password, user.password_hash))) throw invalidPassword(wrong);
   await attemptSucceeded(ctx, attempt);
 }
 
@@ -124,21 +134,21 @@ export function assertPasswordLength(password: string): void {
   }
 }
 
-/** Sets a new password (the current one checked when given); every session of the owner ends. */
-export async function setPassword(ctx: Pick<ServiceContext, 'models'>, owner: Owner, password: string, log2N: number): Promise<void> {
+/** Sets a new password (the current one checked when given); every session of the user ends. */
+export async function setPassword(ctx: Pick<ServiceContext, 'models'>, user: User, password: string, log2N: number): Promise<void> {
   const { models } = ctx;
   assertPasswordLength(password);
   const hash = await hashPassword(password, log2N);
   await models.sequelize.transaction(async (transaction) => {
-    await owner.update({ password_hash: hash }, { transaction });
-    await models.ConsoleSession.destroy({ where: { owner_id: owner.id }, transaction });
+    await user.update({ password_hash: hash }, { transaction });
+    await models.ConsoleSession.destroy({ where: { owner_id: user.id }, transaction });
   });
 }
 
 export async function changePassword(ctx: ServiceContext, session: ConsoleSession, input: { current: string; next: string; clientIp: string }): Promise<void> {
-  const owner = await ownerOf(ctx, session);
-  await checkPassword(ctx, owner, input.current, input.clientIp, 'The current password is wrong');
-  await setPassword(ctx, owner, input.next, ctx.config.passwordScryptLog2N);
+  const user = await userOf(ctx, session);
+  await checkPassword(ctx, user, input.current, input.clientIp, 'The current password is wrong');
+  await setPassword(ctx, user, input.next, ctx.config.passwordScryptLog2N);
 }
 
 /** The session's CSRF token: an HMAC under its own secret (nothing more to store). */

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { KEY_PATTERN } from '../../services/api-keys.ts';
 import { cardsvc } from '../helpers/cli.ts';
+import { ownerUser } from '../helpers/console.ts';
 import { suiteDatabaseUrl } from '../helpers/database.ts';
 import { baseEnv, tempDir } from '../helpers/env.ts';
 import { testModels } from '../helpers/stack.ts';
@@ -35,9 +36,11 @@ describe('cardsvc account create', function () {
     expect(live).to.deep.include({ name: 'Acme', plan: 'pro', mode: 'live', live_account_id: null });
     expect(sandbox).to.deep.include({ plan: 'pro', mode: 'sandbox', live_account_id: live!.id });
 
-    const owner = await models.Owner.findOne({ where: { account_id: live!.id } });
-    expect(owner!.email).to.equal(email.toLowerCase());
-    expect(await verifyPassword('s3cret pass', owner!.password_hash)).to.be.true;
+    const owner = await ownerUser(models, live!.id);
+    expect(live!.owner_user_id).to.equal(owner.id);
+    expect(await models.Membership.findAll({ where: { user_id: owner.id }, attributes: ['account_id', 'role'], raw: true })).to.deep.equal([{ account_id: live!.id, role: 'owner' }]);
+    expect(owner.email).to.equal(email.toLowerCase());
+    expect(await verifyPassword('s3cret pass', owner.password_hash)).to.be.true;
 
     const liveKey = await models.ApiKey.findByPk(out.liveKeyId as number);
     const sandboxKey = await models.ApiKey.findByPk(out.sandboxKeyId as number);
@@ -53,7 +56,7 @@ describe('cardsvc account create', function () {
     expect(result.code, result.stderr).to.equal(0);
     const { accountId } = JSON.parse(result.stdout) as { accountId: number };
     expect((await models.Account.findByPk(accountId))!.plan).to.equal('free');
-    expect((await models.Owner.findOne({ where: { account_id: accountId } }))!.password_hash).to.be.null;
+    expect((await ownerUser(models, accountId)).password_hash).to.be.null;
   });
 
   for (const [what, args, stdin, message] of [
@@ -70,7 +73,7 @@ describe('cardsvc account create', function () {
       expect(result.code).to.equal(1);
       expect(result.stderr.trim().split('\n')).to.deep.equal([`cardsvc: ${message}`]);
       expect(JSON.parse(result.stdout)).to.deep.include({ ok: false, code: 'password_too_short' });
-      expect(await models.Owner.findOne({ where: { email: email.toLowerCase() } })).to.equal(null);
+      expect(await models.User.findOne({ where: { email: email.toLowerCase() } })).to.equal(null);
       expect(await models.Account.count()).to.equal(accountsBefore);
     });
   }

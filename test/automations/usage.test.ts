@@ -8,6 +8,7 @@ import { automationScheduleId } from '../../workflows/automation/contract.ts';
 import { START_DEADLINE_MS } from '../../workflows/shared/start.ts';
 import { apiClient, expectFailure, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
+import { ownerUser } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -67,7 +68,7 @@ describe('automations: the usage check, deleting used eCards and widgets, erasur
   const squeezed = (text: string) => text.replace(/\s+/g, '');
   const received = async (notice: { recipient: string; subject: string }) =>
     (await eventually(async () => smtp.to(notice.recipient).filter((m) => squeezed(m.subject) === squeezed(notice.subject)), (l) => l.length === 1, 10_000))[0]!.text;
-  const ownerEmail = async () => (await stack.models.Owner.findOne({ where: { account_id: account.accountId } }))!.email;
+  const ownerEmail = async () => (await ownerUser(stack.models, account.accountId)).email;
   const paused = async (id: number) => (await client.schedule.getHandle(automationScheduleId(account.accountId, id)).describe()).state.paused;
   /** A request and how long its answer took (its after-commit Schedule syncs run before the answer). */
   const timed = async (...args: Parameters<typeof api>) => {

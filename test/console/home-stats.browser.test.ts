@@ -13,6 +13,7 @@ import { newAccount } from '../helpers/api.ts';
 import { insertAutomation } from '../helpers/automations.ts';
 import { artifacts, atPhoneWidth, expectAccessibleElsewhere, screenshot, signedInPage } from '../helpers/browser.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
+import { ownerUser } from '../helpers/console.ts';
 import { seedMembers } from '../helpers/directory.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -35,7 +36,7 @@ describe('console in a browser: the home chart and a widget’s stats', function
     const accountId = account.accountId;
     // Names for the README's picture (browser tests run on a fresh SQLite database: the email is free).
     await stack.models.Account.update({ name: 'Northwind Traders' }, { where: { id: accountId } });
-    await stack.models.Owner.update({ email: 'ana@northwind.example' }, { where: { account_id: accountId } });
+    await (await ownerUser(stack.models, accountId)).update({ email: 'ana@northwind.example' });
     const widget = await insertWidget(stack.models, accountId, { name: 'Team thanks' });
     widgetId = widget.id;
     const ecards = [];

@@ -22,7 +22,7 @@ describe('cardsvc owner set-password', function () {
     expect(result.stdout.trim().split('\n')).to.have.length(1);
     expect(JSON.parse(result.stdout)).to.deep.equal({ ok: true });
     expect(result.stderr).not.to.include('a brand new password');
-    const owner = (await models.Owner.findOne({ where: { email } }))!;
+    const owner = (await models.User.findOne({ where: { email } }))!;
     expect(await verifyPassword('a brand new password', owner.password_hash)).to.equal(true);
     expect(await models.ConsoleSession.count({ where: { owner_id: owner.id } })).to.equal(0);
     expectFailure(await client.call('GET', '/me'), 401, 'session_required');
@@ -50,7 +50,7 @@ describe('cardsvc owner set-password', function () {
     expect(plain.code).to.equal(1);
     expect(plain.stdout).to.equal('');
     expect(plain.stderr.trim().split('\n')).to.have.length(1);
-    const owner = (await models.Owner.findOne({ where: { email } }))!;
+    const owner = (await models.User.findOne({ where: { email } }))!;
     expect(await verifyPassword('the old password', owner.password_hash)).to.equal(true);
   });
 });

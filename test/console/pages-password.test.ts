@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { newAccount } from '../helpers/api.ts';
-import { setOwnerPassword, signedInPages } from '../helpers/console.ts';
+import { ownerUser, setOwnerPassword, signedInPages } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 describe('console pages: changing the password', function () {
@@ -16,7 +16,7 @@ describe('console pages: changing the password', function () {
     const email = await setOwnerPassword(stack.models, account.accountId, 'correct horse battery');
     const one = await signedInPages(stack.url, email, 'correct horse battery');
     const two = await signedInPages(stack.url, email, 'correct horse battery');
-    const hashOf = async () => (await stack.models.Owner.findOne({ where: { account_id: account.accountId }, rejectOnEmpty: true })).password_hash;
+    const hashOf = async () => (await ownerUser(stack.models, account.accountId)).password_hash;
     const before = await hashOf();
 
     const form = await one.browser.get('/v2/console/password');

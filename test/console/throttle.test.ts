@@ -89,7 +89,7 @@ describe('console: the password throttle', function () {
 
   it('at PASSWORD_SCRYPT_LOG2N=16 a sign-in re-hashes an older, cheaper hash (N = 2^14) and the password still works', async () => {
     const { email, password } = await owner();
-    const stored = async () => (await stack.models.Owner.findOne({ where: { email }, rejectOnEmpty: true })).password_hash!;
+    const stored = async () => (await stack.models.User.findOne({ where: { email }, rejectOnEmpty: true })).password_hash!;
     expect(await stored()).to.match(/^scrypt\$16384\$/);
     const app = await extraApp({ env: { PASSWORD_SCRYPT_LOG2N: '16' } });
     expectSuccess(await signIn(app.url, email, password));

@@ -5,6 +5,8 @@ import { TEST_SCRYPT_LOG2N } from './env.ts';
 import type { Models } from '../../models/index.ts';
 import { call, expectSuccess, newAccount, type Json, type TestAccount } from './api.ts';
 import { insertEcard, insertWidget } from './catalog.ts';
+import type { User } from '../../models/User.ts';
+import { accountOwner } from '../../services/owners.ts';
 
 export interface ConsoleResponse {
   status: number;
@@ -23,9 +25,16 @@ export interface ConsoleClient {
   signIn(email: string, password: string): Promise<ConsoleResponse>;
 }
 
+/** The account's owner (a user, through `accounts.owner_user_id`); fails the test when there is none. */
+export async function ownerUser(models: Models, accountId: number): Promise<User> {
+  const owner = await accountOwner({ models }, accountId);
+  if (!owner) throw new Error(`account ${accountId} has no owner`);
+  return owner;
+}
+
 /** A password for the account's owner (accounts are made without one). */
 export async function setOwnerPassword(models: Models, accountId: number, password: string): Promise<string> {
-  const owner = await models.Owner.findOne({ where: { account_id: accountId }, rejectOnEmpty: true });
+  const owner = await ownerUser(models, accountId);
   // The tests' cost (PASSWORD_SCRYPT_LOG2N=14 in the test environment), so a sign-in does not re-hash it.
   await owner.update({ password_hash: await hashPassword(password, TEST_SCRYPT_LOG2N) });
   return owner.email;

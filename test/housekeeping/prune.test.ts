@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { pruneExpired } from '../../services/housekeeping/prune.ts';
 import { newAccount } from '../helpers/api.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
+import { ownerUser } from '../helpers/console.ts';
 import { testModels } from '../helpers/stack.ts';
 
 describe('the daily prune pass', function () {
@@ -15,7 +16,7 @@ describe('the daily prune pass', function () {
   const pruneRun = async () => {
     const models = await testModels();
     const account = await newAccount(models);
-    const owner = (await models.Owner.findOne({ where: { account_id: account.accountId } }))!;
+    const owner = await ownerUser(models, account.accountId);
     const ago = (ms: number) => new Date(now.getTime() - ms);
     const session = (createdAgo: number, seenAgo: number) =>
       models.ConsoleSession.create({

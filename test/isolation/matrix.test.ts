@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { apiClient, call, expectSuccess, newAccount, type TestAccount } from '../helpers/api.ts';
-import { type ConsoleClient, OWNER_PASSWORD, signedInConsole, signedInPages } from '../helpers/console.ts';
+import { type ConsoleClient, OWNER_PASSWORD, ownerUser, signedInConsole, signedInPages } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { shareCard } from '../helpers/sends.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
@@ -101,7 +101,7 @@ describe('isolation matrix', function () {
 
   it('the console pages: every page naming B’s or the sandbox’s ids in its path, filters or forms answers 404', async () => {
     expect(unmappedPageRoutes(), 'page routes with a path parameter not in test/isolation/pages.ts').to.deep.equal([]);
-    const owner = await stack.models.Owner.findOne({ where: { account_id: a.accountId }, rejectOnEmpty: true });
+    const owner = await ownerUser(stack.models, a.accountId);
     const { browser, csrf } = await signedInPages(stack.url, owner.email, OWNER_PASSWORD);
     const form = async (path: string, fields: Record<string, string>) => {
       const res = await browser.post(path, { _csrf: csrf, ...fields });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { KEY_CACHE_MS, KEY_PATTERN } from '../../services/api-keys.ts';
 import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
-import { consoleClient, OWNER_PASSWORD, signedInConsole } from '../helpers/console.ts';
+import { consoleClient, OWNER_PASSWORD, ownerUser, signedInConsole } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -101,7 +101,7 @@ describe('console: API keys', function () {
     // The same owner in a new session, not stepped up.
     expectSuccess(await client.call('POST', '/sign-out'));
     const again = consoleClient(stack.url);
-    const owner = await stack.models.Owner.findOne({ where: { account_id: (await stack.models.ApiKey.findByPk(id))!.account_id }, rejectOnEmpty: true });
+    const owner = await ownerUser(stack.models, (await stack.models.ApiKey.findByPk(id))!.account_id);
     expectSuccess(await again.signIn(owner.email, OWNER_PASSWORD));
     expectFailure(await again.call('POST', `/keys/${id}/rotate`), 403, 'step_up_required');
     expectSuccess(await again.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));

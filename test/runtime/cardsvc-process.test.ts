@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { cardsvcOnTerminal, cardsvcProcess } from '../helpers/cli.ts';
+import { ownerUser } from '../helpers/console.ts';
 import { suiteDatabaseUrl } from '../helpers/database.ts';
 import { baseEnv, mysqlUrl, tempDir } from '../helpers/env.ts';
 import { testModels } from '../helpers/stack.ts';
@@ -24,12 +25,12 @@ describe('cardsvc as a process', function () {
     const created = JSON.parse(result.stdout) as { accountId: number };
     expect(result.stderr).to.match(/^Created account \d+ \(sandbox \d+\); the keys are shown only now\.\n$/);
     const models = await testModels();
-    expect((await models.Owner.findOne({ where: { account_id: created.accountId } }))?.email).to.equal(email);
+    expect((await ownerUser(models, created.accountId)).email).to.equal(email);
   });
 
   describe('account create --password-stdin on a terminal', () => {
     const create = (email: string) => cardsvcOnTerminal(['account', 'create', '--name', 'Typed', '--owner-email', email, '--password-stdin'], env());
-    const ownerOf = async (email: string) => (await testModels()).Owner.findOne({ where: { email } });
+    const ownerOf = async (email: string) => (await testModels()).User.findOne({ where: { email } });
 
     it('asks for the password twice without showing it, and the owner signs in with it', async () => {
       const email = `terminal-${Date.now()}@example.com`;
@@ -69,7 +70,7 @@ describe('cardsvc as a process', function () {
     expect(result.code).to.equal(1);
     expect(result.stderr.trim()).to.equal('cardsvc: A password needs at least 10 characters (none was given)');
     expect(JSON.parse(result.stdout)).to.deep.include({ ok: false, code: 'password_too_short' });
-    expect(await (await testModels()).Owner.findOne({ where: { email } })).to.equal(null);
+    expect(await (await testModels()).User.findOne({ where: { email } })).to.equal(null);
   });
 
   it('a command that fails: exit 1, one line on stderr and { ok: false } on stdout', async () => {

@@ -9,7 +9,7 @@ import { createMigrator, migrateDownAll, migrateUp, pendingMigrations } from '..
 import { freshSqliteUrl, scratchMysqlDatabase } from '../helpers/database.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 
-const TABLES = ['accounts', 'owners', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions', 'send_snapshots', 'campaigns', 'campaign_recipients', 'unsubscribe_links', 'automations', 'automation_ecards', 'automation_sends', 'send_designs', 'send_design_refs', 'brands', 'account_settings', 'member_seats'];
+const TABLES = ['accounts', 'users', 'memberships', 'api_keys', 'rate_limit_counters', 'widgets', 'ecards', 'media_files', 'confirmation_tokens', 'team_members', 'departments', 'member_departments', 'custom_fields', 'member_custom_values', 'event_outbox', 'webhook_endpoints', 'webhook_secrets', 'webhook_deliveries', 'webhook_attempts', 'mail_queue', 'sends', 'send_recipients', 'idempotency_keys', 'quota_usage', 'suppressions', 'mail_sink', 'send_suspensions', 'send_snapshots', 'campaigns', 'campaign_recipients', 'unsubscribe_links', 'automations', 'automation_ecards', 'automation_sends', 'send_designs', 'send_design_refs', 'brands', 'account_settings', 'member_seats'];
 
 async function tables(sequelize: Sequelize): Promise<string[]> {
   const names = (await sequelize.getQueryInterface().showAllTables()) as Array<string | { tableName: string }>;

@@ -38,6 +38,7 @@ const STATUS_OF_CODE: Record<string, number> = {
   console_only: 403,
   invalid_password: 403,
   step_up_required: 403,
+  no_account: 403,
   seat_limit_reached: 403,
   wouldexceedlimit: 403,
   spammer: 403,

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { expectFailure, expectSuccess } from '../helpers/api.ts';
+import { ownerUser } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testSmtpServer } from '../helpers/smtp.ts';
 import { hookPath, webhookContext } from '../helpers/webhooks.ts';
@@ -73,12 +74,12 @@ describe('webhooks: failures, 410, 429, redirects, timeouts, pausing', function 
     expect(endpoint).to.deep.include({ state: 'paused', consecutive_failures: 3 });
     const mails = await ctx.stack.models.MailMessage.findAll({ where: { account_id: ctx.account.accountId, kind: 'webhook_endpoint_paused' } });
     expect(mails).to.have.length(1);
-    const owner = await ctx.stack.models.Owner.findOne({ where: { account_id: ctx.account.accountId } });
-    expect(mails[0]!.recipient).to.equal(owner!.email);
+    const owner = await ownerUser(ctx.stack.models, ctx.account.accountId);
+    expect(mails[0]!.recipient).to.equal(owner.email);
     expect(mails[0]!.subject).to.include(path);
     // The worker sends queued notices through the mail transport (the suite's SMTP server).
     const smtp = await testSmtpServer();
-    const delivered = await eventually(async () => smtp.to(owner!.email), (m) => m.length > 0, 10_000);
+    const delivered = await eventually(async () => smtp.to(owner.email), (m) => m.length > 0, 10_000);
     expect(delivered.map((m) => m.subject)).to.deep.equal([`Webhook endpoint paused: ${ctx.receiver.url}${path}`]);
     expect(delivered[0]!.text).to.include('re-enable');
     expect((await mails[0]!.reload()).sent_at).to.be.instanceOf(Date);

@@ -2,6 +2,7 @@
 // owner told once at 80 %), each refusal `limitReached` with a row in the owner's abuse log.
 import { expect } from 'chai';
 import { newAccount, type ApiResponse, type TestAccount } from '../helpers/api.ts';
+import { ownerUser } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { insertPublicWidget } from '../helpers/public-widget.ts';
 import { testSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
@@ -55,10 +56,10 @@ describe('widget send: per-IP and daily limits', function () {
     expectLimit(await send(1));
     expect(await stack.models.Send.count({ where: { widget_id: widget.id } })).to.equal(3);
     expect(await abuseKinds(widget.id)).to.deep.equal(['daily_cap']);
-    const owner = await stack.models.Owner.findOne({ where: { account_id: account.accountId } });
+    const owner = await ownerUser(stack.models, account.accountId);
     const notices = await stack.models.MailMessage.findAll({ where: { account_id: account.accountId, kind: 'widget_daily_cap' } });
-    expect(notices.map((n) => n.recipient)).to.deep.equal([owner!.email]);
-    const [mail] = await eventually(async () => smtp.to(owner!.email), (m) => m.length > 0, 20_000, 100);
+    expect(notices.map((n) => n.recipient)).to.deep.equal([owner.email]);
+    const [mail] = await eventually(async () => smtp.to(owner.email), (m) => m.length > 0, 20_000, 100);
     expect(mail!.subject).to.contain('80 %');
   });
 

@@ -7,9 +7,10 @@ import { clearSessionCookie, setSessionCookie, signInCsrf } from '../../http/ses
 import { readMe } from '../../http/session.ts';
 import { CsrfAnswer, Done, Me, ModeBody, PasswordBody, SignInBody, StepUpBody } from './schema.ts';
 
-function meOf({ owner, live, account }: SignedIn, session: ConsoleSession) {
+function meOf({ user, live, account }: SignedIn, session: ConsoleSession) {
   return {
-    owner_email: owner.email,
+    // The signed-in user's email (only owners sign in until invitations land).
+    owner_email: user.email,
     account_id: live.id,
     account_name: live.name,
     plan: live.plan,
