@@ -5,11 +5,11 @@
 // Runnable on its own (`npm run temporal-server`): builds or finds the binaries and prints their folder.
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Config } from './config.ts';
+import { freePorts } from './free-ports.ts';
 import { ensureGoTool, goToolBinary, type GoBuildPlace, type GoTool } from './go-tool.ts';
 import { alive, killGroup, stopGroup } from './process-group.ts';
 import { waitUntilReady } from './temporal-dev-server.ts';
@@ -79,29 +79,6 @@ export async function makeTemporalDatabases(cacheDir: string, pg: TemporalPostgr
     await run(['setup-schema', '-v', '0.0']);
     await run(['update-schema', '--schema-name', SCHEMAS[key]]);
   }
-}
-
-/** Whether a port can be listened on now (listened on once, then closed). */
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/**
- * `n` ports free now, below 32768: Temporal keeps each member's RPC and membership ports in a `smallint` column of
- * its PostgreSQL schema (an ephemeral port of 32768 or more stops the server at start-up), and the OS hands out
- * ephemeral ports from 32768 up, so these are picked at random from 20000-32767 instead.
- */
-async function freePorts(n: number): Promise<number[]> {
-  const ports: number[] = [];
-  while (ports.length < n) {
-    const port = 20_000 + Math.floor(Math.random() * 12_768);
-    if (!ports.includes(port) && (await portFree(port))) ports.push(port);
-  }
-  return ports;
 }
 
 const SERVICES = ['frontend', 'history', 'matching', 'worker'] as const;
