@@ -114,6 +114,10 @@ export const invalidPassword = coded(403, 'invalid_password');
 export const stepUpRequired = coded(403, 'step_up_required');
 /** A console user who is a member of no account (sign-in). */
 export const noAccount = coded(403, 'no_account');
+/** A console member's role lacks what the route needs (the body says `role` and `required`). */
+export const roleForbidden = coded(403, 'role_forbidden');
+/** Only the account's owner may do this. */
+export const ownerOnly = coded(403, 'owner_only');
 export const seatLimitReached = coded(403, 'seat_limit_reached');
 /** `wouldexceedlimit` (v1 code): the plan's monthly emails would run out. */
 export const wouldExceedLimit = coded(403, 'wouldexceedlimit');

@@ -8,6 +8,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { PLANS } from '../models/Account.ts';
 import { createApiKey } from './api-keys.ts';
 import { createDefaultBrand } from './brands/brands.ts';
+import { addMember } from './team/members.ts';
 import { writeTransaction } from '../lib/db.ts';
 
 export const CreateAccountInput = z.object({
@@ -53,7 +54,7 @@ export async function createAccount(ctx: Pick<ServiceContext, 'models'>, rawInpu
       await createDefaultBrand(ctx, live.id, input.name, transaction);
       await createDefaultBrand(ctx, sandbox.id, input.name, transaction);
       await models.MemberSeats.bulkCreate([{ account_id: live.id, used: 0 }, { account_id: sandbox.id, used: 0 }], { transaction });
-      await models.Membership.create({ account_id: live.id, user_id: owner.id, role: 'owner' }, { transaction });
+      await addMember(ctx, { accountId: live.id, userId: owner.id, role: 'owner' }, transaction);
       const liveKey = await createApiKey(ctx, { accountId: live.id, mode: 'live', name: 'Default', fullAccess: true }, transaction);
       const sandboxKey = await createApiKey(ctx, { accountId: sandbox.id, mode: 'test', name: 'Default', fullAccess: true }, transaction);
       return {

@@ -4,6 +4,7 @@ import type { ServiceContext } from './context.ts';
 import { Op, type Transaction } from 'sequelize';
 import { type ApiError, confirmationRequired as confirmationRequiredError, notFound, resourceRequired } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
+import type { Area } from '../models/ApiKey.ts';
 import type { TokenPurpose } from '../models/ConfirmationToken.ts';
 
 export const TOKEN_TTL_MS = 10 * 60 * 1000;
@@ -26,6 +27,16 @@ export async function issueToken(
   });
   return { token, expiresAt };
 }
+
+/** The area a console member must manage to issue a purpose's token: the gated action's own (gift-card spends: gift cards). */
+export const TOKEN_PURPOSE_AREA: Readonly<Record<TokenPurpose, Area>> = {
+  widget_delete: 'widgets',
+  widget_dir_sender_off: 'widgets',
+  ecard_delete_in_use: 'ecards',
+  gc_campaign_send: 'gift_cards',
+  gc_automation_enable: 'gift_cards',
+  brand_delete: 'brands',
+};
 
 /** Purposes a console step-up (the password within 10 minutes) must precede: gift-card spend and widget deletes. */
 export function tokenNeedsStepUp(purpose: TokenPurpose): boolean {

@@ -9,6 +9,8 @@ import { deepStrict } from '../../lib/zod-strict.ts';
 import type { Permissions } from '../../models/ApiKey.ts';
 import type { ConsoleSession } from '../../models/ConsoleSession.ts';
 import { csrfTokenOf, findSession, requireStepUp, sessionAccount } from '../../services/console/sessions.ts';
+import { sessionRole } from '../../services/team/members.ts';
+import { levelAllows, type Role } from '../../services/team/roles.ts';
 import type { ApiServices, ApiState } from '../context.ts';
 import { readFormBody, readJsonBody } from './body.ts';
 import { htmlErrors, writeEnvelope, writeFile, writePage } from './answer.ts';
@@ -34,8 +36,12 @@ import {
 import { checkOrigin, isForeignOrigin, isUnsafe, readSessionCookie, signInCsrfCookie } from './session-cookie.ts';
 import {
   checkCsrf,
+  checkRole,
   formCsrf,
+  isRoleRefusal,
   pageSessionOf,
+  roleRefusal,
+  roleRefusedPage,
   readMe,
   signInPageLocation,
   stepUpFresh,
@@ -54,8 +60,7 @@ export interface RouteGroup {
 
 export function checkAccess(access: Access, key: { full_access: boolean; permissions: Permissions }): void {
   if (access === 'any_key' || key.full_access) return;
-  const level = key.permissions[access.area];
-  if (level === 'manage' || (level === 'view' && access.level === 'view')) return;
+  if (levelAllows(key.permissions[access.area], access.level)) return;
   const capability = capabilityOf(access);
   throw keyOutOfScope(`This API key lacks the ${capability} capability (${access.area}: ${access.level})`);
 }
@@ -129,10 +134,12 @@ function keyRoute(route: AnyKeyRoute, where: string, services: ApiServices): Mid
 }
 
 /** `checkStepUp`: the API's refusal (403) or a page's (a 303 to the step-up page), when the step-up is not fresh. */
-function sessionContext(services: ApiServices, session: ConsoleSession, account: SessionContext['account'], ctx: KoaContext, checkStepUp: (need: StepUpNeed) => void): SessionContext {
+function sessionContext(services: ApiServices, session: ConsoleSession, role: Role, account: SessionContext['account'], ctx: KoaContext, checkStepUp: (need: StepUpNeed) => void): SessionContext {
   return {
     services,
     session,
+    role,
+    requireRole: (need) => checkRole(role, need),
     account,
     me: (other) => (other ? readMe(services, other) : readMe(services, session, account)),
     requireStepUp: checkStepUp,
@@ -150,15 +157,18 @@ function sessionRoute(route: AnySessionRoute, where: string, services: ApiServic
     // Whatever a console answer holds (keys, tokens, secrets) is not for caches.
     ctx.set('Cache-Control', 'no-store');
     const session = await findSession(services, readSessionCookie(ctx));
-    if (!session) throw sessionRequired();
+    // A member removed from the account is signed out of it at once.
+    const role = session && (await sessionRole(services, session));
+    if (!session || !role) throw sessionRequired();
     if (isUnsafe(ctx.method)) {
       checkOrigin(ctx, services.config.publicBaseUrl);
       checkCsrf(ctx.get('X-CSRF-Token') || undefined, csrfTokenOf(session), 'The CSRF token is missing or wrong (GET /v2/console/api/me gives it)');
     }
+    checkRole(role, route.role);
     const account = await sessionAccount(services, session);
     const raw = route.method === 'get' ? undefined : await readBody(route, ctx, bodyLimit, 'json');
     const input = parseContracts(route, ctx, raw);
-    const context = sessionContext(services, session, account, koaOf(ctx), (need) => requireStepUp(services, session, need.action));
+    const context = sessionContext(services, session, role, account, koaOf(ctx), (need) => requireStepUp(services, session, need.action));
     if (route.access?.stepUp) context.requireStepUp({ action: route.access.stepUp });
     const [data, meta] = unwrap(await route.handler(input, context), Boolean(route.meta));
     checkResponse?.(data, meta);
@@ -207,8 +217,12 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
   return (ctx) =>
     htmlErrors(ctx, async () => {
       const session = await findSession(services, readSessionCookie(ctx));
-      if (!session) return writePage(ctx, { seeOther: signInPageLocation(ctx) });
-      const page = pageSessionOf(session, await readMe(services, session));
+      const role = session && (await sessionRole(services, session));
+      if (!session || !role) return writePage(ctx, { seeOther: signInPageLocation(ctx) });
+      const page = pageSessionOf(session, await readMe(services, session), role);
+      // Before the form is read: a refused form's body (a multipart upload) is never taken in.
+      const refusal = roleRefusal(role, route.role);
+      if (refusal) return writePage(ctx, roleRefusedPage(refusal), page);
       let raw: unknown;
       if (isUnsafe(ctx.method)) {
         checkOrigin(ctx, services.config.publicBaseUrl);
@@ -218,7 +232,7 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
       const form = raw && !(raw instanceof FormData) ? (raw as Record<string, string>) : {};
       const query = route.fromQuery ? route.fromQuery(ctx.query) : filledQuery(ctx.query);
       const input = parseContracts(route, ctx, route.fromForm ? route.fromForm(form) : form, query);
-      const context = { ...sessionContext(services, session, page.account, koaOf(ctx), (need) => {
+      const context = { ...sessionContext(services, session, role, page.account, koaOf(ctx), (need) => {
         if (!stepUpFresh(services, session)) throw new StepUpRequired(need);
       }), page };
       let result: PageResult;
@@ -226,8 +240,9 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
         if (route.access) context.requireStepUp({ action: route.access.stepUp, ...(route.access.back ? { back: route.access.back } : {}) });
         result = await route.handler({ ...input, form, raw } as never, context);
       } catch (err) {
-        if (!(err instanceof StepUpRequired)) throw err;
-        result = { seeOther: stepUpLocation(err.need.back ?? ctx.path) };
+        if (isRoleRefusal(err)) result = roleRefusedPage(err);
+        else if (err instanceof StepUpRequired) result = { seeOther: stepUpLocation(err.need.back ?? ctx.path) };
+        else throw err;
       }
       writePage(ctx, result, page);
     });

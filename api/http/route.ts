@@ -7,8 +7,10 @@ import type { z } from 'zod';
 import type { Account } from '../../models/Account.ts';
 import type { Area } from '../../models/ApiKey.ts';
 import type { ConsoleSession } from '../../models/ConsoleSession.ts';
+import type { User } from '../../models/User.ts';
 import type { ApiServices, Caller } from '../context.ts';
 import type { PageData } from '../console/kit/render.ts';
+import type { Role, RoleNeed } from '../../services/team/roles.ts';
 
 /** Koa's context as a route sees it: with the path's parameters, as the router sets them. */
 export type KoaContext = Context & { params: Record<string, string> };
@@ -64,15 +66,19 @@ export interface KeyContext {
 
 /** "Me" of the console: the signed-in user, the live account and the account the session works on now. */
 export interface Me {
-  user: { email: string };
+  user: User;
   live: Account;
   account: Account;
 }
 
 export interface SessionContext {
   services: ApiServices;
-  /** The signed-in owner's session (its account is the live one; `mode` picks the sandbox). */
+  /** The signed-in person's session (its account is the live one; `mode` picks the sandbox). */
   session: ConsoleSession;
+  /** Their role in the live account, read for this request. */
+  role: Role;
+  /** Refuses (403 `role_forbidden`, or `owner_only`) unless the role meets `need`: for a need the input decides (a token's purpose). */
+  requireRole: (need: RoleNeed) => void;
   /** The account the console works on now (live, or the sandbox twin). */
   account: Account;
   /** Who is signed in (another session, as a mode switch returns, reads its own account). */
@@ -101,6 +107,8 @@ export interface WidgetContext {
 export interface PageSession {
   session: ConsoleSession;
   account: Account;
+  /** The layout shows only the sections this role may see. */
+  role: Role;
   me: { owner_email: string; account_name: string; plan: string };
   csrf: string;
   sandbox: boolean;
@@ -166,6 +174,8 @@ export interface SessionRouteDefinition<P extends Z = undefined, Q extends Z = u
   surface: 'session';
   answer?: 'envelope';
   summary: string;
+  /** What the member's role must allow (decisions.md "Teams"); no default. */
+  role: RoleNeed;
   /** A step-up every call needs (checked after validation); conditional ones call `requireStepUp`. */
   access?: { stepUp: string };
   response: R;
@@ -199,6 +209,8 @@ export interface WidgetRouteDefinition<P extends Z = undefined, Q extends Z = un
 export interface SessionPageDefinition<P extends Z = undefined, Q extends Z = undefined, B extends Z = undefined> extends Contracts<P, Q, B, undefined> {
   surface: 'session';
   answer: 'page';
+  /** What the member's role must allow (decisions.md "Teams"); no default. */
+  role: RoleNeed;
   /** A step-up every call needs, and the page to come back to after it (default: this one). */
   access?: { stepUp: string; back?: string };
   /** The form's fields as `body`'s input (blank fields are usually "missing"). */

@@ -1,12 +1,13 @@
 // The session surface in one place: who is signed in ("me"), the CSRF and same-origin checks of unsafe requests,
 // and the step-up check, for the console's JSON API and its pages alike.
 import type { Context } from 'koa';
-import { csrfInvalid } from '../../lib/errors.ts';
+import { ApiError, csrfInvalid, ownerOnly, roleForbidden } from '../../lib/errors.ts';
+import { needLabel, type Role, type RoleNeed, roleAllows } from '../../services/team/roles.ts';
 import type { ConsoleSession } from '../../models/ConsoleSession.ts';
 import type { Account } from '../../models/Account.ts';
 import { csrfTokenOf, sameSecret, sessionAccount, STEP_UP_MS } from '../../services/console/sessions.ts';
 import type { ApiServices } from '../context.ts';
-import type { Me, PageSession, StepUpNeed } from './route.ts';
+import type { Me, PageResult, PageSession, StepUpNeed } from './route.ts';
 
 export const CONSOLE_PREFIX = '/v2/console';
 export const CONSOLE_API_PREFIX = `${CONSOLE_PREFIX}/api`;
@@ -31,15 +32,34 @@ export async function readMe(services: ApiServices, session: ConsoleSession, acc
 }
 
 /** A page's view of the signed-in user (the layout's header and forms). */
-export function pageSessionOf(session: ConsoleSession, me: Me): PageSession {
+export function pageSessionOf(session: ConsoleSession, me: Me, role: Role): PageSession {
   return {
     session,
     account: me.account,
+    role,
     me: { owner_email: me.user.email, account_name: me.live.name, plan: me.live.plan },
     csrf: csrfTokenOf(session),
     sandbox: session.mode === 'sandbox',
   };
 }
+
+/** Why a member's role does not meet `need`: 403 `owner_only` for the owner's actions, else `role_forbidden`; null when it does. */
+export function roleRefusal(role: Role, need: RoleNeed): ApiError | null {
+  if (roleAllows(role, need)) return null;
+  if (need === 'owner') return ownerOnly('Only the account’s owner may do this', { extra: { role, required: 'owner' } });
+  const required = needLabel(need);
+  return roleForbidden(`Your role (${role}) does not allow this: it needs ${required}`, { extra: { role, required } });
+}
+
+export function checkRole(role: Role, need: RoleNeed): void {
+  const refusal = roleRefusal(role, need);
+  if (refusal) throw refusal;
+}
+
+export const isRoleRefusal = (err: unknown): err is ApiError => err instanceof ApiError && (err.code === roleForbidden.code || err.code === ownerOnly.code);
+
+/** A page a role may not see: the console's layout (its navigation shows what the role may), the reason, 403. */
+export const roleRefusedPage = (refusal: ApiError): PageResult => ({ view: { title: 'Not available to your role', view: 'error', message: refusal.message }, status: refusal.status });
 
 /** Thrown by a step-up check: the API answers 403, a page a 303 to the step-up page. */
 export class StepUpRequired extends Error {

@@ -7,6 +7,8 @@ import { call, expectSuccess, newAccount, type Json, type TestAccount } from './
 import { insertEcard, insertWidget } from './catalog.ts';
 import type { User } from '../../models/User.ts';
 import { accountOwner } from '../../services/owners.ts';
+import { addMember } from '../../services/team/members.ts';
+import type { Role } from '../../services/team/roles.ts';
 
 export interface ConsoleResponse {
   status: number;
@@ -168,4 +170,20 @@ export async function keptEmail(stack: Stack, account: TestAccount, recipientEma
   });
   if (res.status !== 200) throw new Error(`${mode} send answered ${res.status}: ${JSON.stringify(res.body)}`);
   return stack.models.MailSinkMessage.findOne({ where: { account_id: accountId, recipient: recipientEmail }, rejectOnEmpty: true });
+}
+
+let members = 0;
+
+/**
+ * A person with `role` in `account` (a user with the tests' password and a membership, as an accepted invitation
+ * leaves them), signed in to the console API and to its pages.
+ */
+export async function signedInMember(stack: Stack, account: TestAccount, role: Role) {
+  members += 1;
+  const email = `${role}-${process.pid}-${Date.now()}-${members}@example.com`;
+  const user = await stack.models.User.create({ email, name: `A ${role}`, password_hash: await hashPassword(OWNER_PASSWORD, TEST_SCRYPT_LOG2N) });
+  await addMember({ models: stack.models }, { accountId: account.accountId, userId: user.id, role });
+  const client = consoleClient(stack.url);
+  expectSuccess(await client.signIn(email, OWNER_PASSWORD));
+  return { user, client, ...(await signedInPages(stack.url, email, OWNER_PASSWORD)) };
 }

@@ -39,6 +39,8 @@ const STATUS_OF_CODE: Record<string, number> = {
   invalid_password: 403,
   step_up_required: 403,
   no_account: 403,
+  role_forbidden: 403,
+  owner_only: 403,
   seat_limit_reached: 403,
   wouldexceedlimit: 403,
   spammer: 403,

@@ -155,6 +155,7 @@ const NewQuery = z.object({ type: z.enum(EVENT_TYPES).optional() });
 export const automationPageRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'automations', level: 'view' },
     path: '/automations',
     query: pageQuery(),
     async handler({ query }, { services, account, koa }) {
@@ -181,6 +182,7 @@ export const automationPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'automations', level: 'manage' },
     path: '/automations/new',
     query: NewQuery,
     async handler({ query }, { services, account }) {
@@ -190,6 +192,7 @@ export const automationPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'automations', level: 'manage' },
     path: '/automations',
     async handler({ form }, { services, account }) {
       const type = (EVENT_TYPES as readonly string[]).includes(form.event_type ?? '') ? (form.event_type as AutomationEventType) : 'birthday';
@@ -206,6 +209,7 @@ export const automationPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'automations', level: 'view' },
     path: '/automations/:id',
     params: AutomationIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -215,6 +219,7 @@ export const automationPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'automations', level: 'manage' },
     path: '/automations/:id',
     params: AutomationIdParams,
     async handler({ params, form }, context) {
@@ -227,6 +232,7 @@ export const automationPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'automations', level: 'manage' },
     path: '/automations/:id/enable',
     params: AutomationIdParams,
     async handler({ params, form }, context) {
@@ -239,6 +245,7 @@ export const automationPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'automations', level: 'manage' },
     path: '/automations/:id/gift',
     params: AutomationIdParams,
     async handler({ params, form }, context) {
@@ -251,6 +258,7 @@ export const automationPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'automations', level: 'manage' },
     path: '/automations/:id/notifications',
     params: AutomationIdParams,
     async handler({ params, form }, { services, account }) {

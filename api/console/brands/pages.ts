@@ -96,6 +96,7 @@ function editorPage(state: EditorState, status?: number): PageResult {
 export const brandPageRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'brands', level: 'view' },
     path: '/brands',
     query: pageQuery(),
     async handler({ query }, { services, account, koa }) {
@@ -118,6 +119,7 @@ export const brandPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'brands', level: 'manage' },
     path: '/brands/new',
     async handler(_input, { services }) {
       return editorPage({ id: 0, values: { font: 'system' }, isDefault: false, publicBaseUrl: services.config.publicBaseUrl });
@@ -125,6 +127,7 @@ export const brandPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'brands', level: 'view' },
     path: '/brands/:id',
     params: BrandIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -135,6 +138,7 @@ export const brandPageRoutes: AnyRoute[] = [
   ...[BASE, `${BASE}/:id`].map((full) =>
     definePage({
       method: 'post',
+      role: { area: 'brands', level: 'manage' },
       path: full.slice(CONSOLE_PREFIX.length),
       ...(full === BASE ? {} : { params: BrandIdParams }),
       // Multipart when the form carries a logo file; its CSRF token is one of its fields either way.
@@ -159,6 +163,7 @@ export const brandPageRoutes: AnyRoute[] = [
   ),
   definePage({
     method: 'get',
+    role: { area: 'brands', level: 'manage' },
     path: '/brands/:id/delete',
     params: BrandIdParams,
     async handler({ params }, { services, account }) {
@@ -168,6 +173,7 @@ export const brandPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'brands', level: 'manage' },
     path: '/brands/:id/delete',
     params: BrandIdParams,
     async handler({ params, form }, context) {

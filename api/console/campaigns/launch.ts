@@ -108,6 +108,7 @@ function placeRefusal(err: unknown): { errors?: Record<string, string>; error?: 
 export const campaignLaunchRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/launch',
     params: CampaignIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -118,6 +119,7 @@ export const campaignLaunchRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/gift',
     params: CampaignIdParams,
     async handler({ params, form }, { services, account }) {
@@ -140,6 +142,7 @@ export const campaignLaunchRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/launch',
     params: CampaignIdParams,
     async handler({ params, form }, context) {

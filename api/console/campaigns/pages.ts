@@ -97,6 +97,7 @@ async function campaignPage(
 const moveRoute = (name: 'unschedule' | 'cancel', run: typeof unscheduleCampaign, done: string): AnyRoute =>
   definePage({
     method: 'post',
+    role: { area: 'campaigns', level: 'manage' },
     path: `/campaigns/:id/${name}`,
     params: CampaignIdParams,
     async handler({ params }, { services, account }) {
@@ -114,6 +115,7 @@ const moveRoute = (name: 'unschedule' | 'cancel', run: typeof unscheduleCampaign
 export const campaignPageRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'campaigns', level: 'view' },
     path: '/campaigns',
     query: ListQuery,
     async handler({ query }, { services, account, koa }) {
@@ -134,6 +136,7 @@ export const campaignPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'campaigns', level: 'view' },
     path: '/campaigns/:id',
     params: CampaignIdParams,
     query: CampaignPageQuery,
@@ -146,6 +149,7 @@ export const campaignPageRoutes: AnyRoute[] = [
   moveRoute('cancel', cancelCampaign, 'canceled'),
   definePage({
     method: 'post',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/locale',
     params: CampaignIdParams,
     async handler({ params, form }, { services, account }) {

@@ -108,6 +108,7 @@ async function draftOf(services: ServiceContext, accountId: number, id: number):
 export const campaignRecipientRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/recipients',
     params: CampaignIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -119,6 +120,7 @@ export const campaignRecipientRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/recipients',
     params: CampaignIdParams,
     bodyLimitBytes: RECIPIENTS_BODY_LIMIT,

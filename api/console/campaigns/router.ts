@@ -22,6 +22,7 @@ const Progress = z.object({
 export const consoleCampaignRoutes = [
   defineSessionRoute({
     method: 'get',
+    role: { area: 'campaigns', level: 'view' },
     path: '/campaigns/:id/progress',
     summary: 'A campaign’s status and recipient counts, for its page’s progress bar',
     params: Params,

@@ -96,6 +96,7 @@ async function saveDetails(services: ServiceContext, accountId: number, id: numb
 export const campaignWizardRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/new',
     async handler() {
       return detailsPage(0, valuesOf(null));
@@ -103,6 +104,7 @@ export const campaignWizardRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns',
     async handler({ form }, { services, account }) {
       return saveDetails(services, account.id, 0, form);
@@ -110,6 +112,7 @@ export const campaignWizardRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/details',
     params: CampaignIdParams,
     async handler({ params }, { services, account }) {
@@ -119,6 +122,7 @@ export const campaignWizardRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/details',
     params: CampaignIdParams,
     async handler({ params, form }, { services, account }) {
@@ -128,6 +132,7 @@ export const campaignWizardRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/ecards',
     params: CampaignIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -140,6 +145,7 @@ export const campaignWizardRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/ecards',
     params: CampaignIdParams,
     readBody: readListBody(['ecard_ids']),

@@ -31,6 +31,7 @@ async function describe(services: ServiceContext, kind: Kind, accountId: number,
 export const deletePageRoutes: AnyRoute[] = (['campaigns', 'automations'] as const).flatMap((kind) => [
   definePage({
     method: 'get',
+    role: { area: kind, level: 'manage' },
     path: `/${kind}/:id/delete`,
     params: IdParams,
     async handler({ params: { id } }, { services, account }) {
@@ -40,6 +41,7 @@ export const deletePageRoutes: AnyRoute[] = (['campaigns', 'automations'] as con
   }),
   definePage({
     method: 'post',
+    role: { area: kind, level: 'manage' },
     path: `/${kind}/:id/delete`,
     params: IdParams,
     async handler({ params: { id } }, { services, account }) {
@@ -50,6 +52,7 @@ export const deletePageRoutes: AnyRoute[] = (['campaigns', 'automations'] as con
   }),
   definePage({
     method: 'get',
+    role: { area: kind, level: 'view' },
     path: `/${kind}/:id/deleted`,
     params: IdParams,
     async handler({ params: { id } }) {

@@ -14,6 +14,7 @@ const Deleted = z.object({ deleted: z.array(z.number().int()) });
 export const consoleDeleteRoutes = [
   defineSessionRoute({
     method: 'post',
+    role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/delete',
     summary: 'Deletes a campaign (a scheduled or sending one is canceled first), its recipients and backing widget; its sends stay',
     params: CampaignIdParams,
@@ -25,6 +26,7 @@ export const consoleDeleteRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'automations', level: 'manage' },
     path: '/automations/:id/delete',
     summary: 'Deletes an automation and its Schedule; its sends stay',
     params: AutomationIdParams,

@@ -145,6 +145,7 @@ const count = (v: unknown) => (typeof v === 'string' && /^\d{1,6}$/.test(v) ? Nu
 export const directoryImportPageRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'directory', level: 'manage' },
     path: '/directory/import',
     async handler() {
       return uploadPage();
@@ -152,6 +153,7 @@ export const directoryImportPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'directory', level: 'manage' },
     path: '/directory/import/map',
     bodyLimitBytes: FORM_LIMIT,
     readBody: readWizardBody,
@@ -169,6 +171,7 @@ export const directoryImportPageRoutes: AnyRoute[] = [
   ...(['dry-run', 'apply'] as const).map((step) =>
     definePage({
       method: 'post',
+      role: { area: 'directory', level: 'manage' },
       path: `/directory/import/${step}`,
       bodyLimitBytes: FORM_LIMIT,
       readBody: readWizardBody,
@@ -198,6 +201,7 @@ export const directoryImportPageRoutes: AnyRoute[] = [
   ),
   definePage({
     method: 'get',
+    role: { area: 'directory', level: 'manage' },
     path: '/directory/import/done',
     async handler(_input, { koa }) {
       const q = koa.query;

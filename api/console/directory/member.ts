@@ -92,6 +92,7 @@ async function save(services: ServiceContext, account: Account, form: Record<str
 export const memberPageRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'directory', level: 'manage' },
     path: '/directory/members/new',
     async handler(_input, { services, account }) {
       return editorPage(services, account, { member: null, values: {} });
@@ -99,6 +100,7 @@ export const memberPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'directory', level: 'manage' },
     path: '/directory/members',
     async handler({ form }, { services, account }) {
       return save(services, account, form, null);
@@ -106,6 +108,7 @@ export const memberPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'directory', level: 'view' },
     path: '/directory/members/:id',
     params: MemberIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -115,6 +118,7 @@ export const memberPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'directory', level: 'manage' },
     path: '/directory/members/:id',
     params: MemberIdParams,
     async handler({ params, form }, { services, account }) {
@@ -125,6 +129,7 @@ export const memberPageRoutes: AnyRoute[] = [
   ...(['deactivate', 'reactivate'] as const).map((verb) =>
     definePage({
       method: 'post',
+      role: { area: 'directory', level: 'manage' },
       path: `/directory/members/:id/${verb}`,
       params: MemberIdParams,
       async handler({ params }, { services, account }) {
@@ -144,6 +149,7 @@ export const memberPageRoutes: AnyRoute[] = [
   ),
   definePage({
     method: 'get',
+    role: { area: 'directory', level: 'manage' },
     path: '/directory/members/:id/erase',
     params: MemberIdParams,
     async handler({ params }, { services, account }) {
@@ -163,6 +169,7 @@ export const memberPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'directory', level: 'manage' },
     path: '/directory/members/:id/erase',
     params: MemberIdParams,
     async handler({ params }, { services, account }) {

@@ -61,6 +61,7 @@ function usedColumns(rows: Array<ReturnType<typeof row>>): Record<(typeof OPTION
 export const directoryPageRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'directory', level: 'view' },
     path: '/directory',
     async handler() {
       return seeOther(MEMBERS);
@@ -68,6 +69,7 @@ export const directoryPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'directory', level: 'view' },
     path: '/directory/members',
     // The query is read here, not by a route contract: a bad filter shows the form again with the reason beside it.
     async handler(_input, { services, account, koa }) {
@@ -107,6 +109,7 @@ export const directoryPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'directory', level: 'view' },
     path: '/directory/departments',
     async handler(_input, { services, account }) {
       const departments = await listDepartments(services, account.id);

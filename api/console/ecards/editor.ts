@@ -102,6 +102,7 @@ const NewQuery = z.object({ widgetid: resource('widget', numericId()) });
 export const ecardEditorPageRoutes = [
   definePage({
     method: 'get',
+    role: { area: 'ecards', level: 'manage' },
     path: '/ecards/new',
     query: NewQuery,
     async handler({ query }, context) {
@@ -110,6 +111,7 @@ export const ecardEditorPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'ecards', level: 'view' },
     path: '/ecards/:id',
     params: EcardIdParams,
     async handler({ params }, context) {
@@ -121,6 +123,7 @@ export const ecardEditorPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'ecards', level: 'manage' },
     path: '/ecards',
     readBody: (koa, limit) => readEcardForm(koa, limit),
     bodyLimitBytes: ECARD_FORM_LIMIT,
@@ -133,6 +136,7 @@ export const ecardEditorPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'ecards', level: 'manage' },
     path: '/ecards/:id',
     params: EcardIdParams,
     readBody: (koa, limit) => readEcardForm(koa, limit),

@@ -93,6 +93,7 @@ async function listPage(services: ApiServices, account: Account, filters: Filter
 export const ecardListPageRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'ecards', level: 'view' },
     path: '/ecards',
     async handler(_input, { services, account, koa }) {
       const q = koa.query;
@@ -103,6 +104,7 @@ export const ecardListPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'ecards', level: 'manage' },
     path: '/ecards/bulk',
     // Every ticked checkbox is an `ecardids` field: read them all (the standard form reader keeps the last).
     readBody: readBulkBody,

@@ -62,6 +62,7 @@ export function brandOfForm(form: Record<string, string>, publicBaseUrl: string)
 const ecardPreview = (method: 'get' | 'post', kind: 'ecard' | 'email'): AnyRoute =>
   definePage({
     method,
+    role: { area: 'ecards', level: method === 'get' ? 'view' : 'manage' },
     path: `/preview/${kind}/:id`,
     params: EcardIdParams,
     query: StateQuery,
@@ -84,6 +85,7 @@ const ecardPreview = (method: 'get' | 'post', kind: 'ecard' | 'email'): AnyRoute
 const brandPreview = (method: 'get' | 'post'): AnyRoute =>
   definePage({
     method,
+    role: { area: 'brands', level: method === 'get' ? 'view' : 'manage' },
     path: '/preview/brand/:id',
     params: BrandIdParams,
     async handler({ params, form }, { services, account, page }): Promise<PageResult> {

@@ -8,7 +8,8 @@ import { consoleOverview, type ConsoleOverview } from '../../../services/console
 import { upcoming } from '../../../services/console/upcoming.ts';
 import type { ServiceContext } from '../../../services/context.ts';
 import type { PageData } from '../kit/render.ts';
-import { NAV } from '../kit/render.ts';
+import { navFor } from '../kit/render.ts';
+import type { Role } from '../../../services/team/roles.ts';
 
 const ABOUT: Record<string, string> = {
   Send: 'Send one card now, later, or as a share link.',
@@ -25,13 +26,14 @@ const ABOUT: Record<string, string> = {
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-export function homeSections(overview: ConsoleOverview) {
+/** The sections `role` may open, each with what it holds. */
+export function homeSections(overview: ConsoleOverview, role: Role) {
   const counts: Record<string, string> = {
     Widgets: plural(overview.widgets, 'widget', 'widgets'),
     eCards: plural(overview.ecards, 'eCard', 'eCards'),
     Brands: plural(overview.brands, 'brand', 'brands'),
   };
-  return NAV.filter((item) => item.href !== '/v2/console/').map((item) => ({ href: item.href, label: item.label, about: ABOUT[item.label] ?? '', count: counts[item.label] }));
+  return navFor('', role).filter((item) => item.href !== '/v2/console/').map((item) => ({ href: item.href, label: item.label, about: ABOUT[item.label] ?? '', count: counts[item.label] }));
 }
 
 /** An open rate as the page shows it: one decimal, or a dash without sends. */
@@ -42,7 +44,7 @@ const dayLabel = (date: string) => new Date(`${date}T00:00:00.000Z`).toLocaleDat
 
 const shown = (f: Figures) => ({ sends: f.sends, opens: f.opens, rate: percent(f.rate), rateValue: f.rate === null ? '' : f.rate.toFixed(4) });
 
-export async function homePage(services: ServiceContext, account: Account): Promise<PageData> {
+export async function homePage(services: ServiceContext, account: Account, role: Role): Promise<PageData> {
   const [overview, activity, next] = await Promise.all([consoleOverview(services, account), accountActivity(services, account.id), upcoming(services, account.id)]);
   return {
     title: 'Home',
@@ -77,6 +79,6 @@ export async function homePage(services: ServiceContext, account: Account): Prom
       automations: next.automations.automations > 0 ? plural(next.automations.automations, 'automation', 'automations') : undefined,
       automationsLink: '/v2/console/automations',
     },
-    sections: homeSections(overview),
+    sections: homeSections(overview, role),
   };
 }

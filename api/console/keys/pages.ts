@@ -32,6 +32,7 @@ const fullAccessOf = (form: Record<string, string>) => form.access === 'full';
 export const keyPageRoutes = [
   definePage({
     method: 'get',
+    role: 'admin',
     path: '/keys',
     async handler(_input, { services, account, koa }) {
       const now = services.now();
@@ -45,6 +46,7 @@ export const keyPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: 'admin',
     path: '/keys/new',
     async handler(_input, { koa }) {
       const name = typeof koa.query.name === 'string' ? koa.query.name.slice(0, 100) : '';
@@ -53,6 +55,7 @@ export const keyPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: 'admin',
     path: '/keys',
     body: CreateKeyBody,
     fromForm: (form) => ({ name: form.name ?? '', ...(fullAccessOf(form) ? { full_access: true } : { permissions: levelsOf(form) }) }),
@@ -68,6 +71,7 @@ export const keyPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: 'admin',
     path: '/keys/:id',
     params: KeyIdParams,
     async handler({ params }, { services, account }) {
@@ -79,6 +83,7 @@ export const keyPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: 'admin',
     path: '/keys/:id',
     params: KeyIdParams,
     body: UpdateKeyBody,
@@ -95,6 +100,7 @@ export const keyPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: 'admin',
     path: '/keys/:id/rotate',
     params: KeyIdParams,
     body: RotateKeyBody,
@@ -118,6 +124,7 @@ export const keyPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: 'admin',
     path: '/keys/:id/revoke',
     params: KeyIdParams,
     async handler({ params }, { services, account }) {

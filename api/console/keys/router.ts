@@ -13,6 +13,7 @@ export const POWERFUL_KEY = (action: string) => `${action} a key with full acces
 export const consoleKeyRoutes = [
   defineSessionRoute({
     method: 'get',
+    role: 'admin',
     path: '/keys',
     summary: 'The API keys of the current account (live or sandbox), with last use and revocation; never a key',
     response: KeyList,
@@ -23,6 +24,7 @@ export const consoleKeyRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: 'admin',
     path: '/keys',
     summary: 'Creates a key (full access needs step-up); the key is shown only in this answer',
     body: CreateKeyBody,
@@ -37,6 +39,7 @@ export const consoleKeyRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: 'admin',
     path: '/keys/:id',
     summary: 'Renames a key and/or replaces its scopes (unlisted areas: none; a full-access key becomes scoped)',
     params: KeyIdParams,
@@ -50,6 +53,7 @@ export const consoleKeyRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: 'admin',
     path: '/keys/:id/rotate',
     summary: 'A new key with the same name and scopes, shown only now; the old one stops after grace_seconds',
     params: KeyIdParams,
@@ -66,6 +70,7 @@ export const consoleKeyRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: 'admin',
     path: '/keys/:id/revoke',
     summary: 'Revokes a key at once (every API process within 5 seconds)',
     params: KeyIdParams,

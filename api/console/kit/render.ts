@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { Context } from 'koa';
 import { packageRoot } from '../../../lib/paths.ts';
+import { type Role, type RoleArea, type RoleNeed, roleAllows } from '../../../services/team/roles.ts';
 import { pageMeta } from '../../schema-helpers.ts';
 
 const folder = join(packageRoot, 'templates', 'console');
@@ -46,56 +47,63 @@ const layout = handlebars.compile(readFileSync(join(folder, 'layout.hbs'), 'utf8
 export const stylesheet = readFileSync(join(folder, 'console.css'), 'utf8');
 
 // The console's sections, as the decisions order them (Home, Send, Widgets, eCards, Brands, Campaigns, Automations,
-// Directory, Rewards, Developers, Settings); a section joins the list when its pages are built, never before.
+// Directory, Rewards, Developers, Settings); a section joins the list when its pages are built, never before. Each
+// link shows only to a role its page allows (`need` is the page's declared role: test/console/roles.test.ts checks).
 export interface NavItem {
   href: string;
   label: string;
-  /** Sub-pages shown under a group (Developers, Settings). */
+  need: RoleNeed;
+  /** Sub-pages shown under a group (Developers, Settings); the group shows when one of them does, linking the first. */
   children?: NavItem[];
 }
+const view = (area: RoleArea): RoleNeed => ({ area, level: 'view' });
 export const NAV: NavItem[] = [
-  { href: '/v2/console/', label: 'Home' },
+  { href: '/v2/console/', label: 'Home', need: view('analytics') },
   {
     href: '/v2/console/send',
     label: 'Send',
+    need: 'member',
     children: [
-      { href: '/v2/console/send', label: 'Send a card' },
-      { href: '/v2/console/sends', label: 'Sends' },
+      { href: '/v2/console/send', label: 'Send a card', need: { area: 'sends', level: 'manage' } },
+      { href: '/v2/console/sends', label: 'Sends', need: view('sends') },
     ],
   },
-  { href: '/v2/console/widgets', label: 'Widgets' },
-  { href: '/v2/console/ecards', label: 'eCards' },
-  { href: '/v2/console/brands', label: 'Brands' },
-  { href: '/v2/console/campaigns', label: 'Campaigns' },
-  { href: '/v2/console/automations', label: 'Automations' },
+  { href: '/v2/console/widgets', label: 'Widgets', need: view('widgets') },
+  { href: '/v2/console/ecards', label: 'eCards', need: view('ecards') },
+  { href: '/v2/console/brands', label: 'Brands', need: view('brands') },
+  { href: '/v2/console/campaigns', label: 'Campaigns', need: view('campaigns') },
+  { href: '/v2/console/automations', label: 'Automations', need: view('automations') },
   {
     href: '/v2/console/directory/members',
     label: 'Directory',
+    need: 'member',
     children: [
-      { href: '/v2/console/directory/members', label: 'Members' },
-      { href: '/v2/console/directory/departments', label: 'Departments' },
-      { href: '/v2/console/settings', label: 'Custom fields' },
-      { href: '/v2/console/settings#suppressions', label: 'Suppressions' },
-      { href: '/v2/console/directory/import', label: 'Import' },
+      { href: '/v2/console/directory/members', label: 'Members', need: view('directory') },
+      { href: '/v2/console/directory/departments', label: 'Departments', need: view('directory') },
+      { href: '/v2/console/settings', label: 'Custom fields', need: view('directory') },
+      { href: '/v2/console/settings#suppressions', label: 'Suppressions', need: view('directory') },
+      { href: '/v2/console/directory/import', label: 'Import', need: { area: 'directory', level: 'manage' } },
     ],
   },
-  { href: '/v2/console/rewards', label: 'Rewards' },
+  { href: '/v2/console/rewards', label: 'Rewards', need: view('gift_cards') },
   {
     href: '/v2/console/keys',
     label: 'Developers',
+    need: 'member',
     children: [
-      { href: '/v2/console/keys', label: 'API keys' },
-      { href: '/v2/console/tokens', label: 'Confirmation tokens' },
-      { href: '/v2/console/webhooks', label: 'Webhooks' },
+      { href: '/v2/console/keys', label: 'API keys', need: 'admin' },
+      { href: '/v2/console/tokens', label: 'Confirmation tokens', need: 'member' },
+      { href: '/v2/console/webhooks', label: 'Webhooks', need: view('webhooks') },
     ],
   },
   {
     href: '/v2/console/local-time',
     label: 'Settings',
+    need: 'member',
     children: [
-      { href: '/v2/console/local-time', label: 'Time and quiet hours' },
-      { href: '/v2/console/outbox', label: 'Outbox' },
-      { href: '/v2/console/password', label: 'Password' },
+      { href: '/v2/console/local-time', label: 'Time and quiet hours', need: view('settings') },
+      { href: '/v2/console/outbox', label: 'Outbox', need: view('sends') },
+      { href: '/v2/console/password', label: 'Password', need: 'member' },
     ],
   },
 ];
@@ -109,11 +117,14 @@ const within = (path: string, link: string) => {
   return href === '/v2/console/' ? path === href || path === '/v2/console' : path === href || path.startsWith(`${href}/`);
 };
 
-/** The navigation as the layout shows it for `path`: the current section (and sub-page) marked. */
-export function navFor(path: string) {
-  return NAV.map((item) => {
-    const children = item.children?.map((child) => ({ ...child, current: within(path, child.href) }));
-    return { ...item, children, current: children ? children.some((c) => c.current) : within(path, item.href) };
+/** The navigation as the layout shows it for `path` and `role`: the links the role may follow, the current section (and sub-page) marked. */
+export function navFor(path: string, role: Role | undefined) {
+  const allowed = (item: NavItem) => role !== undefined && roleAllows(role, item.need);
+  return NAV.filter(allowed).flatMap((item): { href: string; label: string; current: boolean; children?: { href: string; label: string; current: boolean }[] }[] => {
+    if (!item.children) return [{ href: item.href, label: item.label, current: within(path, item.href) }];
+    const children = item.children.filter(allowed).map((child) => ({ href: child.href, label: child.label, current: within(path, child.href) }));
+    const first = children[0];
+    return first ? [{ href: first.href, label: item.label, children, current: children.some((c) => c.current) }] : [];
   });
 }
 
@@ -130,8 +141,10 @@ export interface PageData {
   title: string;
   /** The view (a file name under templates/console/ without .hbs). */
   view: string;
-  /** The signed-in owner (absent on the sign-in page): the layout shows the navigation. */
+  /** The signed-in person (absent on the sign-in page): the layout shows the navigation. */
   me?: { owner_email: string; account_name: string; plan: string } | undefined;
+  /** Their role: the navigation shows what it allows. */
+  role?: Role | undefined;
   csrf?: string | undefined;
   sandbox?: boolean | undefined;
   notice?: string | undefined;
@@ -149,7 +162,7 @@ export function renderPage(ctx: Context, data: PageData, status = 200): void {
   pageHeaders(ctx, styleNonce);
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = layout({ ...data, styleNonce, nav: navFor(ctx.path) });
+  ctx.body = layout({ ...data, styleNonce, nav: navFor(ctx.path, data.role) });
 }
 
 /** A list page's paging: its meta, and links to the pages before and after it (undefined at either end). */

@@ -35,6 +35,7 @@ async function keptMessage(services: ApiServices, account: Account, rawParams: u
 export const outboxPageRoutes = [
   definePage({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/outbox',
     // Read in the handler: an account whose mail is not kept sees the notice whatever the query says.
     async handler(_input, { services, account, koa }) {
@@ -48,6 +49,7 @@ export const outboxPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/outbox/:id',
     async handler(_input, { services, account, koa }) {
       const destination = mailDestination(account.mode, services.config.mail);
@@ -58,6 +60,7 @@ export const outboxPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/outbox/:id/html',
     async handler(_input, { services, account, koa }) {
       if (!keepsItsEmails(account.mode, services.config.mail.transport)) throw notFound('The outbox keeps no emails of this account');

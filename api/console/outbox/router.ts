@@ -17,6 +17,7 @@ function sandboxOnly(account: Account, mail: Config['mail']): void {
 export const consoleOutboxRoutes = [
   defineSessionRoute({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/outbox',
     summary: 'The emails kept in mail_sink (the sandbox’s; the live account’s too under MAIL_TRANSPORT=sink), newest first, paged; else 422 sandbox_only',
     query: OutboxQuery,
@@ -30,6 +31,7 @@ export const consoleOutboxRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/outbox/:id',
     summary: 'One kept email with its text and HTML; as the list, else 422 sandbox_only',
     params: OutboxParams,

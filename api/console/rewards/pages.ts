@@ -47,6 +47,7 @@ const options = (values: readonly string[], current: unknown) => values.map((val
 export const rewardPageRoutes = [
   definePage({
     method: 'get',
+    role: { area: 'gift_cards', level: 'view' },
     path: '/rewards',
     async handler(_input, { services, account, koa }) {
       const [settings, rules, inventory] = await Promise.all([loadSettings(services, account.id), rulesView(services, account.id), rewardInventory(services, account.id)]);
@@ -65,6 +66,7 @@ export const rewardPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'gift_cards', level: 'manage' },
     path: '/rewards/settings',
     body: SettingsBody,
     fromForm: (form) => ({
@@ -83,6 +85,7 @@ export const rewardPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'gift_cards', level: 'manage' },
     path: '/rewards/rules',
     body: RuleBody,
     fromForm: (form) => ({ period: form.period || undefined, limit: numberField(form.limit) }),
@@ -95,6 +98,7 @@ export const rewardPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'gift_cards', level: 'manage' },
     path: '/rewards/codes',
     // A multipart form: its CSRF token is one of its fields, checked as the urlencoded forms' are.
     readBody: (koa) => readCodesUpload(koa),
@@ -113,6 +117,7 @@ export const rewardPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'gift_cards', level: 'view' },
     path: '/rewards/orders',
     // A GET form sends every field: blank ones mean "any" (the kit drops them before the schema).
     query: ListOrdersQuery,

@@ -18,6 +18,7 @@ import { codesOfUpload, isUpload, readCodesUpload } from './upload.ts';
 export const consoleRewardRoutes = [
   defineSessionRoute({
     method: 'get',
+    role: { area: 'gift_cards', level: 'view' },
     path: '/rewards/settings',
     summary: 'The reward settings, as the key API’s getSettings answers them',
     response: GiftSettings,
@@ -27,6 +28,7 @@ export const consoleRewardRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'gift_cards', level: 'manage' },
     path: '/rewards/settings',
     summary: 'Changes the reward settings (each field optional); min ≤ max',
     body: SettingsBody,
@@ -38,6 +40,7 @@ export const consoleRewardRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'gift_cards', level: 'view' },
     path: '/rewards/rules',
     summary: 'Spend rules with the current period’s use, as the key API’s getRules answers them',
     response: Rules,
@@ -47,6 +50,7 @@ export const consoleRewardRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'gift_cards', level: 'manage' },
     path: '/rewards/rules',
     summary: 'Sets the spend limit of a period (day, week, month); 0 removes the rule',
     body: RuleBody,
@@ -59,6 +63,7 @@ export const consoleRewardRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'gift_cards', level: 'manage' },
     path: '/rewards/codes',
     summary: 'Adds manual codes (a multipart file, or JSON with the file’s text) to the pool of a brand and denomination; duplicates are skipped',
     body: CodesBody,
@@ -72,6 +77,7 @@ export const consoleRewardRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'gift_cards', level: 'view' },
     path: '/rewards/inventory',
     summary: 'Manual codes by brand and denomination, as the key API’s rewardInventory answers them',
     response: InventoryList,
@@ -81,6 +87,7 @@ export const consoleRewardRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'gift_cards', level: 'view' },
     path: '/rewards/orders',
     summary: 'Gift orders, newest first, paged and filtered as the key API’s listOrders; codes and claim links masked',
     query: ListOrdersQuery,

@@ -74,6 +74,7 @@ async function formPage(services: ApiServices, account: Account, state: FormStat
 export const sendPageRoutes = [
   definePage({
     method: 'get',
+    role: { area: 'sends', level: 'manage' },
     path: '/send',
     query: z.object({ ecardid: resource('ecard', z.string().regex(/^\d{1,15}$/, { error: 'expected an eCard id' })).optional() }),
     async handler({ query }, { services, account, page: session }) {
@@ -88,6 +89,7 @@ export const sendPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'sends', level: 'manage' },
     path: '/send',
     async handler({ form }, { services, account }) {
       const values = valuesOf(form);
@@ -107,6 +109,7 @@ export const sendPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/send/sent/:id',
     params: SendIdParams,
     async handler({ params }, { services, account, koa }) {

@@ -12,6 +12,7 @@ const EcardIdParams = z.object({ id: resource('ecard', numericId()) });
 export const sendTestPageRoutes: AnyRoute[] = [
   definePage({
     method: 'post',
+    role: { area: 'ecards', level: 'manage' },
     path: '/ecards/:id/test',
     params: EcardIdParams,
     body: SendTestBody.omit({ id: true }),

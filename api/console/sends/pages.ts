@@ -142,6 +142,7 @@ async function detailPage(services: ApiServices, account: Account, sendId: strin
 export const sendLogPageRoutes = [
   definePage({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/sends',
     // The filters are read by the handler, so a bad one is the log again with its message beside it.
     fromQuery: () => ({}),
@@ -166,6 +167,7 @@ export const sendLogPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/sends/export.csv',
     fromQuery: () => ({}),
     async handler(_input, { services, account, koa }) {
@@ -177,6 +179,7 @@ export const sendLogPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/sends/:id',
     params: SendIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -185,6 +188,7 @@ export const sendLogPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'sends', level: 'manage' },
     path: '/sends/:id/cancel',
     params: SendIdParams,
     async handler({ params }, { services, account }) {
@@ -195,6 +199,7 @@ export const sendLogPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'sends', level: 'manage' },
     path: '/sends/:id/cancel',
     params: SendIdParams,
     async handler({ params }, { services, account }) {

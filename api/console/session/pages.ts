@@ -64,6 +64,7 @@ export const sessionPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: 'member',
     path: '/sign-out',
     async handler(_input, { services, session, koa }) {
       await signOut(services, session);
@@ -73,6 +74,7 @@ export const sessionPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: 'member',
     path: '/mode',
     async handler({ form }, { services, session }) {
       if (form.mode !== 'live' && form.mode !== 'sandbox') throw invalidParameter('mode must be live or sandbox');
@@ -82,6 +84,7 @@ export const sessionPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: 'member',
     path: '/step-up',
     async handler(_input, { koa }) {
       return page({ title: 'Confirm your password', view: 'step-up', next: safeNext(koa.query.next) });
@@ -89,6 +92,7 @@ export const sessionPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: 'member',
     path: '/step-up',
     async handler({ form }, { services, session, koa }) {
       const next = safeNext(form.next);
@@ -103,9 +107,10 @@ export const sessionPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'analytics', level: 'view' },
     path: '/',
-    async handler(_input, { services, account }) {
-      return page(await homePage(services, account));
+    async handler(_input, { services, account, role }) {
+      return page(await homePage(services, account, role));
     },
   }),
 ];

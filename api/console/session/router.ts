@@ -1,16 +1,27 @@
 // The console's session endpoints: the sign-in's CSRF token, sign-in (a new session id, the cookie), sign-out, who
 // is signed in, the live/sandbox switch, step-up, and a password change (which ends every session of the owner).
+import { sessionRequired } from '../../../lib/errors.ts';
 import type { ConsoleSession } from '../../../models/ConsoleSession.ts';
+import { memberAccounts } from '../../../services/team/members.ts';
+import type { ApiServices } from '../../context.ts';
 import { ABSOLUTE_MS, changePassword, csrfTokenOf, setMode, signIn, signOut, STEP_UP_MS, stepUp } from '../../../services/console/sessions.ts';
 import { definePublicRoute, defineSessionRoute, type Me as SignedIn } from '../../http/route.ts';
 import { clearSessionCookie, setSessionCookie, signInCsrf } from '../../http/session-cookie.ts';
 import { readMe } from '../../http/session.ts';
 import { CsrfAnswer, Done, Me, ModeBody, PasswordBody, SignInBody, StepUpBody } from './schema.ts';
 
-function meOf({ user, live, account }: SignedIn, session: ConsoleSession) {
+/** Me as the API answers it: who is signed in, their role here and every account they may switch to. */
+async function meOf(services: ApiServices, { user, live, account }: SignedIn, session: ConsoleSession) {
+  const accounts = await memberAccounts(services, user.id);
+  const role = accounts.find((a) => a.account_id === live.id)?.role;
+  // A session's person is a member of its account (the kit checked); a removal between the reads is a 401.
+  if (!role) throw sessionRequired('Sign in to the console first (POST /v2/console/api/sign-in)');
   return {
-    // The signed-in user's email (only owners sign in until invitations land).
+    // The signed-in person's email (kept beside `user` for clients written before teams).
     owner_email: user.email,
+    user: { id: user.id, email: user.email, name: user.name, totp_enabled: user.totp_secret !== null },
+    role,
+    accounts,
     account_id: live.id,
     account_name: live.name,
     plan: live.plan,
@@ -42,11 +53,12 @@ export const consoleSessionRoutes = [
     async handler({ body }, { services, koa }) {
       const { sessionId, session } = await signIn(services, { ...body, clientIp: koa.ip });
       setSessionCookie(koa, sessionId);
-      return meOf(await readMe(services, session), session);
+      return meOf(services, await readMe(services, session), session);
     },
   }),
   defineSessionRoute({
     method: 'post',
+    role: 'member',
     path: '/sign-out',
     summary: 'Ends this session',
     response: Done,
@@ -58,37 +70,41 @@ export const consoleSessionRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: 'member',
     path: '/me',
     summary: 'Who is signed in, on which account, and the CSRF token',
     response: Me,
-    async handler(_input, { session, me }) {
-      return meOf(await me(), session);
+    async handler(_input, { services, session, me }) {
+      return meOf(services, await me(), session);
     },
   }),
   defineSessionRoute({
     method: 'post',
+    role: 'member',
     path: '/mode',
     summary: 'Switches the console between the live account and its sandbox',
     body: ModeBody,
     response: Me,
     async handler({ body }, { services, session, me }) {
       const changed = await setMode(services, session, body.mode);
-      return meOf(await me(changed), changed);
+      return meOf(services, await me(changed), changed);
     },
   }),
   defineSessionRoute({
     method: 'post',
+    role: 'member',
     path: '/step-up',
     summary: 'The password again: sensitive actions are allowed for 10 minutes',
     body: StepUpBody,
     response: Me,
     async handler({ body }, { services, session, me, koa }) {
       const stepped = await stepUp(services, session, body.password, koa.ip);
-      return meOf(await me(), stepped);
+      return meOf(services, await me(), stepped);
     },
   }),
   defineSessionRoute({
     method: 'post',
+    role: 'member',
     path: '/password',
     summary: 'Changes the password; every session of the owner ends (sign in again)',
     body: PasswordBody,

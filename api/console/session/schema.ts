@@ -1,5 +1,6 @@
 // Contracts of the console's session endpoints.
 import { z } from 'zod';
+import { ROLES } from '../../../services/team/roles.ts';
 
 const email = z.string().trim().min(1).max(254);
 const password = z.string().min(1).max(1024);
@@ -10,8 +11,13 @@ export const ModeBody = z.object({ mode: z.enum(['live', 'sandbox']) });
 export const StepUpBody = z.object({ password });
 export const PasswordBody = z.object({ current_password: password, new_password: z.string().min(1).max(1024) });
 
+const RoleName = z.enum(ROLES);
+
 export const Me = z.object({
-  owner_email: z.string(),
+  owner_email: z.string().describe('the signed-in person’s email (as user.email)'),
+  user: z.object({ id: z.number().int(), email: z.string(), name: z.string(), totp_enabled: z.boolean() }),
+  role: RoleName.describe('their role in this account'),
+  accounts: z.array(z.object({ account_id: z.number().int(), name: z.string(), role: RoleName })).describe('every live account they are a member of, oldest membership first'),
   account_id: z.number().int().describe('the live account'),
   account_name: z.string(),
   plan: z.string(),

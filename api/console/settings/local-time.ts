@@ -46,6 +46,7 @@ async function savedValues(services: ServiceContext, account: Account): Promise<
 export const localTimePageRoutes = [
   definePage({
     method: 'get',
+    role: { area: 'settings', level: 'view' },
     path: '/local-time',
     async handler(_input, { services, account, koa }) {
       return formPage(await savedValues(services, account), { notice: koa.query.done === 'saved' ? 'The settings are saved.' : undefined });
@@ -53,6 +54,7 @@ export const localTimePageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'settings', level: 'manage' },
     path: '/local-time',
     async handler({ form }, { services, account }) {
       const values: FormValues = { default_timezone: form.default_timezone ?? '', quiet: form.quiet === 'on', quiet_start: form.quiet_start ?? '', quiet_end: form.quiet_end ?? '' };

@@ -31,6 +31,7 @@ function suppressionOf(form: Record<string, string>) {
 export const settingsPageRoutes = [
   definePage({
     method: 'get',
+    role: { area: 'directory', level: 'view' },
     path: '/settings',
     query: SuppressionsQuery,
     async handler({ query }, { services, account, koa }) {
@@ -48,6 +49,7 @@ export const settingsPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'directory', level: 'manage' },
     path: '/settings/fields',
     body: CustomFieldBody,
     fromForm: (form) => ({ key: form.key || undefined, label: form.label || undefined, required: form.required === 'on' }),
@@ -58,6 +60,7 @@ export const settingsPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'directory', level: 'manage' },
     path: '/settings/fields/:key/remove',
     params: CustomFieldParams,
     async handler({ params }, { services, account }) {
@@ -67,6 +70,7 @@ export const settingsPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'sends', level: 'manage' },
     path: '/settings/suppressions',
     async handler({ form }, { services, account }) {
       const { kind, value } = suppressionOf(form);
@@ -75,6 +79,7 @@ export const settingsPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'sends', level: 'manage' },
     path: '/settings/suppressions/remove',
     async handler({ form }, { services, account }) {
       const { kind, value } = suppressionOf(form);

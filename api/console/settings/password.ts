@@ -13,11 +13,13 @@ const view = { title: 'Change your password', view: 'password', minLength: MIN_P
 export const passwordPageRoutes = [
   definePage({
     method: 'get',
+    role: 'member',
     path: '/password',
     handler: async () => page(view),
   }),
   definePage({
     method: 'post',
+    role: 'member',
     path: '/password',
     body: PasswordBody,
     fromForm: (form) => ({ current_password: form.current_password || undefined, new_password: form.new_password || undefined }),

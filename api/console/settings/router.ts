@@ -18,6 +18,7 @@ function suppressionOf(body: { email?: string | undefined; domain?: string | und
 export const consoleSettingsRoutes = [
   defineSessionRoute({
     method: 'get',
+    role: { area: 'directory', level: 'view' },
     path: '/custom-fields',
     summary: 'The account’s custom date fields for members',
     response: CustomFieldList,
@@ -27,6 +28,7 @@ export const consoleSettingsRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'directory', level: 'manage' },
     path: '/custom-fields',
     summary: 'Adds a custom date field (a removed key comes back with its members’ values)',
     body: CustomFieldBody,
@@ -37,6 +39,7 @@ export const consoleSettingsRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'directory', level: 'manage' },
     path: '/custom-fields/:key/remove',
     summary: 'Removes a custom field from the directory; members’ values are kept',
     params: CustomFieldParams,
@@ -47,6 +50,7 @@ export const consoleSettingsRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'sends', level: 'view' },
     path: '/suppressions',
     summary: 'Suppressed addresses and blocked domains, newest first, paged',
     query: SuppressionsQuery,
@@ -59,6 +63,7 @@ export const consoleSettingsRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'sends', level: 'manage' },
     path: '/suppressions',
     summary: 'Suppresses an address ({ email }) or blocks a domain ({ domain }): sends to it are refused',
     body: SuppressionBody,
@@ -70,6 +75,7 @@ export const consoleSettingsRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'sends', level: 'manage' },
     path: '/suppressions/remove',
     summary: 'Lifts a suppression ({ email }) or a blocked domain ({ domain })',
     body: SuppressionBody,

@@ -3,6 +3,8 @@
 // step-up (which comes back to the form, filled in).
 import { TOKEN_PURPOSES } from '../../../models/ConfirmationToken.ts';
 import { issueTokenFor, tokenNeedsStepUp } from '../../../services/confirmation-tokens.ts';
+import { roleAllows } from '../../../services/team/roles.ts';
+import { purposeNeed } from './schema.ts';
 import { definePage, page } from '../../http/route.ts';
 import { CONSOLE_PREFIX } from '../../http/session.ts';
 import { IssueTokenBody } from './schema.ts';
@@ -19,23 +21,26 @@ const PURPOSES: Record<(typeof TOKEN_PURPOSES)[number], string> = {
 export const tokenPageRoutes = [
   definePage({
     method: 'get',
+    role: 'member',
     path: '/tokens',
-    async handler(_input, { koa }) {
+    async handler(_input, { koa, role }) {
       const chosen = typeof koa.query.purpose === 'string' ? koa.query.purpose : '';
-      const purposes = TOKEN_PURPOSES.map((purpose) => ({ purpose, label: PURPOSES[purpose], selected: purpose === chosen, stepUp: tokenNeedsStepUp(purpose) }));
+      const purposes = TOKEN_PURPOSES.filter((purpose) => roleAllows(role, purposeNeed(purpose))).map((purpose) => ({ purpose, label: PURPOSES[purpose], selected: purpose === chosen, stepUp: tokenNeedsStepUp(purpose) }));
       const resourceId = typeof koa.query.resource_id === 'string' && /^[0-9]{1,16}$/.test(koa.query.resource_id) ? koa.query.resource_id : '';
       return page({ title: 'Confirmation tokens', view: 'tokens', purposes, resource_id: resourceId });
     },
   }),
   definePage({
     method: 'post',
+    role: 'member',
     path: '/tokens',
     body: IssueTokenBody,
     fromForm: (form) => {
       const rawId = (form.resource_id ?? '').trim();
       return { purpose: form.purpose, resource_id: rawId === '' ? null : rawId };
     },
-    async handler({ body }, { services, account, requireStepUp }) {
+    async handler({ body }, { services, account, requireStepUp, requireRole }) {
+      requireRole(purposeNeed(body.purpose));
       const back = `${CONSOLE_PREFIX}/tokens?purpose=${body.purpose}&resource_id=${body.resource_id ?? ''}`;
       if (tokenNeedsStepUp(body.purpose)) requireStepUp({ action: `A ${body.purpose} token`, back });
       const resourceId = body.resource_id ?? null;

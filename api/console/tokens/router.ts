@@ -3,16 +3,18 @@
 // gift-card and widget-delete tokens need step-up.
 import { issueTokenFor, tokenNeedsStepUp } from '../../../services/confirmation-tokens.ts';
 import { defineSessionRoute } from '../../http/route.ts';
-import { IssuedToken, IssueTokenBody } from './schema.ts';
+import { IssuedToken, IssueTokenBody, purposeNeed } from './schema.ts';
 
 export const consoleTokenRoutes = [
   defineSessionRoute({
     method: 'post',
+    role: 'member',
     path: '/tokens',
     summary: 'Issues a one-time confirmation token for a purpose and resource (valid 10 minutes), shown only now',
     body: IssueTokenBody,
     response: IssuedToken,
-    async handler({ body }, { services, account, requireStepUp }) {
+    async handler({ body }, { services, account, requireStepUp, requireRole }) {
+      requireRole(purposeNeed(body.purpose));
       if (tokenNeedsStepUp(body.purpose)) requireStepUp({ action: `A ${body.purpose} token` });
       const resourceId = body.resource_id ?? null;
       const { token, expiresAt } = await issueTokenFor(services, { accountId: account.id, purpose: body.purpose, resourceId, now: services.now() });

@@ -1,6 +1,8 @@
 // Contracts of the console's one-time confirmation tokens.
 import { z } from 'zod';
-import { TOKEN_PURPOSES } from '../../../models/ConfirmationToken.ts';
+import { TOKEN_PURPOSES, type TokenPurpose } from '../../../models/ConfirmationToken.ts';
+import { TOKEN_PURPOSE_AREA } from '../../../services/confirmation-tokens.ts';
+import type { RoleNeed } from '../../../services/team/roles.ts';
 import { resource } from '../../schema-helpers.ts';
 
 export const IssueTokenBody = z.object({
@@ -18,3 +20,6 @@ export const IssuedToken = z.object({
   resource_id: z.number().int().nullable(),
   expires_at: z.string(),
 });
+
+/** A member issues a purpose's token when their role manages the gated action's area. */
+export const purposeNeed = (purpose: TokenPurpose): RoleNeed => ({ area: TOKEN_PURPOSE_AREA[purpose], level: 'manage' });

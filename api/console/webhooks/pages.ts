@@ -43,6 +43,7 @@ function filledFilters(query: Context['query']): Record<string, string> {
 export const webhookPageRoutes = [
   definePage({
     method: 'get',
+    role: { area: 'webhooks', level: 'view' },
     path: '/webhooks',
     async handler(_input, { services, account, koa }) {
       const [shared, endpoints] = await Promise.all([ecardSharedEndpoint(services, account.id), listEndpoints(services, account.id)]);
@@ -57,6 +58,7 @@ export const webhookPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/ecard-shared-url',
     body: EcardSharedUrlBody,
     fromForm: (form) => ({ url: form.url ?? '' }),
@@ -67,6 +69,7 @@ export const webhookPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/endpoints/:id/enable',
     params: IdParams,
     async handler({ params }, { services, account }) {
@@ -76,6 +79,7 @@ export const webhookPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/test',
     body: TestBody,
     fromForm: (form) => (form.endpoint_id ? { endpoint_id: fromDigits(form.endpoint_id) } : {}),
@@ -88,6 +92,7 @@ export const webhookPageRoutes = [
   // The signing secret: a show-once page (no-store) behind a step-up, as the console API's GET secret.
   definePage({
     method: 'get',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/secret',
     access: { stepUp: 'Revealing the signing secret', back: `${BASE}/secret` },
     async handler(_input, { services, account }) {
@@ -97,6 +102,7 @@ export const webhookPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/secret/rotate',
     access: { stepUp: 'Rotating the signing secret', back: `${BASE}/secret` },
     async handler(_input, { services, account }) {
@@ -107,6 +113,7 @@ export const webhookPageRoutes = [
 
   definePage({
     method: 'get',
+    role: { area: 'webhooks', level: 'view' },
     path: '/webhooks/deliveries',
     fromQuery: (query) => ({ ...filledFilters(query), perPage: String(DELIVERY_PAGE_ROWS) }),
     query: DeliveryListQuery,
@@ -127,6 +134,7 @@ export const webhookPageRoutes = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'webhooks', level: 'view' },
     path: '/webhooks/deliveries/:id',
     params: IdParams,
     async handler({ params }, { services, account, koa }) {
@@ -143,6 +151,7 @@ export const webhookPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/deliveries/:id/replay',
     params: IdParams,
     async handler({ params }, { services, account }) {
@@ -153,6 +162,7 @@ export const webhookPageRoutes = [
 
   definePage({
     method: 'get',
+    role: { area: 'webhooks', level: 'view' },
     path: '/webhooks/subscriptions',
     async handler(_input, { services, account, koa }) {
       const subscriptions = await listSubscriptions(services, account.id);
@@ -161,6 +171,7 @@ export const webhookPageRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/subscriptions/:id/remove',
     params: IdParams,
     async handler({ params }, { services, account }) {

@@ -28,6 +28,7 @@ const present = ({ delivery, url }: LoggedDelivery) => presentDelivery(delivery,
 export const consoleWebhookRoutes = [
   defineSessionRoute({
     method: 'get',
+    role: { area: 'webhooks', level: 'view' },
     path: '/ecard-shared-url',
     summary: 'The ecard_shared webhook endpoint, or null when it is off',
     response: EcardSharedUrlAnswer,
@@ -38,6 +39,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/ecard-shared-url',
     summary: 'Sets the ecard_shared webhook URL (blank disables it)',
     body: EcardSharedUrlBody,
@@ -49,6 +51,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/secret',
     summary: 'The signing secret (and the previous one while it still signs); needs a step-up',
     response: SigningSecret,
@@ -59,6 +62,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/secret/rotate',
     summary: 'A new signing secret; the previous one also signs for 24 hours; needs a step-up',
     response: SigningSecret,
@@ -69,6 +73,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'webhooks', level: 'view' },
     path: '/endpoints',
     summary: 'The webhook endpoints with their state',
     response: EndpointList,
@@ -78,6 +83,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/endpoints/:id/enable',
     summary: 'Re-enables a paused endpoint and resets its count of failed deliveries',
     params: EndpointIdParams,
@@ -88,6 +94,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'webhooks', level: 'view' },
     path: '/deliveries',
     summary: 'The delivery log, newest first (the key API\'s filters and paging)',
     query: DeliveryListQuery,
@@ -100,6 +107,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'webhooks', level: 'view' },
     path: '/deliveries/:id',
     summary: 'One delivery with the exact body and every attempt',
     params: DeliveryIdParams,
@@ -110,6 +118,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/deliveries/:id/replay',
     summary: 'Sends a finished delivery again (same body and event id) as a new attempt',
     params: DeliveryIdParams,
@@ -120,6 +129,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/webhook-test',
     summary: 'Fires a sample event at an endpoint (default: the ecard_shared URL), even while it is paused',
     body: TestBody,
@@ -130,6 +140,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'get',
+    role: { area: 'webhooks', level: 'view' },
     path: '/subscriptions',
     summary: 'The member-change webhook subscriptions',
     response: EndpointList,
@@ -139,6 +150,7 @@ export const consoleWebhookRoutes = [
   }),
   defineSessionRoute({
     method: 'post',
+    role: { area: 'webhooks', level: 'manage' },
     path: '/subscriptions/:id/remove',
     summary: 'Removes a member-change subscription',
     params: EndpointIdParams,

@@ -29,6 +29,7 @@ function customizePage(widget: Widget, extra: { notice?: string | undefined; err
 export const widgetCustomizeRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'view' },
     path: '/widgets/:id/customize',
     params: WidgetIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -37,6 +38,7 @@ export const widgetCustomizeRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/customize',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {

@@ -36,6 +36,7 @@ function impactText(impact: unknown): string {
 export const widgetEcardActionRoutes = [
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: action('copy'),
     params: EcardIdParams,
     async handler({ params, form }, { services, account }) {
@@ -47,6 +48,7 @@ export const widgetEcardActionRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: action('visibility'),
     params: EcardIdParams,
     async handler({ params, form }, { services, account }) {
@@ -59,6 +61,7 @@ export const widgetEcardActionRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: action('price'),
     params: EcardIdParams,
     async handler({ params, form }, { services, account }) {
@@ -76,6 +79,7 @@ export const widgetEcardActionRoutes = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: action('delete'),
     params: EcardIdParams,
     async handler({ params, form }, context) {

@@ -93,6 +93,7 @@ export function newOrder(form: Record<string, string>, current: number[]): numbe
 export const widgetEcardPageRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'view' },
     path: '/widgets/:id/ecards',
     params: WidgetIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -122,6 +123,7 @@ export const widgetEcardPageRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/ecards/order',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {

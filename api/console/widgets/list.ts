@@ -39,6 +39,7 @@ async function listPage(context: SessionContext, koa: Context, pageNumber: numbe
 export const widgetListRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'view' },
     path: '/widgets',
     query: ListQuery,
     async handler({ query }, context) {
@@ -47,6 +48,7 @@ export const widgetListRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets',
     async handler({ form }, context) {
       try {
@@ -60,6 +62,7 @@ export const widgetListRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'view' },
     path: '/widgets/:id',
     params: WidgetIdParams,
     async handler({ params }, { services, account }) {
@@ -69,6 +72,7 @@ export const widgetListRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/copy',
     params: WidgetIdParams,
     async handler({ params, form }, context) {

@@ -34,6 +34,7 @@ async function preview(services: ServiceContext, widget: Widget) {
 export const widgetPreviewRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'view' },
     path: '/preview/widget/:id',
     params: WidgetIdParams,
     async handler({ params }, { services, account }) {
@@ -42,6 +43,7 @@ export const widgetPreviewRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: '/preview/widget/:id',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {

@@ -38,6 +38,7 @@ async function deletePage(services: ServiceContext, widget: Widget, confirmation
 export const widgetSettingsRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'view' },
     path: '/widgets/:id/settings',
     params: WidgetIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -46,6 +47,7 @@ export const widgetSettingsRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/settings',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {
@@ -63,6 +65,7 @@ export const widgetSettingsRoutes: AnyRoute[] = [
   // The directory rule: on at once; off through the inline confirmation (GET shows it again after a step-up).
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/directory-off',
     params: WidgetIdParams,
     async handler({ params }, { services, account }) {
@@ -72,6 +75,7 @@ export const widgetSettingsRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/directory',
     params: WidgetIdParams,
     async handler({ params, form }, context) {
@@ -93,6 +97,7 @@ export const widgetSettingsRoutes: AnyRoute[] = [
 
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/delete',
     params: WidgetIdParams,
     async handler({ params }, { services, account }) {
@@ -101,6 +106,7 @@ export const widgetSettingsRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/delete',
     params: WidgetIdParams,
     async handler({ params, form }, context) {

@@ -33,6 +33,7 @@ function sharePage(services: ServiceContext, widget: Widget, extra: { notice?: s
 export const widgetShareRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'view' },
     path: '/widgets/:id/share',
     params: WidgetIdParams,
     async handler({ params }, { services, account, koa }) {
@@ -41,6 +42,7 @@ export const widgetShareRoutes: AnyRoute[] = [
   }),
   definePage({
     method: 'post',
+    role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/share',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {

@@ -68,6 +68,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 export const widgetStatsRoutes: AnyRoute[] = [
   definePage({
     method: 'get',
+    role: { area: 'widgets', level: 'view' },
     path: '/widgets/:id/stats',
     params: WidgetIdParams,
     async handler({ params }, { services, account, koa }) {
