@@ -24,6 +24,7 @@ import { defineMemberCustomValue } from './MemberCustomValue.ts';
 import { defineMemberDepartment } from './MemberDepartment.ts';
 import { defineMemberSeats } from './MemberSeats.ts';
 import { defineMembership } from './Membership.ts';
+import { defineAuditEvent } from './AuditEvent.ts';
 import { defineOutboxEvent } from './OutboxEvent.ts';
 import { defineQuotaUsage } from './QuotaUsage.ts';
 import { defineSend } from './Send.ts';
@@ -48,6 +49,7 @@ export function createModels(sequelize: Sequelize) {
   const AccountSettings = defineAccountSettings(sequelize);
   const User = defineUser(sequelize);
   const Membership = defineMembership(sequelize);
+  const AuditEvent = defineAuditEvent(sequelize);
   const ApiKey = defineApiKey(sequelize);
   const Widget = defineWidget(sequelize);
   const Ecard = defineEcard(sequelize);
@@ -100,6 +102,7 @@ export function createModels(sequelize: Sequelize) {
     AccountSettings,
     User,
     Membership,
+    AuditEvent,
     ApiKey,
     Widget,
     Ecard,

@@ -20,6 +20,7 @@ export const accountSettingsRoutes = [
   defineRoute({
     method: 'post',
     path: '/account/settings',
+    audit: 'settings.update',
     summary: 'Changes the default time zone, the quiet hours, or both (a field left out keeps its value)',
     tags,
     access: { area: 'settings', level: 'manage' },

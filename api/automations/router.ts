@@ -62,6 +62,7 @@ export const automationRoutes = [
   defineRoute({
     method: 'post',
     path: '/automation/toggle',
+    audit: 'automations.toggle',
     summary: 'Sets enabled (never flips it); enabling validates the configuration (422 automation_incomplete) and sends nothing already past',
     tags,
     access: manage,
@@ -77,6 +78,7 @@ export const automationRoutes = [
   defineRoute({
     method: 'post',
     path: '/automation/save',
+    audit: 'automations.save',
     summary: 'Creates (no id; automation_name and event_type required) or updates the fields sent; saving an enabled automation validates it',
     tags,
     access: manage,
@@ -91,6 +93,7 @@ export const automationRoutes = [
   defineRoute({
     method: 'post',
     path: '/automation/delete',
+    audit: 'automations.delete',
     summary: 'Always refused for a key (403 console_only): deleting an automation is confirmed in the console',
     tags,
     access: manage,
@@ -104,6 +107,7 @@ export const automationRoutes = [
   defineRoute({
     method: 'post',
     path: '/automation/previewTrigger',
+    audit: { none: 'a preview renders; nothing changes' },
     summary: 'The firings a trigger would make (send dates in [from, from + days - 1]) over an automation’s scope or all active members; saves nothing',
     tags,
     access: view,
@@ -116,6 +120,7 @@ export const automationRoutes = [
   defineRoute({
     method: 'post',
     path: '/automation/saveNotificationEcards',
+    audit: 'automations.save_notifications',
     summary: 'Sets the eCards of one notification type (manager, department or segment digests); the type is on while it has eCards',
     tags,
     access: manage,
@@ -140,6 +145,7 @@ export const automationRoutes = [
   defineRoute({
     method: 'post',
     path: '/automation/deleteNotificationEcards',
+    audit: 'automations.delete_notifications',
     summary: 'Clears the eCards of one notification type, or of all (turning those notifications off); answers the types cleared',
     tags,
     access: manage,

@@ -39,6 +39,7 @@ export const brandRoutes = [
   defineRoute({
     method: 'post',
     path: '/brand/save',
+    audit: 'brands.save',
     summary: 'Creates (id 0) or updates a brand; fields not sent keep their value; is_default: true moves the default here',
     tags,
     access: manage,
@@ -52,6 +53,7 @@ export const brandRoutes = [
   defineRoute({
     method: 'post',
     path: '/brand/delete',
+    audit: 'brands.delete',
     summary: 'Deletes a brand (never the default: 422); one used by eCards needs its otp_confirmation_token, and they fall back to the default',
     tags,
     access: manage,

@@ -69,6 +69,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/save',
+    audit: 'campaigns.save',
     summary: 'Creates a draft (no id; campaign_name required) or edits a draft’s fields that are sent',
     tags,
     access: manage,
@@ -82,6 +83,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/saveCampaignEcards',
+    audit: 'campaigns.save_ecards',
     summary: 'Sets the draft’s eCards: copies of the account’s enabled eCards, so later edits of those change nothing',
     tags,
     access: manage,
@@ -94,6 +96,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/saveRecipients',
+    audit: 'campaigns.save_recipients',
     summary: 'Sets (or with append, adds) the draft’s recipients: directory members and CSV rows, deduplicated by email, at most 100,000',
     tags,
     access: manage,
@@ -112,6 +115,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/uploadCsv',
+    audit: 'campaigns.upload_recipients',
     summary: 'Parses CSV text into rows for saveRecipients, with each bad row’s line and reason; saves nothing',
     tags,
     access: manage,
@@ -140,6 +144,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/schedule',
+    audit: 'campaigns.schedule',
     summary: 'Schedules (or reschedules) the campaign at one instant, or with scheduled_timezone "recipient" at a wall-clock time in each recipient’s zone (in waves); quota is reserved for each send time’s month',
     tags,
     access: manage,
@@ -161,6 +166,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/send',
+    audit: 'campaigns.send',
     summary: 'Sends the campaign to all its recipients now',
     tags,
     access: manage,
@@ -173,6 +179,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/unschedule',
+    audit: 'campaigns.unschedule',
     summary: 'Takes a scheduled campaign back to draft; its quota is released',
     tags,
     access: manage,
@@ -185,6 +192,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/cancel',
+    audit: 'campaigns.cancel',
     summary: 'Cancels a scheduled or sending campaign: recipients not yet claimed end canceled; claimed ones finish',
     tags,
     access: manage,
@@ -197,6 +205,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/updateLocale',
+    audit: 'campaigns.set_locale',
     summary: 'Sets the draft’s render language',
     tags,
     access: manage,
@@ -209,6 +218,7 @@ export const campaignRoutes = [
   defineRoute({
     method: 'post',
     path: '/campaign/delete',
+    audit: 'campaigns.delete',
     summary: 'Always refused for a key (403 console_only): deleting a campaign is confirmed in the console',
     tags,
     access: manage,

@@ -38,6 +38,7 @@ export const directoryRoutes = [
   defineRoute({
     method: 'post',
     path: `${base}/upsert`,
+    audit: { none: 'the directory upsert is not audited (decisions.md, Teams): the member’s own history is the record' },
     summary: 'Creates or updates a member (matched by email, or by employee_id); only the fields sent change',
     tags,
     access: manage,
@@ -58,6 +59,7 @@ export const directoryRoutes = [
   defineRoute({
     method: 'post',
     path: `${base}/import`,
+    audit: 'directory.import',
     summary: 'Imports members from CSV text through a column mapping (at most 50,000 rows): a dry run counts creates, updates, unchanged and errors; the real run writes in batches and emits no member events',
     tags,
     access: manage,
@@ -104,6 +106,7 @@ export const directoryRoutes = [
   defineRoute({
     method: 'post',
     path: `${base}/deactivate`,
+    audit: 'directory.deactivate',
     summary: 'Deactivates a member (frees its seat, stops its automated cards); repeating it changes nothing',
     tags,
     access: manage,
@@ -116,6 +119,7 @@ export const directoryRoutes = [
   defineRoute({
     method: 'post',
     path: `${base}/reactivate`,
+    audit: 'directory.reactivate',
     summary: 'Reactivates a deactivated member; needs a free seat',
     tags,
     access: manage,
@@ -128,6 +132,7 @@ export const directoryRoutes = [
   defineRoute({
     method: 'post',
     path: `${base}/delete`,
+    audit: 'directory.delete',
     summary: 'Erases a member for good (GDPR erasure): personal data leaves every table',
     tags,
     access: manage,

@@ -37,6 +37,7 @@ export const ecardRoutes = [
   defineRoute({
     method: 'post',
     path: '/ecard/save',
+    audit: 'ecards.save',
     summary: 'Creates (no myEcard.id) or updates an eCard; details are sanitized, templates checked',
     tags,
     access: manage,
@@ -52,6 +53,7 @@ export const ecardRoutes = [
   defineRoute({
     method: 'post',
     path: '/ecard/deleteEcards',
+    audit: 'ecards.delete',
     summary: 'Deletes eCards for good (all or nothing); an eCard with send history needs its otp_confirmation_token',
     tags,
     access: manage,
@@ -64,6 +66,7 @@ export const ecardRoutes = [
   defineRoute({
     method: 'post',
     path: '/ecard/copy',
+    audit: 'ecards.copy',
     summary: 'Copies an eCard (design and image) into its widget or another',
     tags,
     access: manage,
@@ -76,6 +79,7 @@ export const ecardRoutes = [
   defineRoute({
     method: 'post',
     path: '/ecard/bulkUpdate',
+    audit: 'ecards.bulk_update',
     summary: 'Sets one field on every eCard of a widget, or on a list of eCards',
     tags,
     access: manage,
@@ -93,6 +97,7 @@ export const ecardRoutes = [
   defineRoute({
     method: 'post',
     path: '/ecard/saveOrder',
+    audit: 'ecards.reorder',
     summary: 'Sets the display order of eCards in their widget (the ones not listed follow, in their order)',
     tags,
     access: manage,
@@ -105,6 +110,7 @@ export const ecardRoutes = [
   defineRoute({
     method: 'post',
     path: '/ecard/uploadMediaImage',
+    audit: 'media.upload',
     summary: 'Hosts an image; its URL can be self_hosted_url or go inside details',
     tags,
     access: manage,
@@ -118,6 +124,7 @@ export const ecardRoutes = [
   defineRoute({
     method: 'post',
     path: '/ecard/preview',
+    audit: { none: 'a preview renders; nothing changes' },
     summary: 'Renders an eCard with merge tags and overrides; sends nothing',
     tags,
     access: view,
@@ -133,6 +140,7 @@ export const ecardRoutes = [
   defineRoute({
     method: 'post',
     path: '/ecard/sendTest',
+    audit: 'ecards.send_test',
     summary: 'Emails the eCard as it is sent now (sample merge values, "[Preview]" subject) to the owner or `email`; no quota, no webhook (sandbox: the outbox)',
     tags,
     access: manage,

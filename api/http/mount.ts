@@ -33,6 +33,7 @@ import {
   type SessionContext,
   type StepUpNeed,
 } from './route.ts';
+import { auditDenied, auditSuccess, declaredAction, keyActor, originOf, sessionActor } from './audit.ts';
 import { checkOrigin, isForeignOrigin, isUnsafe, readSessionCookie, signInCsrfCookie } from './session-cookie.ts';
 import {
   checkCsrf,
@@ -120,15 +121,22 @@ function keyRoute(route: AnyKeyRoute, where: string, services: ApiServices): Mid
   const bodyLimit = route.bodyLimitBytes ?? services.config.bodyLimitBytes;
   const checkResponse = services.config.strictResponses ? responseChecker(where, route.response, route.meta) : undefined;
   const answer = route.answer === 'flat' ? 'flat' : 'standard';
+  const action = declaredAction(route.audit);
   return async (ctx) => {
     const caller = ctx.state.caller;
     if (!caller) throw new Error('route reached without an authenticated caller');
-    checkAccess(route.access, caller.apiKey);
+    try {
+      checkAccess(route.access, caller.apiKey);
+    } catch (err) {
+      if (route.access !== 'any_key') await auditDenied(services, { accountId: caller.account.id, actor: keyActor(caller), ctx, surface: 'api', required: capabilityOf(route.access) });
+      throw err;
+    }
     const raw = route.method === 'get' ? undefined : await readBody(route, ctx, bodyLimit, 'json');
     const input = parseContracts(route, ctx, raw);
     const result = await route.handler(input, { services, caller, requestId: ctx.state.requestId, koa: koaOf(ctx) });
     const [data, meta] = unwrap(result, Boolean(route.meta));
     checkResponse?.(data, meta);
+    if (action) await auditSuccess(services, { accountId: caller.account.id, actor: keyActor(caller), action, params: input.params, data, origin: originOf(ctx, 'api') });
     writeEnvelope(ctx, answer, data, meta);
   };
 }
@@ -153,6 +161,7 @@ const sessionRequired = () => sessionRequiredError('Sign in to the console first
 function sessionRoute(route: AnySessionRoute, where: string, services: ApiServices): Middleware<ApiState> {
   const bodyLimit = route.bodyLimitBytes ?? services.config.bodyLimitBytes;
   const checkResponse = services.config.strictResponses ? responseChecker(where, route.response, route.meta) : undefined;
+  const action = declaredAction(route.audit);
   return async (ctx) => {
     // Whatever a console answer holds (keys, tokens, secrets) is not for caches.
     ctx.set('Cache-Control', 'no-store');
@@ -164,7 +173,11 @@ function sessionRoute(route: AnySessionRoute, where: string, services: ApiServic
       checkOrigin(ctx, services.config.publicBaseUrl);
       checkCsrf(ctx.get('X-CSRF-Token') || undefined, csrfTokenOf(session), 'The CSRF token is missing or wrong (GET /v2/console/api/me gives it)');
     }
-    checkRole(role, route.role);
+    const refusal = roleRefusal(role, route.role);
+    if (refusal) {
+      await auditDenied(services, { accountId: session.account_id, actor: await sessionActor(services, session), ctx, surface: 'console', required: String(refusal.extra.required) });
+      throw refusal;
+    }
     const account = await sessionAccount(services, session);
     const raw = route.method === 'get' ? undefined : await readBody(route, ctx, bodyLimit, 'json');
     const input = parseContracts(route, ctx, raw);
@@ -172,6 +185,7 @@ function sessionRoute(route: AnySessionRoute, where: string, services: ApiServic
     if (route.access?.stepUp) context.requireStepUp({ action: route.access.stepUp });
     const [data, meta] = unwrap(await route.handler(input, context), Boolean(route.meta));
     checkResponse?.(data, meta);
+    if (action) await auditSuccess(services, { accountId: account.id, actor: await sessionActor(services, session), action, params: input.params, data, origin: originOf(ctx, 'console') });
     writeEnvelope(ctx, 'standard', data, meta);
   };
 }
@@ -214,6 +228,7 @@ function widgetRoute(route: AnyWidgetRoute, where: string, services: ApiServices
 
 function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<ApiState> {
   const bodyLimit = route.bodyLimitBytes ?? services.config.bodyLimitBytes;
+  const action = declaredAction(route.audit);
   return (ctx) =>
     htmlErrors(ctx, async () => {
       const session = await findSession(services, readSessionCookie(ctx));
@@ -222,7 +237,10 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
       const page = pageSessionOf(session, await readMe(services, session), role);
       // Before the form is read: a refused form's body (a multipart upload) is never taken in.
       const refusal = roleRefusal(role, route.role);
-      if (refusal) return writePage(ctx, roleRefusedPage(refusal), page);
+      if (refusal) {
+        await auditDenied(services, { accountId: session.account_id, actor: await sessionActor(services, session), ctx, surface: 'console', required: String(refusal.extra.required) });
+        return writePage(ctx, roleRefusedPage(refusal), page);
+      }
       let raw: unknown;
       if (isUnsafe(ctx.method)) {
         checkOrigin(ctx, services.config.publicBaseUrl);
@@ -239,6 +257,10 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
       try {
         if (route.access) context.requireStepUp({ action: route.access.stepUp, ...(route.access.back ? { back: route.access.back } : {}) });
         result = await route.handler({ ...input, form, raw } as never, context);
+        // A page shows a refused form again with its status (422): only a success is written.
+        if (action && !('view' in result && (result.status ?? 200) >= 400) && !('framed' in result && (result.framed.status ?? 200) >= 400)) {
+          await auditSuccess(services, { accountId: page.account.id, actor: await sessionActor(services, session), action, params: input.params, data: undefined, origin: originOf(ctx, 'console') });
+        }
       } catch (err) {
         if (isRoleRefusal(err)) result = roleRefusedPage(err);
         else if (err instanceof StepUpRequired) result = { seeOther: stepUpLocation(err.need.back ?? ctx.path) };

@@ -11,6 +11,7 @@ import type { User } from '../../models/User.ts';
 import type { ApiServices, Caller } from '../context.ts';
 import type { PageData } from '../console/kit/render.ts';
 import type { Role, RoleNeed } from '../../services/team/roles.ts';
+import type { AuditDeclaration } from '../../services/audit/record.ts';
 
 /** Koa's context as a route sees it: with the path's parameters, as the router sets them. */
 export type KoaContext = Context & { params: Record<string, string> };
@@ -159,6 +160,8 @@ export interface KeyRouteDefinition<P extends Z = undefined, Q extends Z = undef
   summary: string;
   tags: string[];
   access: Access;
+  /** What a success writes to the audit log (`area.verb`), or `{ none: why }`; every unsafe route declares it (test/audit/declarations.test.ts). */
+  audit?: AuditDeclaration;
   answer?: 'envelope' | 'flat';
   /** The `data` of a success; for `flat`, the fields beside `success` and `messages` (an object schema). */
   response: R;
@@ -176,6 +179,8 @@ export interface SessionRouteDefinition<P extends Z = undefined, Q extends Z = u
   summary: string;
   /** What the member's role must allow (decisions.md "Teams"); no default. */
   role: RoleNeed;
+  /** What a success writes to the audit log (`area.verb`), or `{ none: why }`; every unsafe route declares it (test/audit/declarations.test.ts). */
+  audit?: AuditDeclaration;
   /** A step-up every call needs (checked after validation); conditional ones call `requireStepUp`. */
   access?: { stepUp: string };
   response: R;
@@ -211,6 +216,8 @@ export interface SessionPageDefinition<P extends Z = undefined, Q extends Z = un
   answer: 'page';
   /** What the member's role must allow (decisions.md "Teams"); no default. */
   role: RoleNeed;
+  /** What a success writes to the audit log (`area.verb`), or `{ none: why }`; every unsafe route declares it (test/audit/declarations.test.ts). */
+  audit?: AuditDeclaration;
   /** A step-up every call needs, and the page to come back to after it (default: this one). */
   access?: { stepUp: string; back?: string };
   /** The form's fields as `body`'s input (blank fields are usually "missing"). */

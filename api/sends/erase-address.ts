@@ -7,6 +7,7 @@ export const eraseAddressRoutes = [
   defineRoute({
     method: 'post',
     path: '/pub/ecard-actions/erase-address',
+    audit: 'sends.erase_address',
     summary:
       'Erases an address that is not a member of the directory from the account’s sends, recipients, thank-yous, opt-ins, verification codes, service emails and webhook events (a suppressed address stays suppressed by its hash); a member is 422 directory_member (erase the member instead)',
     tags: ['sends'],

@@ -47,6 +47,7 @@ export const sendRoutes = [
   defineRoute({
     method: 'post',
     path: '/pub/ecard-actions/send-ecard',
+    audit: { none: 'a send is not audited: the send log is its record' },
     summary: 'Sends an eCard by email now, at `sendAt`, or as a share link (header Idempotency-Key, 1–255 characters in 0x21–0x7E: the same key within 24 h sends once)',
     tags,
     access: { area: 'sends', level: 'manage' },
@@ -82,6 +83,7 @@ export const sendRoutes = [
   defineRoute({
     method: 'post',
     path: '/pub/ecard-actions/cancel-send',
+    audit: 'sends.cancel',
     summary: 'Cancels a scheduled send (its quota is given back)',
     tags,
     access: { area: 'sends', level: 'manage' },

@@ -42,6 +42,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'post',
     path: '/pub/team-member-actions/subscribe',
+    audit: 'webhooks.subscribe',
     summary: 'Subscribes a URL to one member-change or outcome event type (outcome types also need sends: view; the same pair again returns the same id)',
     tags,
     access: manage,
@@ -57,6 +58,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'post',
     path: '/pub/team-member-actions/unsubscribe',
+    audit: 'webhooks.unsubscribe',
     summary: 'Removes a member-change subscription',
     tags,
     access: manage,
@@ -69,6 +71,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'post',
     path: '/webhook/ecard-shared-url',
+    audit: 'webhooks.set_url',
     summary: 'Sets the account\'s ecard_shared webhook URL (blank disables it)',
     tags,
     access: manage,
@@ -93,6 +96,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'post',
     path: '/webhook/endpoints/enable',
+    audit: 'webhooks.enable_endpoint',
     summary: 'Re-enables a paused endpoint and resets its count of failed deliveries',
     tags,
     access: manage,
@@ -131,6 +135,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'post',
     path: '/webhook/deliveries/replay',
+    audit: 'webhooks.replay',
     summary: 'Sends a finished delivery again (same body and event id) as a new attempt',
     tags,
     access: manage,
@@ -143,6 +148,7 @@ export const webhookRoutes = [
   defineRoute({
     method: 'post',
     path: '/webhook/test',
+    audit: 'webhooks.test',
     summary: 'Fires a sample event, signed and logged, at an endpoint (default: the ecard_shared URL), even while paused',
     tags,
     access: manage,

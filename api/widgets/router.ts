@@ -39,6 +39,7 @@ export const widgetRoutes = [
   defineRoute({
     method: 'post',
     path: '/widget/save',
+    audit: 'widgets.save',
     summary: 'Creates (id 0) or updates a widget; fields not sent keep their value',
     tags,
     access: manage,
@@ -58,6 +59,7 @@ export const widgetRoutes = [
   defineRoute({
     method: 'post',
     path: '/widget/deleteWidgets',
+    audit: 'widgets.delete',
     summary: 'Deletes widgets with their eCards (all or nothing); a widget in use needs its otp_confirmation_token',
     tags,
     access: manage,
@@ -70,6 +72,7 @@ export const widgetRoutes = [
   defineRoute({
     method: 'post',
     path: '/widget/copyWidgetWithEcards',
+    audit: 'widgets.copy',
     summary: 'Copies a widget as "Copy - <name>" with its first `limit` eCards (default all)',
     tags,
     access: manage,

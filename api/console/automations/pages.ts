@@ -194,6 +194,7 @@ export const automationPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'automations', level: 'manage' },
     path: '/automations',
+    audit: 'automations.save',
     async handler({ form }, { services, account }) {
       const type = (EVENT_TYPES as readonly string[]).includes(form.event_type ?? '') ? (form.event_type as AutomationEventType) : 'birthday';
       let input: AutomationInput;
@@ -221,6 +222,7 @@ export const automationPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'automations', level: 'manage' },
     path: '/automations/:id',
+    audit: 'automations.save',
     params: AutomationIdParams,
     async handler({ params, form }, context) {
       const config = await findAutomation(context.services, context.account.id, params.id);
@@ -234,6 +236,7 @@ export const automationPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'automations', level: 'manage' },
     path: '/automations/:id/enable',
+    audit: 'automations.toggle',
     params: AutomationIdParams,
     async handler({ params, form }, context) {
       const config = await findAutomation(context.services, context.account.id, params.id);
@@ -247,6 +250,7 @@ export const automationPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'automations', level: 'manage' },
     path: '/automations/:id/gift',
+    audit: 'automations.set_gift',
     params: AutomationIdParams,
     async handler({ params, form }, context) {
       const config = await findAutomation(context.services, context.account.id, params.id);
@@ -260,6 +264,7 @@ export const automationPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'automations', level: 'manage' },
     path: '/automations/:id/notifications',
+    audit: 'automations.save_notifications',
     params: AutomationIdParams,
     async handler({ params, form }, { services, account }) {
       const config = await findAutomation(services, account.id, params.id);

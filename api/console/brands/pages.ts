@@ -140,6 +140,7 @@ export const brandPageRoutes: AnyRoute[] = [
       method: 'post',
       role: { area: 'brands', level: 'manage' },
       path: full.slice(CONSOLE_PREFIX.length),
+      audit: 'brands.save',
       ...(full === BASE ? {} : { params: BrandIdParams }),
       // Multipart when the form carries a logo file; its CSRF token is one of its fields either way.
       readBody: readBrandBody,
@@ -175,6 +176,7 @@ export const brandPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'brands', level: 'manage' },
     path: '/brands/:id/delete',
+    audit: 'brands.delete',
     params: BrandIdParams,
     async handler({ params, form }, context) {
       const { services, account } = context;

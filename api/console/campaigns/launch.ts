@@ -121,6 +121,7 @@ export const campaignLaunchRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/gift',
+    audit: 'campaigns.set_gift',
     params: CampaignIdParams,
     async handler({ params, form }, { services, account }) {
       const campaign = await findCampaign(services, account.id, params.id);
@@ -144,6 +145,7 @@ export const campaignLaunchRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/launch',
+    audit: 'campaigns.launch',
     params: CampaignIdParams,
     async handler({ params, form }, context) {
       const { services, account } = context;

@@ -99,6 +99,7 @@ const moveRoute = (name: 'unschedule' | 'cancel', run: typeof unscheduleCampaign
     method: 'post',
     role: { area: 'campaigns', level: 'manage' },
     path: `/campaigns/:id/${name}`,
+    audit: `campaigns.${name}`,
     params: CampaignIdParams,
     async handler({ params }, { services, account }) {
       const campaign = await findCampaign(services, account.id, params.id);
@@ -151,6 +152,7 @@ export const campaignPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/locale',
+    audit: 'campaigns.set_locale',
     params: CampaignIdParams,
     async handler({ params, form }, { services, account }) {
       const campaign = await findCampaign(services, account.id, params.id);

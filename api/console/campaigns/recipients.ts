@@ -122,6 +122,7 @@ export const campaignRecipientRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/recipients',
+    audit: 'campaigns.save_recipients',
     params: CampaignIdParams,
     bodyLimitBytes: RECIPIENTS_BODY_LIMIT,
     readBody: readRecipientsBody(LISTS),

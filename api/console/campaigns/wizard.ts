@@ -106,6 +106,7 @@ export const campaignWizardRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns',
+    audit: 'campaigns.save',
     async handler({ form }, { services, account }) {
       return saveDetails(services, account.id, 0, form);
     },
@@ -124,6 +125,7 @@ export const campaignWizardRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/details',
+    audit: 'campaigns.save',
     params: CampaignIdParams,
     async handler({ params, form }, { services, account }) {
       const draft = await draftOf(services, account.id, params.id);
@@ -147,6 +149,7 @@ export const campaignWizardRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'campaigns', level: 'manage' },
     path: '/campaigns/:id/ecards',
+    audit: 'campaigns.save_ecards',
     params: CampaignIdParams,
     readBody: readListBody(['ecard_ids']),
     async handler({ params, form }, { services, account }) {

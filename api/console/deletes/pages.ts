@@ -43,6 +43,7 @@ export const deletePageRoutes: AnyRoute[] = (['campaigns', 'automations'] as con
     method: 'post',
     role: { area: kind, level: 'manage' },
     path: `/${kind}/:id/delete`,
+    audit: `${kind}.delete`,
     params: IdParams,
     async handler({ params: { id } }, { services, account }) {
       if (kind === 'campaigns') await deleteCampaign(services, account.id, id);

@@ -155,6 +155,7 @@ export const directoryImportPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'directory', level: 'manage' },
     path: '/directory/import/map',
+    audit: { none: 'the mapping step reads the file; nothing is written' },
     bodyLimitBytes: FORM_LIMIT,
     readBody: readWizardBody,
     async handler({ raw }, { services, account }) {
@@ -173,6 +174,7 @@ export const directoryImportPageRoutes: AnyRoute[] = [
       method: 'post',
       role: { area: 'directory', level: 'manage' },
       path: `/directory/import/${step}`,
+      audit: step === 'apply' ? 'directory.import' : { none: 'a dry run writes nothing' },
       bodyLimitBytes: FORM_LIMIT,
       readBody: readWizardBody,
       async handler({ raw }, { services, account }) {

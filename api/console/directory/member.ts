@@ -102,6 +102,7 @@ export const memberPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'directory', level: 'manage' },
     path: '/directory/members',
+    audit: 'directory.save_member',
     async handler({ form }, { services, account }) {
       return save(services, account, form, null);
     },
@@ -120,6 +121,7 @@ export const memberPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'directory', level: 'manage' },
     path: '/directory/members/:id',
+    audit: 'directory.save_member',
     params: MemberIdParams,
     async handler({ params, form }, { services, account }) {
       // Another account's id is a 404 before anything in the form is looked at.
@@ -131,6 +133,7 @@ export const memberPageRoutes: AnyRoute[] = [
       method: 'post',
       role: { area: 'directory', level: 'manage' },
       path: `/directory/members/:id/${verb}`,
+      audit: `directory.${verb}`,
       params: MemberIdParams,
       async handler({ params }, { services, account }) {
         const member = await memberOf(services, account, params.id);
@@ -171,6 +174,7 @@ export const memberPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'directory', level: 'manage' },
     path: '/directory/members/:id/erase',
+    audit: 'directory.erase_member',
     params: MemberIdParams,
     async handler({ params }, { services, account }) {
       const member = await memberOf(services, account, params.id);

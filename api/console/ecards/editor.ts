@@ -125,6 +125,7 @@ export const ecardEditorPageRoutes = [
     method: 'post',
     role: { area: 'ecards', level: 'manage' },
     path: '/ecards',
+    audit: 'ecards.save',
     readBody: (koa, limit) => readEcardForm(koa, limit),
     bodyLimitBytes: ECARD_FORM_LIMIT,
     async handler({ form }, context) {
@@ -138,6 +139,7 @@ export const ecardEditorPageRoutes = [
     method: 'post',
     role: { area: 'ecards', level: 'manage' },
     path: '/ecards/:id',
+    audit: 'ecards.save',
     params: EcardIdParams,
     readBody: (koa, limit) => readEcardForm(koa, limit),
     bodyLimitBytes: ECARD_FORM_LIMIT,

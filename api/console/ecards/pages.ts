@@ -106,6 +106,7 @@ export const ecardListPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'ecards', level: 'manage' },
     path: '/ecards/bulk',
+    audit: 'ecards.bulk_update',
     // Every ticked checkbox is an `ecardids` field: read them all (the standard form reader keeps the last).
     readBody: readBulkBody,
     async handler({ form }, { services, account }) {

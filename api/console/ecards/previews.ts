@@ -64,6 +64,7 @@ const ecardPreview = (method: 'get' | 'post', kind: 'ecard' | 'email'): AnyRoute
     method,
     role: { area: 'ecards', level: method === 'get' ? 'view' : 'manage' },
     path: `/preview/${kind}/:id`,
+    audit: { none: 'a preview renders; nothing changes' },
     params: EcardIdParams,
     query: StateQuery,
     async handler({ params, query, form }, { services, account, page }): Promise<PageResult> {
@@ -87,6 +88,7 @@ const brandPreview = (method: 'get' | 'post'): AnyRoute =>
     method,
     role: { area: 'brands', level: method === 'get' ? 'view' : 'manage' },
     path: '/preview/brand/:id',
+    audit: { none: 'a preview renders; nothing changes' },
     params: BrandIdParams,
     async handler({ params, form }, { services, account, page }): Promise<PageResult> {
       // A saved brand must be the account's (404), with or without the form over it.

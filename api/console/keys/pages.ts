@@ -57,6 +57,7 @@ export const keyPageRoutes = [
     method: 'post',
     role: 'admin',
     path: '/keys',
+    audit: 'keys.create',
     body: CreateKeyBody,
     fromForm: (form) => ({ name: form.name ?? '', ...(fullAccessOf(form) ? { full_access: true } : { permissions: levelsOf(form) }) }),
     async handler({ body, form }, { services, account, requireStepUp }) {
@@ -85,6 +86,7 @@ export const keyPageRoutes = [
     method: 'post',
     role: 'admin',
     path: '/keys/:id',
+    audit: 'keys.update',
     params: KeyIdParams,
     body: UpdateKeyBody,
     // The page's form sends both; "keep full access" leaves the scopes alone.
@@ -102,6 +104,7 @@ export const keyPageRoutes = [
     method: 'post',
     role: 'admin',
     path: '/keys/:id/rotate',
+    audit: 'keys.rotate',
     params: KeyIdParams,
     body: RotateKeyBody,
     fromForm: (form) => ({ grace_seconds: (/^\d{1,7}$/.test(form.grace_seconds ?? '') ? Number(form.grace_seconds) : form.grace_seconds) ?? 0 }),
@@ -126,6 +129,7 @@ export const keyPageRoutes = [
     method: 'post',
     role: 'admin',
     path: '/keys/:id/revoke',
+    audit: 'keys.revoke',
     params: KeyIdParams,
     async handler({ params }, { services, account }) {
       await revokeKey(services, params.id, services.now(), account.id);

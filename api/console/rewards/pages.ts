@@ -68,6 +68,7 @@ export const rewardPageRoutes = [
     method: 'post',
     role: { area: 'gift_cards', level: 'manage' },
     path: '/rewards/settings',
+    audit: 'gift_cards.settings',
     body: SettingsBody,
     fromForm: (form) => ({
       provider_mode: form.provider_mode || undefined,
@@ -87,6 +88,7 @@ export const rewardPageRoutes = [
     method: 'post',
     role: { area: 'gift_cards', level: 'manage' },
     path: '/rewards/rules',
+    audit: 'gift_cards.rules',
     body: RuleBody,
     fromForm: (form) => ({ period: form.period || undefined, limit: numberField(form.limit) }),
     async handler({ body }, { services, account, requireStepUp }) {
@@ -100,6 +102,7 @@ export const rewardPageRoutes = [
     method: 'post',
     role: { area: 'gift_cards', level: 'manage' },
     path: '/rewards/codes',
+    audit: 'gift_cards.upload_codes',
     // A multipart form: its CSRF token is one of its fields, checked as the urlencoded forms' are.
     readBody: (koa) => readCodesUpload(koa),
     async handler({ raw }, { services, account }) {

@@ -91,6 +91,7 @@ export const sendPageRoutes = [
     method: 'post',
     role: { area: 'sends', level: 'manage' },
     path: '/send',
+    audit: { none: 'a send is not audited: the send log is its record' },
     async handler({ form }, { services, account }) {
       const values = valuesOf(form);
       // No JavaScript: "More recipient rows" posts the form to get it back with more rows; nothing is sent.

@@ -14,6 +14,7 @@ export const sendTestPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'ecards', level: 'manage' },
     path: '/ecards/:id/test',
+    audit: 'ecards.send_test',
     params: EcardIdParams,
     body: SendTestBody.omit({ id: true }),
     // A blank address means the owner's.

@@ -201,6 +201,7 @@ export const sendLogPageRoutes = [
     method: 'post',
     role: { area: 'sends', level: 'manage' },
     path: '/sends/:id/cancel',
+    audit: 'sends.cancel',
     params: SendIdParams,
     async handler({ params }, { services, account }) {
       try {

@@ -66,6 +66,7 @@ export const sessionPageRoutes = [
     method: 'post',
     role: 'member',
     path: '/sign-out',
+    audit: 'session.sign_out',
     async handler(_input, { services, session, koa }) {
       await signOut(services, session);
       clearSessionCookie(koa);
@@ -76,6 +77,7 @@ export const sessionPageRoutes = [
     method: 'post',
     role: 'member',
     path: '/mode',
+    audit: 'session.mode',
     async handler({ form }, { services, session }) {
       if (form.mode !== 'live' && form.mode !== 'sandbox') throw invalidParameter('mode must be live or sandbox');
       await setMode(services, session, form.mode);
@@ -94,6 +96,7 @@ export const sessionPageRoutes = [
     method: 'post',
     role: 'member',
     path: '/step-up',
+    audit: 'session.step_up',
     async handler({ form }, { services, session, koa }) {
       const next = safeNext(form.next);
       try {

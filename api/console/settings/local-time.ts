@@ -56,6 +56,7 @@ export const localTimePageRoutes = [
     method: 'post',
     role: { area: 'settings', level: 'manage' },
     path: '/local-time',
+    audit: 'settings.local_time',
     async handler({ form }, { services, account }) {
       const values: FormValues = { default_timezone: form.default_timezone ?? '', quiet: form.quiet === 'on', quiet_start: form.quiet_start ?? '', quiet_end: form.quiet_end ?? '' };
       // Unticked, the quiet hours are removed whatever the time fields hold.

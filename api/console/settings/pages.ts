@@ -51,6 +51,7 @@ export const settingsPageRoutes = [
     method: 'post',
     role: { area: 'directory', level: 'manage' },
     path: '/settings/fields',
+    audit: 'directory.add_field',
     body: CustomFieldBody,
     fromForm: (form) => ({ key: form.key || undefined, label: form.label || undefined, required: form.required === 'on' }),
     async handler({ body }, { services, account }) {
@@ -62,6 +63,7 @@ export const settingsPageRoutes = [
     method: 'post',
     role: { area: 'directory', level: 'manage' },
     path: '/settings/fields/:key/remove',
+    audit: 'directory.remove_field',
     params: CustomFieldParams,
     async handler({ params }, { services, account }) {
       await deactivateCustomField(services, account.id, params.key);
@@ -72,6 +74,7 @@ export const settingsPageRoutes = [
     method: 'post',
     role: { area: 'sends', level: 'manage' },
     path: '/settings/suppressions',
+    audit: 'sends.suppress',
     async handler({ form }, { services, account }) {
       const { kind, value } = suppressionOf(form);
       return done((await addSuppression(services, account.id, kind, value)) ? 'suppressed' : 'already-suppressed');
@@ -81,6 +84,7 @@ export const settingsPageRoutes = [
     method: 'post',
     role: { area: 'sends', level: 'manage' },
     path: '/settings/suppressions/remove',
+    audit: 'sends.unsuppress',
     async handler({ form }, { services, account }) {
       const { kind, value } = suppressionOf(form);
       return done((await removeSuppression(services, account.id, kind, value)) ? 'lifted' : 'not-suppressed');

@@ -21,6 +21,7 @@ export const passwordPageRoutes = [
     method: 'post',
     role: 'member',
     path: '/password',
+    audit: 'user.password_change',
     body: PasswordBody,
     fromForm: (form) => ({ current_password: form.current_password || undefined, new_password: form.new_password || undefined }),
     async handler({ body }, { services, session, koa }) {

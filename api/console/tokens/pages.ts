@@ -34,6 +34,7 @@ export const tokenPageRoutes = [
     method: 'post',
     role: 'member',
     path: '/tokens',
+    audit: 'tokens.issue',
     body: IssueTokenBody,
     fromForm: (form) => {
       const rawId = (form.resource_id ?? '').trim();

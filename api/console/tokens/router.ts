@@ -10,6 +10,7 @@ export const consoleTokenRoutes = [
     method: 'post',
     role: 'member',
     path: '/tokens',
+    audit: 'tokens.issue',
     summary: 'Issues a one-time confirmation token for a purpose and resource (valid 10 minutes), shown only now',
     body: IssueTokenBody,
     response: IssuedToken,

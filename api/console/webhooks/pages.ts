@@ -60,6 +60,7 @@ export const webhookPageRoutes = [
     method: 'post',
     role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/ecard-shared-url',
+    audit: 'webhooks.set_url',
     body: EcardSharedUrlBody,
     fromForm: (form) => ({ url: form.url ?? '' }),
     async handler({ body }, { services, account }) {
@@ -71,6 +72,7 @@ export const webhookPageRoutes = [
     method: 'post',
     role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/endpoints/:id/enable',
+    audit: 'webhooks.enable_endpoint',
     params: IdParams,
     async handler({ params }, { services, account }) {
       await enableEndpoint(services, account.id, params.id);
@@ -81,6 +83,7 @@ export const webhookPageRoutes = [
     method: 'post',
     role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/test',
+    audit: 'webhooks.test',
     body: TestBody,
     fromForm: (form) => (form.endpoint_id ? { endpoint_id: fromDigits(form.endpoint_id) } : {}),
     async handler({ body }, { services, account }) {
@@ -94,6 +97,7 @@ export const webhookPageRoutes = [
     method: 'get',
     role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/secret',
+    audit: 'webhooks.reveal_secret',
     access: { stepUp: 'Revealing the signing secret', back: `${BASE}/secret` },
     async handler(_input, { services, account }) {
       const secret = await shownSecret(services, account.id, services.now(), false);
@@ -104,6 +108,7 @@ export const webhookPageRoutes = [
     method: 'post',
     role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/secret/rotate',
+    audit: 'webhooks.rotate_secret',
     access: { stepUp: 'Rotating the signing secret', back: `${BASE}/secret` },
     async handler(_input, { services, account }) {
       const secret = await shownSecret(services, account.id, services.now(), true);
@@ -153,6 +158,7 @@ export const webhookPageRoutes = [
     method: 'post',
     role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/deliveries/:id/replay',
+    audit: 'webhooks.replay',
     params: IdParams,
     async handler({ params }, { services, account }) {
       await replayDelivery(services, account.id, params.id);
@@ -173,6 +179,7 @@ export const webhookPageRoutes = [
     method: 'post',
     role: { area: 'webhooks', level: 'manage' },
     path: '/webhooks/subscriptions/:id/remove',
+    audit: 'webhooks.unsubscribe',
     params: IdParams,
     async handler({ params }, { services, account }) {
       await unsubscribe(services, account.id, params.id);

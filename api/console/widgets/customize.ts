@@ -40,6 +40,7 @@ export const widgetCustomizeRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/customize',
+    audit: 'widgets.customize',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {
       const widget = await widgetOf(services, account.id, params.id);

@@ -38,6 +38,7 @@ export const widgetEcardActionRoutes = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: action('copy'),
+    audit: 'ecards.copy',
     params: EcardIdParams,
     async handler({ params, form }, { services, account }) {
       const source = await findEcard(services, account.id, params.id);
@@ -50,6 +51,7 @@ export const widgetEcardActionRoutes = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: action('visibility'),
+    audit: 'ecards.set_visibility',
     params: EcardIdParams,
     async handler({ params, form }, { services, account }) {
       // The eCard first: another account's is a 404 whatever the form says.
@@ -63,6 +65,7 @@ export const widgetEcardActionRoutes = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: action('price'),
+    audit: 'ecards.set_price',
     params: EcardIdParams,
     async handler({ params, form }, { services, account }) {
       const ecard = await findEcard(services, account.id, params.id);
@@ -81,6 +84,7 @@ export const widgetEcardActionRoutes = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: action('delete'),
+    audit: 'ecards.delete',
     params: EcardIdParams,
     async handler({ params, form }, context) {
       const { services, account } = context;

@@ -125,6 +125,7 @@ export const widgetEcardPageRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/ecards/order',
+    audit: 'ecards.reorder',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {
       const widget = await findWidget(services, account.id, params.id);

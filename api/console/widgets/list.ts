@@ -50,6 +50,7 @@ export const widgetListRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: '/widgets',
+    audit: 'widgets.create',
     async handler({ form }, context) {
       try {
         const { name } = parseInput(CreateBody, { name: form.name ?? '' }, 'body');
@@ -74,6 +75,7 @@ export const widgetListRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/copy',
+    audit: 'widgets.copy',
     params: WidgetIdParams,
     async handler({ params, form }, context) {
       await widgetOf(context.services, context.account.id, params.id);

@@ -45,6 +45,7 @@ export const widgetPreviewRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: '/preview/widget/:id',
+    audit: { none: 'a preview renders; nothing changes' },
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {
       const widget = await widgetOf(services, account.id, params.id);

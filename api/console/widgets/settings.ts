@@ -49,6 +49,7 @@ export const widgetSettingsRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/settings',
+    audit: 'widgets.save',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {
       const widget = await widgetOf(services, account.id, params.id);
@@ -77,6 +78,7 @@ export const widgetSettingsRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/directory',
+    audit: 'widgets.directory_rule',
     params: WidgetIdParams,
     async handler({ params, form }, context) {
       const { services, account } = context;
@@ -108,6 +110,7 @@ export const widgetSettingsRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/delete',
+    audit: 'widgets.delete',
     params: WidgetIdParams,
     async handler({ params, form }, context) {
       const { services, account } = context;

@@ -44,6 +44,7 @@ export const widgetShareRoutes: AnyRoute[] = [
     method: 'post',
     role: { area: 'widgets', level: 'manage' },
     path: '/widgets/:id/share',
+    audit: 'widgets.share_settings',
     params: WidgetIdParams,
     async handler({ params, form }, { services, account }) {
       const widget = await widgetOf(services, account.id, params.id);
