@@ -19,6 +19,11 @@ export function defineConsoleModels(sequelize: Sequelize) {
     declare created_at: Date;
     declare last_seen_at: Date;
     declare step_up_at: CreationOptional<Date | null>;
+    /** What the person's session list names it by (the session id itself is stored only as a hash). */
+    declare public_id: string;
+    /** Where and with what it was opened (sign-in). */
+    declare ip: CreationOptional<string | null>;
+    declare user_agent: CreationOptional<string | null>;
   }
   ConsoleSession.init(
     {
@@ -31,6 +36,9 @@ export function defineConsoleModels(sequelize: Sequelize) {
       created_at: { type: DataTypes.DATE(3), allowNull: false },
       last_seen_at: { type: DataTypes.DATE(3), allowNull: false },
       step_up_at: { type: DataTypes.DATE(3), allowNull: true },
+      public_id: { type: DataTypes.STRING(32), allowNull: false },
+      ip: { type: DataTypes.STRING(64), allowNull: true },
+      user_agent: { type: DataTypes.STRING(255), allowNull: true },
     },
     { sequelize, tableName: 'console_sessions', modelName: 'ConsoleSession', timestamps: false },
   );

@@ -25,6 +25,7 @@ import { campaignPageRoutes, campaignWizardRoutes } from './campaigns/page-route
 import { automationPageRoutes } from './automations/pages.ts';
 import { directoryPageRoutes } from './directory/pages.ts';
 import { directoryImportPageRoutes } from './directory/import.ts';
+import { profilePageRoutes } from './profile/pages.ts';
 
 export const consolePageRoutes: readonly AnyRoute[] = [
   ...sessionPageRoutes,
@@ -36,6 +37,7 @@ export const consolePageRoutes: readonly AnyRoute[] = [
   ...settingsPageRoutes,
   ...outboxPageRoutes,
   ...passwordPageRoutes,
+  ...profilePageRoutes,
   ...localTimePageRoutes,
   ...assetRoutes,
   ...widgetPageRoutes,

@@ -9,5 +9,6 @@ import { consoleSettingsRoutes } from './settings/router.ts';
 import { consoleOutboxRoutes } from './outbox/router.ts';
 import { consoleWebhookRoutes } from './webhooks/router.ts';
 import { consoleCampaignRoutes } from './campaigns/router.ts';
+import { consoleProfileRoutes } from './profile/router.ts';
 
-export const consoleRoutes: readonly AnyRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes, ...consoleCampaignRoutes];
+export const consoleRoutes: readonly AnyRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes, ...consoleCampaignRoutes, ...consoleProfileRoutes];

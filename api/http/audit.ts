@@ -18,11 +18,11 @@ export const originOf = (ctx: Context, surface: AuditOrigin['surface']): AuditOr
 
 export const keyActor = (caller: Caller): Actor => ({ type: 'api_key', keyId: caller.apiKey.id, label: keyLabel(caller.apiKey, caller.account) });
 
-/** The signed-in person: their email is read when a row is written (a console request reads no user otherwise). */
-export async function sessionActor(services: ApiServices, session: ConsoleSession): Promise<Actor> {
+/** The signed-in person: their email as a page already read it, else read when a row is written (the console API reads no user otherwise). */
+export async function sessionActor(services: ApiServices, session: ConsoleSession, email?: string): Promise<Actor> {
   // `owner_id` holds the user's id (models/ConsoleSession.ts).
-  const user = await services.models.User.findByPk(session.owner_id, { attributes: ['id', 'email'] });
-  return { type: 'user', userId: session.owner_id, label: user?.email ?? '' };
+  const label = email ?? (await services.models.User.findByPk(session.owner_id, { attributes: ['id', 'email'] }))?.email ?? '';
+  return { type: 'user', userId: session.owner_id, label };
 }
 
 function targetOf(action: string, params: unknown, data: unknown): { type: string; id: string | number } | null {

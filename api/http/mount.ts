@@ -238,7 +238,7 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
       // Before the form is read: a refused form's body (a multipart upload) is never taken in.
       const refusal = roleRefusal(role, route.role);
       if (refusal) {
-        await auditDenied(services, { accountId: session.account_id, actor: await sessionActor(services, session), ctx, surface: 'console', required: String(refusal.extra.required) });
+        await auditDenied(services, { accountId: session.account_id, actor: await sessionActor(services, session, page.me.owner_email), ctx, surface: 'console', required: String(refusal.extra.required) });
         return writePage(ctx, roleRefusedPage(refusal), page);
       }
       let raw: unknown;
@@ -259,7 +259,7 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
         result = await route.handler({ ...input, form, raw } as never, context);
         // A page shows a refused form again with its status (422): only a success is written.
         if (action && !('view' in result && (result.status ?? 200) >= 400) && !('framed' in result && (result.framed.status ?? 200) >= 400)) {
-          await auditSuccess(services, { accountId: page.account.id, actor: await sessionActor(services, session), action, params: input.params, data: undefined, origin: originOf(ctx, 'console') });
+          await auditSuccess(services, { accountId: page.account.id, actor: await sessionActor(services, session, page.me.owner_email), action, params: input.params, data: undefined, origin: originOf(ctx, 'console') });
         }
       } catch (err) {
         if (isRoleRefusal(err)) result = roleRefusedPage(err);

@@ -28,7 +28,7 @@ export interface SignedIn {
   user: User;
 }
 
-export async function signIn(ctx: Pick<ServiceContext, 'models' | 'now' | 'config'>, input: { email: string; password: string; clientIp: string }): Promise<SignedIn> {
+export async function signIn(ctx: Pick<ServiceContext, 'models' | 'now' | 'config'>, input: { email: string; password: string; clientIp: string; userAgent?: string }): Promise<SignedIn> {
   const email = input.email.trim().toLowerCase();
   const attempt = await takeAttempt(ctx, email, input.clientIp);
   const user = await ctx.models.User.findOne({ where: { email } });
@@ -41,7 +41,7 @@ export async function signIn(ctx: Pick<ServiceContext, 'models' | 'now' | 'confi
   // A hash made at an older cost is made anew while the password is at hand.
   const rehashed = needsRehash(user.password_hash, ctx.config.passwordScryptLog2N) ? { password_hash: await hashPassword(input.password, ctx.config.passwordScryptLog2N) } : {};
   await user.update({ ...rehashed, last_sign_in_at: now });
-  return { ...(await openSession(ctx, user, accountId, now)), user };
+  return { ...(await openSession(ctx, { user, accountId, now, ip: input.clientIp, userAgent: input.userAgent ?? null })), user };
 }
 
 /** The live account a sign-in opens: the user's last one while they are still a member there, else their oldest membership's. */
@@ -53,11 +53,27 @@ async function accountToOpen(ctx: Pick<ServiceContext, 'models'>, user: User): P
 }
 
 /** A new session (a new id at every sign-in) of `user` on the live account `accountId`. */
-async function openSession(ctx: Pick<ServiceContext, 'models'>, user: User, accountId: number, now: Date, transaction?: Transaction): Promise<{ sessionId: string; session: ConsoleSession }> {
+async function openSession(
+  ctx: Pick<ServiceContext, 'models'>,
+  opening: { user: User; accountId: number; now: Date; ip: string; userAgent: string | null },
+  transaction?: Transaction,
+): Promise<{ sessionId: string; session: ConsoleSession }> {
   const { models } = ctx;
+  const { user, accountId, now } = opening;
   const sessionId = randomBytes(32).toString('base64url');
   const session = await models.ConsoleSession.create(
-    { id_hash: sha256(sessionId), owner_id: user.id, account_id: accountId, csrf_secret: randomBytes(32).toString('hex'), created_at: now, last_seen_at: now, mode: 'live' },
+    {
+      id_hash: sha256(sessionId),
+      public_id: randomBytes(12).toString('base64url'),
+      owner_id: user.id,
+      account_id: accountId,
+      csrf_secret: randomBytes(32).toString('hex'),
+      created_at: now,
+      last_seen_at: now,
+      mode: 'live',
+      ip: opening.ip.slice(0, 64),
+      user_agent: opening.userAgent?.slice(0, 255) || null,
+    },
     transaction ? { transaction } : {},
   );
   return { sessionId, session };

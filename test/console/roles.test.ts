@@ -18,8 +18,8 @@ const pageRoutes = sessionRoutes(consolePageRoutes).filter((r) => answerOf(r) ==
 
 // Ids no account has, in each parameter's form: the kit decides on the role before it looks at them.
 const filled = (path: string) => path.replace(/:id\b/g, '987654321').replace(/:key\b/g, 'no_such_field');
-// Signing out ends the walk's own session: checked on its own below.
-const walked = (routes: Declared[]) => routes.filter((r) => !r.path.endsWith('/sign-out'));
+// Signing out and ending one's other sessions end the walk's own sessions: checked on their own below.
+const walked = (routes: Declared[]) => routes.filter((r) => !r.path.endsWith('/sign-out') && !r.path.endsWith('/revoke-others'));
 const REFUSED_PAGE = 'Not available to your role';
 
 describe('console roles: every route declares one', () => {
@@ -195,10 +195,15 @@ describe('console roles: what each role sees and may do', function () {
     expect(page.headers.get('location')).to.match(/\/v2\/console\/sign-in/);
   });
 
-  it('every member may sign out', async () => {
+  it('every member may end their other sessions and sign out', async () => {
     const viewer = await signedInMember(stack, account, 'viewer');
+    expect((await viewer.client.ok<{ revoked: number }>('POST', '/me/sessions/revoke-others', {})).revoked).to.equal(1);
     expect((await viewer.client.call('POST', '/sign-out')).status).to.equal(200);
-    const res = await viewer.browser.post('/v2/console/sign-out', { _csrf: hidden(await (await viewer.browser.get('/v2/console/')).text(), '_csrf') });
-    expect(res.status).to.equal(303);
+    expect((await viewer.client.call('GET', '/me')).status).to.equal(401);
+    const designer = await signedInMember(stack, account, 'designer');
+    const ended = await designer.browser.post('/v2/console/profile/sessions/revoke-others', { _csrf: designer.csrf });
+    expect(ended.headers.get('location')).to.equal('/v2/console/profile/sessions?ended=others');
+    expect((await designer.browser.post('/v2/console/sign-out', { _csrf: designer.csrf })).headers.get('location')).to.match(/\/v2\/console\/sign-in/);
+    expect((await designer.browser.get('/v2/console/')).status).to.equal(303);
   });
 });

@@ -20,7 +20,7 @@ describe('the daily prune pass', function () {
     const ago = (ms: number) => new Date(now.getTime() - ms);
     const session = (createdAgo: number, seenAgo: number) =>
       models.ConsoleSession.create({
-        id_hash: randomBytes(32).toString('hex'), owner_id: owner.id, account_id: account.accountId, csrf_secret: randomBytes(32).toString('hex'),
+        id_hash: randomBytes(32).toString('hex'), public_id: randomBytes(12).toString('base64url'), owner_id: owner.id, account_id: account.accountId, csrf_secret: randomBytes(32).toString('hex'),
         created_at: ago(createdAgo), last_seen_at: ago(seenAgo),
       });
     const sessions = {

@@ -21,7 +21,7 @@ const ABOUT: Record<string, string> = {
   Directory: 'Your team: members, departments, custom fields, suppressions and imports.',
   Rewards: 'Gift cards with eCards: codes, spend rules and orders.',
   Developers: 'API keys, confirmation tokens and webhooks.',
-  Settings: 'The outbox and your password.',
+  Settings: 'Time and quiet hours, the outbox, your password and your sessions.',
 };
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

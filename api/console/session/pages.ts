@@ -53,7 +53,7 @@ export const sessionPageRoutes = [
     async handler({ form }, { services, koa }) {
       const next = safeNext(form.next);
       try {
-        const { sessionId } = await signIn(services, { email: form.email ?? '', password: form.password ?? '', clientIp: koa.ip });
+        const { sessionId } = await signIn(services, { email: form.email ?? '', password: form.password ?? '', clientIp: koa.ip, userAgent: koa.get('User-Agent') });
         setSessionCookie(koa, sessionId);
         return seeOther(next);
       } catch (err) {

@@ -51,7 +51,7 @@ export const consoleSessionRoutes = [
     body: SignInBody,
     response: Me,
     async handler({ body }, { services, koa }) {
-      const { sessionId, session } = await signIn(services, { ...body, clientIp: koa.ip });
+      const { sessionId, session } = await signIn(services, { ...body, clientIp: koa.ip, userAgent: koa.get('User-Agent') });
       setSessionCookie(koa, sessionId);
       return meOf(services, await readMe(services, session), session);
     },
