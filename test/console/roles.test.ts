@@ -8,7 +8,7 @@ import { consoleRoutes } from '../../api/console/routes.ts';
 import { answerOf, surfaceOf, type AnyRoute } from '../../api/http/route.ts';
 import { ROLE_AREAS, ROLES, roleAllows, type Role, type RoleNeed } from '../../services/team/roles.ts';
 import { newAccount, type TestAccount } from '../helpers/api.ts';
-import { hidden, signedInMember } from '../helpers/console.ts';
+import { signedInMember } from '../helpers/console.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
 type Declared = AnyRoute & { method: string; path: string; role: RoleNeed };

@@ -29,7 +29,7 @@ describe('console: your sessions', function () {
     const signed = await signedInConsole(stack);
     first = signed.client;
     accountId = signed.account.accountId;
-    email = ((await first.ok('GET', '/me')) as { user: { email: string } }).user.email;
+    email = (await first.ok<{ user: { email: string } }>('GET', '/me')).user.email;
   });
 
   it('lists each sign-in with its address and browser, newest first, this one marked', async () => {
