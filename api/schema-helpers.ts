@@ -114,7 +114,9 @@ export type ResourceKind =
   | 'api_key'
   | 'sandbox_email'
   /** A confirmation token's resource: the widget, eCard, brand, campaign or automation its purpose names. */
-  | 'token_resource';
+  | 'token_resource'
+  /** A console session's public id: only its own person's (another person's, even in the same account, is 404). */
+  | 'console_session';
 
 /**
  * Marks a schema as naming server-assigned ids of `kind` (`x-resource` in the OpenAPI document): another

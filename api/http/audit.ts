@@ -32,9 +32,16 @@ function targetOf(action: string, params: unknown, data: unknown): { type: strin
   return id === undefined ? null : { type: action.slice(0, action.indexOf('.')), id };
 }
 
-/** Writes a route's declared action for the account it acted on. */
-export async function auditSuccess(services: ApiServices, input: { accountId: number; actor: Actor; action: string; params: unknown; data: unknown; origin: AuditOrigin }): Promise<void> {
-  await recordAudit(services, { accountId: input.accountId, actor: input.actor, action: input.action, target: targetOf(input.action, input.params, input.data), origin: input.origin });
+// People's actions belong to the live account whichever twin the console shows (decisions.md "Teams").
+const LIVE_AREAS = new Set(['session', 'user', 'team', 'account']);
+
+/** Writes a route's declared action for the account it acted on (`liveAccountId` for people's own actions). */
+export async function auditSuccess(
+  services: ApiServices,
+  input: { accountId: number; liveAccountId: number; actor: Actor; action: string; params: unknown; data: unknown; origin: AuditOrigin },
+): Promise<void> {
+  const accountId = LIVE_AREAS.has(input.action.slice(0, input.action.indexOf('.'))) ? input.liveAccountId : input.accountId;
+  await recordAudit(services, { accountId, actor: input.actor, action: input.action, target: targetOf(input.action, input.params, input.data), origin: input.origin });
 }
 
 /** Writes a refusal of a key's scope or a member's role: which route, and what it needed. */

@@ -136,7 +136,7 @@ function keyRoute(route: AnyKeyRoute, where: string, services: ApiServices): Mid
     const result = await route.handler(input, { services, caller, requestId: ctx.state.requestId, koa: koaOf(ctx) });
     const [data, meta] = unwrap(result, Boolean(route.meta));
     checkResponse?.(data, meta);
-    if (action) await auditSuccess(services, { accountId: caller.account.id, actor: keyActor(caller), action, params: input.params, data, origin: originOf(ctx, 'api') });
+    if (action) await auditSuccess(services, { accountId: caller.account.id, liveAccountId: caller.account.live_account_id ?? caller.account.id, actor: keyActor(caller), action, params: input.params, data, origin: originOf(ctx, 'api') });
     writeEnvelope(ctx, answer, data, meta);
   };
 }
@@ -185,7 +185,7 @@ function sessionRoute(route: AnySessionRoute, where: string, services: ApiServic
     if (route.access?.stepUp) context.requireStepUp({ action: route.access.stepUp });
     const [data, meta] = unwrap(await route.handler(input, context), Boolean(route.meta));
     checkResponse?.(data, meta);
-    if (action) await auditSuccess(services, { accountId: account.id, actor: await sessionActor(services, session), action, params: input.params, data, origin: originOf(ctx, 'console') });
+    if (action) await auditSuccess(services, { accountId: account.id, liveAccountId: session.account_id, actor: await sessionActor(services, session), action, params: input.params, data, origin: originOf(ctx, 'console') });
     writeEnvelope(ctx, 'standard', data, meta);
   };
 }
@@ -259,7 +259,7 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
         result = await route.handler({ ...input, form, raw } as never, context);
         // A page shows a refused form again with its status (422): only a success is written.
         if (action && !('view' in result && (result.status ?? 200) >= 400) && !('framed' in result && (result.framed.status ?? 200) >= 400)) {
-          await auditSuccess(services, { accountId: page.account.id, actor: await sessionActor(services, session, page.me.owner_email), action, params: input.params, data: undefined, origin: originOf(ctx, 'console') });
+          await auditSuccess(services, { accountId: page.account.id, liveAccountId: session.account_id, actor: await sessionActor(services, session, page.me.owner_email), action, params: input.params, data: undefined, origin: originOf(ctx, 'console') });
         }
       } catch (err) {
         if (isRoleRefusal(err)) result = roleRefusedPage(err);

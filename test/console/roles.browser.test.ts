@@ -1,5 +1,6 @@
-// A designer in Chromium: their navigation (no directory, rewards or keys), followed by keyboard, and the 403 page a
-// refused section answers inside the console's layout; axe-core clean, at 375 px, a screenshot of each.
+// A designer in Chromium: their navigation (no directory, rewards or keys), followed by keyboard, the 403 page a
+// refused section answers inside the console's layout, and their Sessions page ending another session by keyboard;
+// axe-core clean, at 375 px, a screenshot of each.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { newAccount } from '../helpers/api.ts';
@@ -41,5 +42,18 @@ describe('console roles in a browser: a designer’s console', function () {
     expect(await page.getByText('Your role (designer) does not allow this: it needs directory: view').count()).to.equal(1);
     expect(await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Widgets', exact: true }).count()).to.equal(1);
     await look(page, 'console-role-refused');
+  });
+
+  it('the Sessions page lists this browser and the other sign-in, and ends the other by keyboard', async () => {
+    await page.goto(`${stack.url}/v2/console/profile/sessions`);
+    expect(await page.getByText('This session').count()).to.equal(1);
+    const end = page.getByRole('button', { name: /^End the session from/ });
+    expect(await end.count()).to.equal(1);
+    await look(page, 'console-sessions');
+    await page.getByRole('heading', { name: 'Sessions' }).click();
+    await byKeyboard(page, end);
+    await page.waitForURL(`${stack.url}/v2/console/profile/sessions?ended=one`);
+    expect(await page.getByText('The session was ended.').count()).to.equal(1);
+    expect(await page.getByRole('button', { name: /^End the session from/ }).count()).to.equal(0);
   });
 });

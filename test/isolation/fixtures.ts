@@ -5,7 +5,8 @@ import type { ResourceKind } from '../../api/schema-helpers.ts';
 import type { Models } from '../../models/index.ts';
 import { apiClient, newKey } from '../helpers/api.ts';
 import { insertEcard, insertWidget } from '../helpers/catalog.ts';
-import { sandboxEmail } from '../helpers/console.ts';
+import { randomBytes } from 'node:crypto';
+import { ownerUser, sandboxEmail } from '../helpers/console.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { testReceiver } from '../helpers/receiver.ts';
 import { shareCard } from '../helpers/sends.ts';
@@ -14,7 +15,7 @@ import { insertDelivery } from '../helpers/webhooks.ts';
 import type { TestAccount } from '../helpers/api.ts';
 
 export const KINDS_MADE: readonly ResourceKind[] = [
-  'ecard', 'widget', 'brand', 'campaign', 'automation', 'member', 'department', 'send', 'webhook_endpoint', 'webhook_delivery', 'api_key', 'sandbox_email', 'token_resource',
+  'ecard', 'widget', 'brand', 'campaign', 'automation', 'member', 'department', 'send', 'webhook_endpoint', 'webhook_delivery', 'api_key', 'sandbox_email', 'token_resource', 'console_session',
 ];
 
 /** Ids of one account's things, and strings only that account's rows hold (a list showing one leaks). */
@@ -62,6 +63,9 @@ export async function makeEverything(stack: TestStack, accountId: number, key: s
     webhook_delivery: delivery.id,
     api_key: apiKey.keyId,
   };
+  // A console session of a live account's owner: sessions are people's, not a twin's (the sandbox's owner is the
+  // live one's, whose own sessions are theirs), so only another person's is 404.
+  if (sandboxOf) ids.console_session = await ownerSession(stack.models, accountId);
   // Outbox rows are the sandbox's: an account's own twin holds them.
   if (sandboxOf) ids.sandbox_email = (await sandboxEmail(stack, sandboxOf, `${tag}@mail.example.com`)).id;
   return {
@@ -72,6 +76,17 @@ export async function makeEverything(stack: TestStack, accountId: number, key: s
     employeeId,
     markers: [tag, ecard.vanity_id, widget.vanity_id, send.sendId, send.statVanityId],
   };
+}
+
+/** A session of the live account's owner, made in the database: its public id. */
+async function ownerSession(models: Models, accountId: number): Promise<string> {
+  const owner = await ownerUser(models, accountId);
+  const now = new Date();
+  const session = await models.ConsoleSession.create({
+    id_hash: randomBytes(32).toString('hex'), public_id: randomBytes(12).toString('base64url'), owner_id: owner.id, account_id: accountId,
+    csrf_secret: randomBytes(32).toString('hex'), created_at: now, last_seen_at: now,
+  });
+  return session.public_id;
 }
 
 /** Every row of the accounts, table by table (rows that belong to an account's sends and members included). */

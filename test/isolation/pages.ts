@@ -19,6 +19,7 @@ const PATH_KINDS: Record<string, ResourceKind> = {
   'POST /v2/console/keys/:id': 'api_key',
   'POST /v2/console/keys/:id/rotate': 'api_key',
   'POST /v2/console/keys/:id/revoke': 'api_key',
+  'POST /v2/console/profile/sessions/:id/revoke': 'console_session',
   'GET /v2/console/outbox/:id': 'sandbox_email',
   'GET /v2/console/outbox/:id/html': 'sandbox_email',
   'GET /v2/console/campaigns/:id/delete': 'campaign',

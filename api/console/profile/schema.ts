@@ -1,7 +1,8 @@
 // Contracts of a person's own sessions in the console.
 import { z } from 'zod';
+import { resource } from '../../schema-helpers.ts';
 
-export const SessionIdParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'id is not a session id') });
+export const SessionIdParams = z.object({ id: resource('console_session', z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'id is not a session id')) });
 
 export const SessionItem = z.object({
   id: z.string().describe('the session’s public id (never the cookie’s)'),
