@@ -116,7 +116,9 @@ export type ResourceKind =
   /** A confirmation token's resource: the widget, eCard, brand, campaign or automation its purpose names. */
   | 'token_resource'
   /** A console session's public id: only its own person's (another person's, even in the same account, is 404). */
-  | 'console_session';
+  | 'console_session'
+  /** A person by their user id: a member of the caller's account (anyone else is 404). */
+  | 'console_user';
 
 /**
  * Marks a schema as naming server-assigned ids of `kind` (`x-resource` in the OpenAPI document): another

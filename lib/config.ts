@@ -120,6 +120,8 @@ const EnvSchema = z.object({
   DATA_ENCRYPTION_KEY_PREVIOUS_FILE: nonEmpty.optional(),
   // How often a worker prunes expired console sessions, old sign-in slots and idempotency rows (daily; at its start too).
   PRUNE_INTERVAL_SECONDS: z.coerce.number({ error: 'expected seconds' }).int().min(1).max(7 * 86_400).default(86_400),
+  // How long the audit log keeps a row (the daily prune deletes older ones).
+  AUDIT_RETENTION_DAYS: z.coerce.number({ error: 'expected a whole number of days' }).int('expected a whole number of days').min(1).max(3650).default(365),
   // Behind a proxy that terminates TLS: trust X-Forwarded-Proto (the console's cookie is then __Host- and Secure).
   TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' }).default('false'),
   // The widget's allowedOrigins may name http:// origins (development and tests only).
@@ -242,6 +244,8 @@ export interface Config {
   strictResponses: boolean;
   /** Seconds between a worker's prune passes (expired sessions, sign-in slots, idempotency rows). */
   pruneIntervalSeconds: number;
+  /** AUDIT_RETENTION_DAYS: the audit log's rows older than this are pruned. */
+  auditRetentionDays: number;
   /** Caps per tenant (LIMIT_*, MEDIA_QUOTA_MB). */
   limits: { ecardsPerWidget: number; webhooksPerAccount: number; mediaQuotaMb: Record<Plan, number> };
   /** Public pages' requests per minute per (client IP, page kind). */
@@ -392,6 +396,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     strictResponses: isTrue(e.STRICT_RESPONSES),
     pruneIntervalSeconds: e.PRUNE_INTERVAL_SECONDS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     limits: { ecardsPerWidget: e.LIMIT_ECARDS_PER_WIDGET, webhooksPerAccount: e.LIMIT_WEBHOOKS_PER_ACCOUNT, mediaQuotaMb },
     publicRateLimit: { pagesPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE, postsPerMinute: e.PUBLIC_RATE_LIMIT_POSTS_PER_MINUTE },
   };

@@ -26,6 +26,7 @@ import { automationPageRoutes } from './automations/pages.ts';
 import { directoryPageRoutes } from './directory/pages.ts';
 import { directoryImportPageRoutes } from './directory/import.ts';
 import { profilePageRoutes } from './profile/pages.ts';
+import { auditPageRoutes } from './audit/pages.ts';
 
 export const consolePageRoutes: readonly AnyRoute[] = [
   ...sessionPageRoutes,
@@ -38,6 +39,7 @@ export const consolePageRoutes: readonly AnyRoute[] = [
   ...outboxPageRoutes,
   ...passwordPageRoutes,
   ...profilePageRoutes,
+  ...auditPageRoutes,
   ...localTimePageRoutes,
   ...assetRoutes,
   ...widgetPageRoutes,

@@ -10,5 +10,6 @@ import { consoleOutboxRoutes } from './outbox/router.ts';
 import { consoleWebhookRoutes } from './webhooks/router.ts';
 import { consoleCampaignRoutes } from './campaigns/router.ts';
 import { consoleProfileRoutes } from './profile/router.ts';
+import { consoleAuditRoutes } from './audit/router.ts';
 
-export const consoleRoutes: readonly AnyRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes, ...consoleCampaignRoutes, ...consoleProfileRoutes];
+export const consoleRoutes: readonly AnyRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes, ...consoleCampaignRoutes, ...consoleProfileRoutes, ...consoleAuditRoutes];

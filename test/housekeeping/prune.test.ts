@@ -4,7 +4,7 @@ import { pruneExpired } from '../../services/housekeeping/prune.ts';
 import { newAccount } from '../helpers/api.ts';
 import { insertEcard, insertSend, insertWidget } from '../helpers/catalog.ts';
 import { ownerUser } from '../helpers/console.ts';
-import { testModels } from '../helpers/stack.ts';
+import { testConfig, testModels } from '../helpers/stack.ts';
 
 describe('the daily prune pass', function () {
   this.timeout(60_000);
@@ -60,8 +60,12 @@ describe('the daily prune pass', function () {
     const window = (startedAgo: number) => models.WidgetSendWindow.create({ widget_id: widget.id, ip_hash: 'd'.repeat(64), window_start: ago(startedAgo), emails: 3 });
     const windows = { today: await window(23 * HOUR), yesterday: await window(25 * HOUR) };
 
-    const pruned = await pruneExpired({ models, now: () => now });
-    return { models, account, widget, sessions, slots, keys, verifications, abuseRows, windows, pruned };
+    const audit = (daysAgo: number) =>
+      models.AuditEvent.create({ account_id: account.accountId, occurred_at: ago(daysAgo * 24 * HOUR), actor_type: 'system', actor_label: '', action: 'test.pruned', outcome: 'success', surface: 'worker', actor_user_id: null, actor_key_id: null, target_type: null, target_id: null, ip: null, user_agent: null, request_id: null, details: null });
+    const auditRows = { kept: await audit(364), old: await audit(366) };
+
+    const pruned = await pruneExpired({ models, now: () => now, config: await testConfig({ AUDIT_RETENTION_DAYS: '365' }) });
+    return { models, account, widget, sessions, slots, keys, verifications, abuseRows, windows, auditRows, pruned };
   };
   let run: Awaited<ReturnType<typeof pruneRun>>;
   before(async () => {
@@ -102,5 +106,12 @@ describe('the daily prune pass', function () {
     expect(pruned.widgetSendWindows).to.be.at.least(1);
     expect((await models.WidgetAbuseEvent.findAll({ where: { widget_id: widget.id } })).map((a) => a.id)).to.deep.equal([abuseRows.recent.id]);
     expect((await models.WidgetSendWindow.findAll({ where: { widget_id: widget.id } })).map((w) => w.window_start.getTime())).to.deep.equal([windows.today.window_start.getTime()]);
+  });
+
+  it('deletes exactly the audit rows older than AUDIT_RETENTION_DAYS', async () => {
+    const { models, account, auditRows, pruned } = run;
+    expect(pruned.auditEvents).to.be.at.least(1);
+    const left = (await models.AuditEvent.findAll({ where: { account_id: account.accountId, action: 'test.pruned' } })).map((r) => r.id);
+    expect(left).to.deep.equal([auditRows.kept.id]);
   });
 });

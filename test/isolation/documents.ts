@@ -26,6 +26,8 @@ export const NOT_SERVER_IDS: Record<string, string> = {
   email: 'a member key the caller owns: another account’s value is simply unknown here (the matrix checks it)',
   employee_id: 'a member key the caller owns: another account’s value is simply unknown here (the matrix checks it)',
   after_id: 'a cursor over the caller’s own list (a position, not a reference)',
+  before_id: 'a cursor over the caller’s own list (a position, not a reference)',
+  target_id: 'a value matched within the caller’s own audit rows: another account’s id simply matches none',
   ownerid: 'refused (400 account_from_key): the account is always the key’s',
   user_id: 'refused (400 account_from_key): the account is always the key’s',
   product_id: 'a catalog product key (manual:<brand>:<denomination> or <provider>:<sku>), not an account’s row',

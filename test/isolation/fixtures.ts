@@ -15,7 +15,7 @@ import { insertDelivery } from '../helpers/webhooks.ts';
 import type { TestAccount } from '../helpers/api.ts';
 
 export const KINDS_MADE: readonly ResourceKind[] = [
-  'ecard', 'widget', 'brand', 'campaign', 'automation', 'member', 'department', 'send', 'webhook_endpoint', 'webhook_delivery', 'api_key', 'sandbox_email', 'token_resource', 'console_session',
+  'ecard', 'widget', 'brand', 'campaign', 'automation', 'member', 'department', 'send', 'webhook_endpoint', 'webhook_delivery', 'api_key', 'sandbox_email', 'token_resource', 'console_session', 'console_user',
 ];
 
 /** Ids of one account's things, and strings only that account's rows hold (a list showing one leaks). */
@@ -63,9 +63,12 @@ export async function makeEverything(stack: TestStack, accountId: number, key: s
     webhook_delivery: delivery.id,
     api_key: apiKey.keyId,
   };
-  // A console session of a live account's owner: sessions are people's, not a twin's (the sandbox's owner is the
-  // live one's, whose own sessions are theirs), so only another person's is 404.
-  if (sandboxOf) ids.console_session = await ownerSession(stack.models, accountId);
+  // A console session and the person of a live account's owner: people are not a twin's (the sandbox's owner is the
+  // live one's, whose own sessions are theirs), so only another account's person is 404.
+  if (sandboxOf) {
+    ids.console_session = await ownerSession(stack.models, accountId);
+    ids.console_user = (await ownerUser(stack.models, accountId)).id;
+  }
   // Outbox rows are the sandbox's: an account's own twin holds them.
   if (sandboxOf) ids.sandbox_email = (await sandboxEmail(stack, sandboxOf, `${tag}@mail.example.com`)).id;
   return {

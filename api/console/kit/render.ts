@@ -105,6 +105,7 @@ export const NAV: NavItem[] = [
       { href: '/v2/console/outbox', label: 'Outbox', need: view('sends') },
       { href: '/v2/console/password', label: 'Password', need: 'member' },
       { href: '/v2/console/profile/sessions', label: 'Sessions', need: 'member' },
+      { href: '/v2/console/settings/audit', label: 'Audit log', need: view('audit') },
     ],
   },
 ];
@@ -121,9 +122,13 @@ const within = (path: string, link: string) => {
 /** The navigation as the layout shows it for `path` and `role`: the links the role may follow, the current section (and sub-page) marked. */
 export function navFor(path: string, role: Role | undefined) {
   const allowed = (item: NavItem) => role !== undefined && roleAllows(role, item.need);
+  // The most specific link marks the page: /settings/audit is the audit log, not the /settings page's custom fields.
+  const matching = NAV.flatMap((item) => [item, ...(item.children ?? [])]).filter((item) => within(path, item.href)).map((item) => item.href.replace(/#.*$/, ''));
+  const longest = Math.max(0, ...matching.map((href) => href.length));
+  const current = (href: string) => within(path, href) && href.replace(/#.*$/, '').length === longest;
   return NAV.filter(allowed).flatMap((item): { href: string; label: string; current: boolean; children?: { href: string; label: string; current: boolean }[] }[] => {
-    if (!item.children) return [{ href: item.href, label: item.label, current: within(path, item.href) }];
-    const children = item.children.filter(allowed).map((child) => ({ href: child.href, label: child.label, current: within(path, child.href) }));
+    if (!item.children) return [{ href: item.href, label: item.label, current: current(item.href) }];
+    const children = item.children.filter(allowed).map((child) => ({ href: child.href, label: child.label, current: current(child.href) }));
     const first = children[0];
     return first ? [{ href: first.href, label: item.label, children, current: children.some((c) => c.current) }] : [];
   });

@@ -1,8 +1,8 @@
-// The sends log as CSV, one line per recipient, streamed batch by batch (never the whole log in memory): UTF-8
-// with a byte-order mark (spreadsheets then read accents right), and every cell a spreadsheet would take for a
-// formula (starting with =, +, - or @) prefixed with an apostrophe.
+// The sends log as CSV (lib/csv.ts: the BOM and the formula rule), one line per recipient, streamed batch by batch
+// (never the whole log in memory).
 import type { ServiceContext } from '../../context.ts';
 import { Readable } from 'node:stream';
+import { CSV_BOM, csvLine } from '../../../lib/csv.ts';
 import { sendBatches, type LoggedSend, type SendFilters } from './log.ts';
 
 export const CSV_COLUMNS = [
@@ -10,27 +10,18 @@ export const CSV_COLUMNS = [
   'sender_name', 'sender_email', 'recipient_position', 'recipient_name', 'recipient_email', 'recipient_status', 'opened_at', 'error',
 ] as const;
 
-const BOM = '\uFEFF';
 
-/** One cell: formula-looking text defused, quoted when it holds a comma, a quote or a line break. */
-export function csvCell(value: string | number | null | undefined): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-const line = (cells: Array<string | number | null | undefined>) => `${cells.map(csvCell).join(',')}\r\n`;
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : '');
 
 /** The lines of one send: one per recipient (a share link without a recipient still has its line). */
 function linesOf({ send, ecardName, widgetName, recipients }: LoggedSend): string {
   const head = [send.send_id, iso(send.created_at), iso(send.send_at), send.status, send.mode, send.origin, send.ecard_id, ecardName, send.widget_id, widgetName, send.sender_name, send.sender_email];
   const rows = recipients.length ? recipients : [null];
-  return rows.map((r) => line([...head, r?.position, r?.recipient_name, r?.recipient_email, r?.status, iso(r?.opened_at), r?.error ?? send.error])).join('');
+  return rows.map((r) => csvLine([...head, r?.position, r?.recipient_name, r?.recipient_email, r?.status, iso(r?.opened_at), r?.error ?? send.error])).join('');
 }
 
 async function* csvChunks(batches: AsyncGenerator<LoggedSend[]>): AsyncGenerator<string> {
-  yield BOM + line([...CSV_COLUMNS]);
+  yield CSV_BOM + csvLine([...CSV_COLUMNS]);
   for await (const batch of batches) yield batch.map(linesOf).join('');
 }
 
