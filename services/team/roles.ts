@@ -1,6 +1,6 @@
 // The five fixed roles of a console member: each a permission map over the key areas plus `team` and `audit`, read
 // like a key's scopes, and what a console route may need of one (its declared `role`).
-import { AREAS, type Area, type Level } from '../../models/ApiKey.ts';
+import { AREAS, type Level } from '../../models/ApiKey.ts';
 import { ROLES, type Role } from '../../models/Membership.ts';
 
 export { ROLES, type Role };
@@ -47,6 +47,3 @@ export function roleAllows(role: Role, need: RoleNeed): boolean {
 
 /** How a need reads in a refusal: `sends: manage`, `admin`. */
 export const needLabel = (need: RoleNeed): string => (typeof need === 'string' ? need : `${need.area}: ${need.level}`);
-
-/** A key area's level for a role (the console's views mask what a key without the area would not see). */
-export const roleLevel = (role: Role, area: Area | 'team' | 'audit'): Level => ROLE_PERMISSIONS[role][area];
