@@ -118,7 +118,9 @@ export type ResourceKind =
   /** A console session's public id: only its own person's (another person's, even in the same account, is 404). */
   | 'console_session'
   /** A person by their user id: a member of the caller's account (anyone else is 404). */
-  | 'console_user';
+  | 'console_user'
+  /** A row of the account's audit log. */
+  | 'audit_event';
 
 /**
  * Marks a schema as naming server-assigned ids of `kind` (`x-resource` in the OpenAPI document): another

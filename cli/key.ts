@@ -1,11 +1,9 @@
 // `cardsvc key create | revoke | rotate | list`: API keys from an operator's shell, beside the console's keys page.
 import { parseArgs } from 'node:util';
-import { AREAS, type Area, type Level } from '../models/ApiKey.ts';
+import { AREAS, levelsOf, type Area, type Level } from '../models/ApiKey.ts';
 import { createApiKey, listKeys, resolveAccount, revokeKey, rotateKey } from '../services/api-keys.ts';
 import type { CommandContext } from './context.ts';
 import { positiveId, UsageError } from './output.ts';
-
-const LEVELS = ['none', 'view', 'manage'] as const;
 
 /** `ecards=manage,widgets=view` → levels; every area named must exist and appear once. */
 export function parsePermissions(text: string): Partial<Record<Area, Level>> {
@@ -13,7 +11,8 @@ export function parsePermissions(text: string): Partial<Record<Area, Level>> {
   for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
     const [area = '', level = ''] = entry.split('=');
     if (!(AREAS as readonly string[]).includes(area)) throw new UsageError(`unknown area "${area}" (areas: ${AREAS.join(', ')})`);
-    if (!(LEVELS as readonly string[]).includes(level)) throw new UsageError(`unknown level "${level}" for ${area} (levels: ${LEVELS.join(', ')})`);
+    const allowed = levelsOf(area as Area) as readonly string[];
+    if (!allowed.includes(level)) throw new UsageError(`unknown level "${level}" for ${area} (levels: ${allowed.join(', ')})`);
     if (levels[area as Area]) throw new UsageError(`${area} is given twice`);
     levels[area as Area] = level as Level;
   }

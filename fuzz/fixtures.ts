@@ -21,6 +21,8 @@ export interface Resources {
   /** A scheduled send (cancel-send takes it). */
   sendId: string;
   hookUrl: string;
+  /** The newest row of the account's audit log (the saves above wrote some). */
+  auditEvent: number;
 }
 
 let counter = 0;
@@ -75,6 +77,7 @@ export async function makeResources(url: string, key: string, hookUrl: string, o
   if (operationPath === '/campaign/cancel' || operationPath === '/campaign/unschedule') {
     await ok('POST', '/campaign/schedule', { campaignid: campaign.id, scheduled_at: new Date(Date.now() + 7 * 86_400_000).toISOString(), scheduled_timezone: 'UTC' });
   }
+  const [newest] = (await ok('GET', '/audit/events?perPage=1')).data as Array<{ id: number }>;
   return {
     widget: widget.id as number,
     widgetVanity: widget.vanity_id as string,
@@ -88,6 +91,7 @@ export async function makeResources(url: string, key: string, hookUrl: string, o
     delivery: delivery.id as number,
     sendId: send.sendId as string,
     hookUrl: `${hookUrl}/fuzz/${n}`,
+    auditEvent: newest!.id,
   };
 }
 
@@ -113,6 +117,7 @@ function idOfArea(path: string, r: Resources): number | undefined {
   if (path.startsWith('/automation/')) return r.automation;
   if (path.startsWith('/webhook/deliveries')) return r.delivery;
   if (path === '/pub/team-member-actions/unsubscribe') return r.endpoint;
+  if (path.startsWith('/audit/events/')) return r.auditEvent;
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import { Op, type Transaction, type Attributes } from 'sequelize';
 import { accountNotFound, keyNotFound, keyRevoked } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import type { Account } from '../models/Account.ts';
-import { AREAS, type ApiKey, type Area, type Level, type Permissions } from '../models/ApiKey.ts';
+import { AREAS, topLevel, type ApiKey, type Area, type Level, type Permissions } from '../models/ApiKey.ts';
 import { writeTransaction } from '../lib/db.ts';
 
 /** A key as presenters read it: the row's values, never the model. */
@@ -42,15 +42,19 @@ export function generateKey(mode: KeyMode): string {
 export const hashKey = sha256Hex;
 
 export function permissionsFrom(levels: Partial<Record<Area, Level>>, fullAccess: boolean): Permissions {
-  return Object.fromEntries(AREAS.map((area) => [area, fullAccess ? 'manage' : (levels[area] ?? 'none')])) as Permissions;
+  return Object.fromEntries(AREAS.map((area) => [area, fullAccess ? topLevel(area) : (levels[area] ?? 'none')])) as Permissions;
 }
 
 /** Areas whose `manage` is as much power as full access: a key with it is made or widened only after step-up. */
 export const STEP_UP_AREAS = ['gift_cards', 'webhooks', 'settings', 'directory'] as const satisfies readonly Area[];
 
+/** Areas whose mere reading is powerful (the account's people, the audit log): any level of them needs step-up. */
+export const STEP_UP_READ_AREAS = ['team', 'audit'] as const satisfies readonly Area[];
+
 /** Whether making (or rotating, or rescoping to) a key with these powers needs the owner's password again. */
 export function keyNeedsStepUp(key: { fullAccess: boolean; levels?: Partial<Record<Area, Level>> | undefined }): boolean {
-  return key.fullAccess || STEP_UP_AREAS.some((area) => key.levels?.[area] === 'manage');
+  const levels = key.levels ?? {};
+  return key.fullAccess || STEP_UP_AREAS.some((area) => levels[area] === 'manage') || STEP_UP_READ_AREAS.some((area) => (levels[area] ?? 'none') !== 'none');
 }
 
 export interface CreatedKey {

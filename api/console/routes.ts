@@ -11,5 +11,6 @@ import { consoleWebhookRoutes } from './webhooks/router.ts';
 import { consoleCampaignRoutes } from './campaigns/router.ts';
 import { consoleProfileRoutes } from './profile/router.ts';
 import { consoleAuditRoutes } from './audit/router.ts';
+import { consoleTeamRoutes } from './team/router.ts';
 
-export const consoleRoutes: readonly AnyRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes, ...consoleCampaignRoutes, ...consoleProfileRoutes, ...consoleAuditRoutes];
+export const consoleRoutes: readonly AnyRoute[] = [...consoleSessionRoutes, ...consoleKeyRoutes, ...consoleTokenRoutes, ...consoleDeleteRoutes, ...consoleRewardRoutes, ...consoleSettingsRoutes, ...consoleOutboxRoutes, ...consoleWebhookRoutes, ...consoleCampaignRoutes, ...consoleProfileRoutes, ...consoleAuditRoutes, ...consoleTeamRoutes];

@@ -1,8 +1,7 @@
 // Reading the audit log: one account's rows, newest first, by `before_id` (stable while new rows arrive), with the
 // filters the decisions list; and the same rows in batches for the CSV export.
 import { Op, type WhereOptions } from 'sequelize';
-import type { AuditEvent } from '../../models/AuditEvent.ts';
-import type { ActorType, AuditOutcome } from '../../models/AuditEvent.ts';
+import type { ActorType, AuditEvent, AuditOutcome, AuditSurface } from '../../models/AuditEvent.ts';
 import { notFound } from '../../lib/errors.ts';
 import { findAccountKey } from '../api-keys.ts';
 import type { ServiceContext } from '../context.ts';
@@ -23,6 +22,25 @@ export interface AuditFilters {
 
 export const AUDIT_PAGE_MAX = 200;
 
+/** A row as its readers get it (the API's presenter, the page, the CSV): the stored fields, `details` as its JSON text. */
+export interface AuditEventView {
+  id: number;
+  occurred_at: Date;
+  actor_type: ActorType;
+  actor_user_id: number | null;
+  actor_key_id: number | null;
+  actor_label: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  outcome: AuditOutcome;
+  ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  surface: AuditSurface;
+  details: string | null;
+}
+
 function whereOf(accountId: number, filters: AuditFilters, beforeId?: number): WhereOptions<AuditEvent> {
   const where: Record<string | symbol, unknown> = { account_id: accountId };
   if (beforeId !== undefined) where.id = { [Op.lt]: beforeId };
@@ -37,7 +55,7 @@ function whereOf(accountId: number, filters: AuditFilters, beforeId?: number): W
 }
 
 export interface AuditPage {
-  events: AuditEvent[];
+  events: AuditEventView[];
   nextBeforeId: number | null;
   hasMore: boolean;
 }
@@ -51,12 +69,12 @@ export async function listAuditEvents(ctx: Pick<ServiceContext, 'models'>, accou
 }
 
 /** One row of the account (another account's or an unknown id: null). */
-export async function findAuditEvent(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number): Promise<AuditEvent | null> {
+export async function findAuditEvent(ctx: Pick<ServiceContext, 'models'>, accountId: number, id: number): Promise<AuditEventView | null> {
   return ctx.models.AuditEvent.findOne({ where: { id, account_id: accountId } });
 }
 
 /** Every matching row, newest first, 1,000 at a time (the export). */
-export async function* auditBatches(ctx: Pick<ServiceContext, 'models'>, accountId: number, filters: AuditFilters): AsyncGenerator<AuditEvent[]> {
+export async function* auditBatches(ctx: Pick<ServiceContext, 'models'>, accountId: number, filters: AuditFilters): AsyncGenerator<AuditEventView[]> {
   let beforeId: number | undefined;
   for (;;) {
     const page = await listAuditEvents(ctx, accountId, filters, { perPage: 1000, beforeId });

@@ -1,13 +1,13 @@
 // The five fixed roles of a console member: each a permission map over the key areas plus `team` and `audit`, read
 // like a key's scopes, and what a console route may need of one (its declared `role`).
-import { AREAS, type Level } from '../../models/ApiKey.ts';
+import { AREAS, type Area, type Level } from '../../models/ApiKey.ts';
 import { ROLES, type Role } from '../../models/Membership.ts';
 
 export { ROLES, type Role };
 
-/** The areas a role is read over: every key area, then the console's own `team` (people) and `audit` (the log). */
-export const ROLE_AREAS = [...AREAS, 'team', 'audit'] as const;
-export type RoleArea = (typeof ROLE_AREAS)[number];
+/** The areas a role is read over: the key areas, `team` (people) and `audit` (the log) among them. */
+export const ROLE_AREAS = AREAS;
+export type RoleArea = Area;
 export type RolePermissions = Record<RoleArea, Level>;
 
 /**
@@ -30,7 +30,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, RolePermissions>> = {
     sends: 'manage', campaigns: 'manage', automations: 'manage',
     ecards: 'view', widgets: 'view', brands: 'view', media: 'view', directory: 'view', gift_cards: 'view', analytics: 'view',
   }),
-  // The twelve areas but webhooks and settings; no people, no audit log.
+  // Every area but webhooks and settings; no people, no audit log.
   viewer: every('view', ['webhooks', 'settings', 'team', 'audit']),
 };
 

@@ -93,6 +93,22 @@ describe('console: API keys', function () {
     });
   }
 
+  it('a key may read team and audit, never manage them; reading them needs step-up, as people and the log are sensitive', async () => {
+    const { account, client } = await signedInConsole(stack);
+    const before = await keyCount(account.accountId);
+    for (const area of ['team', 'audit']) {
+      const res = await client.call('POST', '/keys', { body: { name: 'Too much', permissions: { [area]: 'manage' } } });
+      expect(expectFailure(res, 400, 'invalid_parameter').join(' ')).to.include(area);
+      expectFailure(await client.call('POST', '/keys', { body: { name: 'HR sync', permissions: { [area]: 'view' } } }), 403, 'step_up_required');
+    }
+    expect(await keyCount(account.accountId)).to.equal(before);
+    expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));
+    const made = await client.ok('POST', '/keys', { name: 'HR sync', permissions: { team: 'view', audit: 'view' } });
+    expect(made.api_key).to.deep.include({ full_access: false });
+    expect((made.api_key as Json).permissions).to.deep.include({ team: 'view', audit: 'view', ecards: 'none' });
+    expect(expectSuccess(await keyInfo(made.key as string))).to.deep.include({ capabilities: ['team:read', 'audit:read'] });
+  });
+
   it('rotating a key with manage on directory needs step-up', async () => {
     const { client } = await signedInConsole(stack);
     expectSuccess(await client.call('POST', '/step-up', { body: { password: OWNER_PASSWORD } }));

@@ -55,6 +55,8 @@ describe('console in a browser: keys, tokens and deletes', function () {
     await page.getByLabel('ecards').selectOption('manage');
     await page.getByLabel('gift cards').selectOption('view');
     await page.getByLabel('analytics').selectOption('view');
+    // A key reads people and the log at most.
+    for (const area of ['team', 'audit']) expect(await page.getByLabel(area, { exact: true }).locator('option').allTextContents()).to.deep.equal(['none', 'view']);
     // The show-once page is the POST's own answer (no redirect, so no URL to come back to).
     const [shown] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/v2/console/keys'),
@@ -72,7 +74,7 @@ describe('console in a browser: keys, tokens and deletes', function () {
     expect(info).to.deep.include({ name: 'Reporting', mode: 'live', full_access: false });
     expect(info.permissions).to.deep.equal({
       ecards: 'manage', widgets: 'none', campaigns: 'none', automations: 'none', gift_cards: 'view', directory: 'none',
-      webhooks: 'none', sends: 'none', analytics: 'view', brands: 'none', media: 'none', settings: 'none',
+      webhooks: 'none', sends: 'none', analytics: 'view', brands: 'none', media: 'none', settings: 'none', team: 'none', audit: 'none',
     });
 
     await page.getByRole('link', { name: 'Back to the keys' }).click();

@@ -5,7 +5,7 @@ import { listAuditEvents, type AuditFilters } from '../../../services/audit/quer
 import { ACTOR_TYPES, type ActorType } from '../../../models/AuditEvent.ts';
 import { definePage, download, page, seeOther } from '../../http/route.ts';
 import { CONSOLE_PREFIX } from '../../http/session.ts';
-import { presentAuditEvent } from './present.ts';
+import { presentAuditEvent } from '../../audit/present.ts';
 
 const BASE = `${CONSOLE_PREFIX}/settings/audit`;
 const ROWS = 50;

@@ -1,8 +1,7 @@
 // The console API's audit log: the current account's rows, newest first, filtered and paged by `before_id`.
-import { checkFilterIds, listAuditEvents } from '../../../services/audit/query.ts';
 import { defineSessionRoute } from '../../http/route.ts';
-import { filtersOf, presentAuditEvent } from './present.ts';
-import { AuditList, AuditMeta, AuditQuery } from './schema.ts';
+import { auditListAnswer } from '../../audit/list.ts';
+import { AuditList, AuditMeta, AuditQuery } from '../../audit/schema.ts';
 
 export const consoleAuditRoutes = [
   defineSessionRoute({
@@ -14,10 +13,7 @@ export const consoleAuditRoutes = [
     response: AuditList,
     meta: AuditMeta,
     async handler({ query }, { services, account }) {
-      const filters = filtersOf(query);
-      await checkFilterIds(services, account, filters);
-      const page = await listAuditEvents(services, account.id, filters, { perPage: query.perPage, beforeId: query.before_id });
-      return { data: page.events.map(presentAuditEvent), meta: { next_before_id: page.nextBeforeId, has_more: page.hasMore, retention_days: services.config.auditRetentionDays } };
+      return auditListAnswer(services, account, query);
     },
   }),
 ];

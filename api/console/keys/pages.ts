@@ -1,9 +1,9 @@
 // The console's API keys page: the current account's keys (live, or the sandbox in sandbox mode) with last use and
-// status; create (the key shown once), rename and rescope over the 12 areas, rotate with a grace period (the new key
+// status; create (the key shown once), rename and rescope over the 14 areas, rotate with a grace period (the new key
 // shown once), revoke. The same services and presenter as the console API's keys group; a full-access key (created,
 // or rotated) needs step-up.
 import { invalidValue, keyRevoked } from '../../../lib/errors.ts';
-import { AREAS, type Area, type Level } from '../../../models/ApiKey.ts';
+import { AREAS, levelsOf, type Area, type Level } from '../../../models/ApiKey.ts';
 import { createApiKey, findAccountKey, keyMode, keyNeedsStepUp, listAccountKeys, revokeKey, rotateKey, updateKey } from '../../../services/api-keys.ts';
 import { definePage, page, seeOther } from '../../http/route.ts';
 import { CONSOLE_PREFIX } from '../../http/session.ts';
@@ -11,7 +11,6 @@ import { presentConsoleKey } from './present.ts';
 import { CreateKeyBody, KeyIdParams, RotateKeyBody, UpdateKeyBody } from './schema.ts';
 
 const KEYS = `${CONSOLE_PREFIX}/keys`;
-const LEVELS: Level[] = ['none', 'view', 'manage'];
 const NOTICES: Record<string, string> = { updated: 'The key was saved.', revoked: 'The key was revoked.' };
 
 /** The area selects of a form (`perm_<area>`), each with the level chosen. */
@@ -19,11 +18,11 @@ function areaRows(permissions: Partial<Record<Area, Level>>) {
   return AREAS.map((area) => ({
     area,
     label: area.replace('_', ' '),
-    levels: LEVELS.map((level) => ({ level, selected: (permissions[area] ?? 'none') === level })),
+    levels: levelsOf(area).map((level) => ({ level, selected: (permissions[area] ?? 'none') === level })),
   }));
 }
 
-function levelsOf(form: Record<string, string>): Record<string, string> {
+function formLevels(form: Record<string, string>): Record<string, string> {
   return Object.fromEntries(AREAS.map((area) => [area, form[`perm_${area}`] ?? 'none']));
 }
 
@@ -59,7 +58,7 @@ export const keyPageRoutes = [
     path: '/keys',
     audit: 'keys.create',
     body: CreateKeyBody,
-    fromForm: (form) => ({ name: form.name ?? '', ...(fullAccessOf(form) ? { full_access: true } : { permissions: levelsOf(form) }) }),
+    fromForm: (form) => ({ name: form.name ?? '', ...(fullAccessOf(form) ? { full_access: true } : { permissions: formLevels(form) }) }),
     async handler({ body, form }, { services, account, requireStepUp }) {
       const fullAccess = fullAccessOf(form);
       // Step-up comes back to the form (access full, the name kept): the owner submits it again.
@@ -90,7 +89,7 @@ export const keyPageRoutes = [
     params: KeyIdParams,
     body: UpdateKeyBody,
     // The page's form sends both; "keep full access" leaves the scopes alone.
-    fromForm: (form) => ({ name: form.name ?? '', ...(fullAccessOf(form) ? {} : { permissions: levelsOf(form) }) }),
+    fromForm: (form) => ({ name: form.name ?? '', ...(fullAccessOf(form) ? {} : { permissions: formLevels(form) }) }),
     async handler({ params, body, form }, { services, account, requireStepUp }) {
       const id = params.id;
       const old = await findAccountKey(services, account.id, id);

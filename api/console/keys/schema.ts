@@ -1,11 +1,13 @@
 // Contracts of the console's API keys: the account's keys (never the key itself), a new key shown once.
 import { z } from 'zod';
-import { AREAS } from '../../../models/ApiKey.ts';
+import { AREAS, levelsOf, type Area, type Level } from '../../../models/ApiKey.ts';
 import { numericId, resource } from '../../schema-helpers.ts';
 
 const level = z.enum(['none', 'view', 'manage']);
-/** A level per area; unlisted areas are none. */
-const Permissions = z.partialRecord(z.enum(AREAS), level).describe('a level per area (none, view, manage); unlisted areas are none');
+/** A level per area (`team` and `audit` at most view: a key reads people and the log, never changes them); unlisted areas are none. */
+const Permissions = z
+  .strictObject(Object.fromEntries(AREAS.map((area) => [area, z.enum(levelsOf(area) as [Level, ...Level[]]).optional()])))
+  .describe('a level per area (none, view, manage; team and audit: none or view); unlisted areas are none') as unknown as z.ZodType<Partial<Record<Area, Level>>>;
 const name = z.string().trim().max(100);
 
 export const KeyIdParams = z.object({ id: resource('api_key', numericId()) });

@@ -1,8 +1,8 @@
-// Contracts of the audit log's reads (the console's; the key API's `audit` area will share them).
+// Contracts of the audit log's reads: the console's and the key API's `audit` area.
 import { z } from 'zod';
-import { ACTOR_TYPES, AUDIT_SURFACES } from '../../../models/AuditEvent.ts';
-import { AUDIT_PAGE_MAX } from '../../../services/audit/query.ts';
-import { numericId, resource } from '../../schema-helpers.ts';
+import { ACTOR_TYPES, AUDIT_SURFACES } from '../../models/AuditEvent.ts';
+import { AUDIT_PAGE_MAX } from '../../services/audit/query.ts';
+import { numericId, resource } from '../schema-helpers.ts';
 
 const instant = (name: string) => z.iso.datetime({ offset: true, error: `${name} must be an ISO 8601 instant with its offset (2026-12-05T09:00:00Z)` });
 
@@ -39,3 +39,5 @@ export const AuditItem = z.object({
 });
 export const AuditList = z.array(AuditItem);
 export const AuditMeta = z.object({ next_before_id: z.number().int().nullable(), has_more: z.boolean(), retention_days: z.number().int() });
+
+export const AuditEventParams = z.object({ id: resource('audit_event', numericId()) });

@@ -1,9 +1,8 @@
 // An audit row as the API answers it, and the filters a query names as the service reads them.
-import type { AuditEvent } from '../../../models/AuditEvent.ts';
-import type { AuditFilters } from '../../../services/audit/query.ts';
+import type { AuditEventView, AuditFilters } from '../../services/audit/query.ts';
 import type { AuditQuery } from './schema.ts';
 
-export function presentAuditEvent(e: AuditEvent) {
+export function presentAuditEvent(e: AuditEventView) {
   return {
     id: e.id,
     occurred_at: e.occurred_at.toISOString(),
