@@ -153,6 +153,14 @@ export const invalidValue = coded(422, 'invalid_value');
 export const limitExceeded = coded(422, 'limit_exceeded');
 export const resourceRequired = coded(422, 'resource_required');
 export const passwordTooShort = coded(422, 'password_too_short');
+/** The owner's role and membership change only by a transfer. */
+export const ownerImmutable = coded(422, 'owner_immutable');
+/** Someone becomes the owner only by the owner's transfer. */
+export const ownerByTransfer = coded(422, 'owner_by_transfer');
+/** A member changes or removes others, never themselves (they leave instead). */
+export const ownRole = coded(422, 'own_role');
+/** The owner leaves only after transferring the account. */
+export const ownerMustTransfer = coded(422, 'owner_must_transfer');
 export const sandboxOnly = coded(422, 'sandbox_only');
 export const invalidTemplate = coded(422, 'invalid_template');
 export const templateTooLarge = coded(422, 'template_too_large');

@@ -1,5 +1,5 @@
 // Emails to an account's owner (notices: a paused webhook endpoint, an automation disabled or refused by the
-// quota), queued in mail_queue in the caller's transaction and sent by the mail queue's background pass.
+// quota) or to one of its people (their role changed, their removal), queued in mail_queue in the caller's transaction and sent by the mail queue's background pass.
 import type { ServiceContext } from './context.ts';
 import type { Transaction } from 'sequelize';
 import { accountOwner } from './owners.ts';
@@ -19,12 +19,16 @@ export interface OwnerNotice {
 
 /** Queues the notice; false when the account has no owner to tell. */
 export async function queueOwnerNotice(ctx: Pick<ServiceContext, 'models'>, accountId: number, notice: OwnerNotice, at: Date, transaction?: Transaction): Promise<boolean> {
-  const { models } = ctx;
   const recipient = await ownerEmail(ctx, accountId, transaction);
   if (!recipient) return false;
-  await models.MailMessage.create(
-    { account_id: accountId, kind: notice.kind, recipient, subject: notice.subject.slice(0, 500), text_body: notice.paragraphs.join('\n\n'), created_at: at },
+  await queueNotice(ctx, { accountId, recipient }, notice, at, transaction);
+  return true;
+}
+
+/** Queues a notice to one person of the account (a member told of a change to their place in it). */
+export async function queueNotice(ctx: Pick<ServiceContext, 'models'>, to: { accountId: number; recipient: string }, notice: OwnerNotice, at: Date, transaction?: Transaction): Promise<void> {
+  await ctx.models.MailMessage.create(
+    { account_id: to.accountId, kind: notice.kind, recipient: to.recipient, subject: notice.subject.slice(0, 500), text_body: notice.paragraphs.join('\n\n'), created_at: at },
     transaction ? { transaction } : {},
   );
-  return true;
 }

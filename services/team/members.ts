@@ -2,6 +2,7 @@
 // once) and the accounts a person may switch between.
 import type { Transaction } from 'sequelize';
 import type { ConsoleSession } from '../../models/ConsoleSession.ts';
+import type { Membership } from '../../models/Membership.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Role } from './roles.ts';
 
@@ -38,25 +39,32 @@ export interface TeamMemberView {
   lastSignInAt: Date | null;
 }
 
+/** The people of these memberships, in their order (a membership whose user is gone is left out). */
+async function viewsOf(ctx: Pick<ServiceContext, 'models'>, memberships: readonly Membership[]): Promise<TeamMemberView[]> {
+  const users = await ctx.models.User.findAll({ where: { id: memberships.map((m) => m.user_id) }, attributes: ['id', 'email', 'name', 'totp_secret', 'last_sign_in_at'] });
+  const byId = new Map(users.map((u) => [u.id, u]));
+  return memberships.flatMap((m) => {
+    const user = byId.get(m.user_id);
+    if (!user) return [];
+    return [{ userId: user.id, email: user.email, name: user.name, role: m.role, totpEnabled: user.totp_secret !== null, joinedAt: m.created_at, lastSignInAt: user.last_sign_in_at }];
+  });
+}
+
 /** One page of a live account's members, by who joined first: the rows and how many there are. */
 export async function listMembers(ctx: Pick<ServiceContext, 'models'>, liveAccountId: number, page: { page: number; perPage: number }): Promise<{ rows: TeamMemberView[]; count: number }> {
-  const { models } = ctx;
-  const { rows, count } = await models.Membership.findAndCountAll({
+  const { rows, count } = await ctx.models.Membership.findAndCountAll({
     where: { account_id: liveAccountId },
     order: [['created_at', 'ASC'], ['id', 'ASC']],
     limit: page.perPage,
     offset: (page.page - 1) * page.perPage,
   });
-  const users = await models.User.findAll({ where: { id: rows.map((m) => m.user_id) }, attributes: ['id', 'email', 'name', 'totp_secret', 'last_sign_in_at'] });
-  const byId = new Map(users.map((u) => [u.id, u]));
-  return {
-    count,
-    rows: rows.flatMap((m) => {
-      const user = byId.get(m.user_id);
-      if (!user) return [];
-      return [{ userId: user.id, email: user.email, name: user.name, role: m.role, totpEnabled: user.totp_secret !== null, joinedAt: m.created_at, lastSignInAt: user.last_sign_in_at }];
-    }),
-  };
+  return { rows: await viewsOf(ctx, rows), count };
+}
+
+/** One member of the live account as the list shows them, or null. */
+export async function findMemberView(ctx: Pick<ServiceContext, 'models'>, liveAccountId: number, userId: number): Promise<TeamMemberView | null> {
+  const membership = await ctx.models.Membership.findOne({ where: { account_id: liveAccountId, user_id: userId } });
+  return membership ? ((await viewsOf(ctx, [membership]))[0] ?? null) : null;
 }
 
 /** Makes `userId` a member of the live account with `role` (an accepted invitation; the owner at sign-up). */

@@ -17,9 +17,10 @@ const apiRoutes = sessionRoutes(consoleRoutes);
 const pageRoutes = sessionRoutes(consolePageRoutes).filter((r) => answerOf(r) === 'page');
 
 // Ids no account has, in each parameter's form: the kit decides on the role before it looks at them.
-const filled = (path: string) => path.replace(/:id\b/g, '987654321').replace(/:key\b/g, 'no_such_field');
-// Signing out and ending one's other sessions end the walk's own sessions: checked on their own below.
-const walked = (routes: Declared[]) => routes.filter((r) => !r.path.endsWith('/sign-out') && !r.path.endsWith('/revoke-others'));
+const filled = (path: string) => path.replace(/:(id|user_id)\b/g, '987654321').replace(/:key\b/g, 'no_such_field');
+// Signing out, ending one's other sessions and leaving the account end the walk's own sessions: checked on their own
+// (below, and in test/team/changes.test.ts).
+const walked = (routes: Declared[]) => routes.filter((r) => !r.path.endsWith('/sign-out') && !r.path.endsWith('/revoke-others') && !r.path.endsWith('/team/leave'));
 const REFUSED_PAGE = 'Not available to your role';
 
 describe('console roles: every route declares one', () => {
