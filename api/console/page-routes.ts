@@ -26,6 +26,7 @@ import { automationPageRoutes } from './automations/pages.ts';
 import { directoryPageRoutes } from './directory/pages.ts';
 import { directoryImportPageRoutes } from './directory/import.ts';
 import { profilePageRoutes } from './profile/pages.ts';
+import { teamPageRoutes } from './team/pages.ts';
 import { auditPageRoutes } from './audit/pages.ts';
 
 export const consolePageRoutes: readonly AnyRoute[] = [
@@ -39,6 +40,7 @@ export const consolePageRoutes: readonly AnyRoute[] = [
   ...outboxPageRoutes,
   ...passwordPageRoutes,
   ...profilePageRoutes,
+  ...teamPageRoutes,
   ...auditPageRoutes,
   ...localTimePageRoutes,
   ...assetRoutes,

@@ -20,6 +20,8 @@ const PATH_KINDS: Record<string, ResourceKind> = {
   'POST /v2/console/keys/:id/rotate': 'api_key',
   'POST /v2/console/keys/:id/revoke': 'api_key',
   'POST /v2/console/profile/sessions/:id/revoke': 'console_session',
+  'POST /v2/console/settings/team/:user_id/role': 'console_user',
+  'POST /v2/console/settings/team/:user_id/remove': 'console_user',
   'GET /v2/console/outbox/:id': 'sandbox_email',
   'GET /v2/console/outbox/:id/html': 'sandbox_email',
   'GET /v2/console/campaigns/:id/delete': 'campaign',
@@ -94,6 +96,11 @@ const PATH_KINDS: Record<string, ResourceKind> = {
   'POST /v2/console/directory/members/:id/erase': 'member',
 };
 
+/** What a path-id route's form always carries (a browser sends the select's value): valid, so only the id can fail. */
+const PATH_FORMS: Record<string, Record<string, string>> = {
+  'POST /v2/console/settings/team/:user_id/role': { role: 'viewer' },
+};
+
 /** Page routes with a path parameter that names no server-assigned id, and why. */
 const UNCHECKED: Record<string, string> = {
   'GET /v2/console/campaigns/:id/deleted': 'the notice after a delete: it echoes the id of its URL and reads nothing',
@@ -139,7 +146,8 @@ export function pageRequests(victim: Made): Array<{ slot: string; request: PageR
     const id = victim.ids[kind];
     if (id === undefined) continue;
     const [method, path] = route.split(' ') as ['GET' | 'POST', string];
-    out.push({ slot: `${kind} in the path`, request: { method, path: path.replace(/:[a-z_]+/, encodeURIComponent(String(id))) } });
+    const form = PATH_FORMS[route];
+    out.push({ slot: `${kind} in the path`, request: { method, path: path.replace(/:[a-z_]+/, encodeURIComponent(String(id))), ...(form ? { form } : {}) } });
   }
   for (const s of FIELD_SLOTS) {
     const id = victim.ids[s.kind];

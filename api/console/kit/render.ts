@@ -102,6 +102,7 @@ export const NAV: NavItem[] = [
     need: 'member',
     children: [
       { href: '/v2/console/local-time', label: 'Time and quiet hours', need: view('settings') },
+      { href: '/v2/console/settings/team', label: 'Team', need: view('team') },
       { href: '/v2/console/outbox', label: 'Outbox', need: view('sends') },
       { href: '/v2/console/password', label: 'Password', need: 'member' },
       { href: '/v2/console/profile/sessions', label: 'Sessions', need: 'member' },
