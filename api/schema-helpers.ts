@@ -120,7 +120,9 @@ export type ResourceKind =
   /** A person by their user id: a member of the caller's account (anyone else is 404). */
   | 'console_user'
   /** A row of the account's audit log. */
-  | 'audit_event';
+  | 'audit_event'
+  /** A live account the signed-in person is a member of (the console's account switch). */
+  | 'account';
 
 /**
  * Marks a schema as naming server-assigned ids of `kind` (`x-resource` in the OpenAPI document): another

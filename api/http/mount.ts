@@ -9,7 +9,7 @@ import { deepStrict } from '../../lib/zod-strict.ts';
 import type { Permissions } from '../../models/ApiKey.ts';
 import type { ConsoleSession } from '../../models/ConsoleSession.ts';
 import { csrfTokenOf, findSession, requireStepUp, sessionAccount } from '../../services/console/sessions.ts';
-import { sessionRole } from '../../services/team/members.ts';
+import { memberAccounts, sessionRole } from '../../services/team/members.ts';
 import { levelAllows, type Role } from '../../services/team/roles.ts';
 import type { ApiServices, ApiState } from '../context.ts';
 import { readFormBody, readJsonBody } from './body.ts';
@@ -232,9 +232,11 @@ function sessionPage(route: AnySessionPage, services: ApiServices): Middleware<A
   return (ctx) =>
     htmlErrors(ctx, async () => {
       const session = await findSession(services, readSessionCookie(ctx));
-      const role = session && (await sessionRole(services, session));
+      // The person's accounts (the header's switch form) and, among them, their role in this one.
+      const accounts = session ? await memberAccounts(services, session.owner_id) : [];
+      const role = accounts.find((a) => a.account_id === session?.account_id)?.role;
       if (!session || !role) return writePage(ctx, { seeOther: signInPageLocation(ctx) });
-      const page = pageSessionOf(session, await readMe(services, session), role);
+      const page = pageSessionOf(session, await readMe(services, session), role, accounts);
       // Before the form is read: a refused form's body (a multipart upload) is never taken in.
       const refusal = roleRefusal(role, route.role);
       if (refusal) {

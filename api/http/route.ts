@@ -11,6 +11,7 @@ import type { User } from '../../models/User.ts';
 import type { ApiServices, Caller } from '../context.ts';
 import type { PageData } from '../console/kit/render.ts';
 import type { Role, RoleNeed } from '../../services/team/roles.ts';
+import type { MemberAccount } from '../../services/team/members.ts';
 import type { AuditDeclaration } from '../../services/audit/record.ts';
 
 /** Koa's context as a route sees it: with the path's parameters, as the router sets them. */
@@ -111,6 +112,8 @@ export interface PageSession {
   /** The layout shows only the sections this role may see. */
   role: Role;
   me: { owner_email: string; account_name: string; plan: string };
+  /** Every account the person may manage, `current` the one open (the header's switch form shows when there are several). */
+  accounts: Array<MemberAccount & { current: boolean }>;
   csrf: string;
   sandbox: boolean;
 }

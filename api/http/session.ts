@@ -3,6 +3,7 @@
 import type { Context } from 'koa';
 import { ApiError, csrfInvalid, ownerOnly, roleForbidden } from '../../lib/errors.ts';
 import { needLabel, type Role, type RoleNeed, roleAllows } from '../../services/team/roles.ts';
+import type { MemberAccount } from '../../services/team/members.ts';
 import type { ConsoleSession } from '../../models/ConsoleSession.ts';
 import type { Account } from '../../models/Account.ts';
 import { csrfTokenOf, sameSecret, sessionAccount, STEP_UP_MS } from '../../services/console/sessions.ts';
@@ -32,12 +33,13 @@ export async function readMe(services: ApiServices, session: ConsoleSession, acc
 }
 
 /** A page's view of the signed-in user (the layout's header and forms). */
-export function pageSessionOf(session: ConsoleSession, me: Me, role: Role): PageSession {
+export function pageSessionOf(session: ConsoleSession, me: Me, role: Role, accounts: MemberAccount[]): PageSession {
   return {
     session,
     account: me.account,
     role,
     me: { owner_email: me.user.email, account_name: me.live.name, plan: me.live.plan },
+    accounts: accounts.map((a) => ({ ...a, current: a.account_id === session.account_id })),
     csrf: csrfTokenOf(session),
     sandbox: session.mode === 'sandbox',
   };

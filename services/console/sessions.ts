@@ -1,10 +1,10 @@
 // Console sessions: sign-in with a user's password (scrypt at PASSWORD_SCRYPT_LOG2N; throttled in
 // ./throttle.ts; an unknown email costs the same time as a wrong password) into one of their accounts, a 256-bit
 // session id of which only the SHA-256 is stored, idle (30 min) and absolute (12 h) timeouts, step-up (the password
-// again, good for 10 minutes), the live/sandbox switch, and a password change that ends every session of the user.
+// again, good for 10 minutes), the live/sandbox switch, the switch between a person's accounts, and a password change that ends every session of the user.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { invalidCredentials, invalidPassword, noAccount, passwordTooShort, sessionRequired, stepUpRequired } from '../../lib/errors.ts';
+import { invalidCredentials, invalidPassword, noAccount, notFound, passwordTooShort, sessionRequired, stepUpRequired } from '../../lib/errors.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/passwords.ts';
 import type { Account } from '../../models/Account.ts';
 import type { ConsoleMode, ConsoleSession } from '../../models/ConsoleSession.ts';
@@ -112,6 +112,19 @@ export async function sessionAccount(ctx: Pick<ServiceContext, 'models'>, sessio
 
 export async function setMode(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSession, mode: ConsoleMode): Promise<ConsoleSession> {
   return session.update({ mode });
+}
+
+/**
+ * Moves the session to another live account of its person (in live mode; a step-up stays hers), and makes it the
+ * one the next sign-in opens. An account they are not a member of is 404, as any other account's id.
+ */
+export async function switchAccount(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSession, accountId: number): Promise<ConsoleSession> {
+  const { models } = ctx;
+  // `owner_id` holds the user's id (models/ConsoleSession.ts); memberships name live accounts only.
+  const membership = await models.Membership.findOne({ where: { user_id: session.owner_id, account_id: accountId }, attributes: ['id'] });
+  if (!membership) throw notFound(`You are not a member of an account with the id ${accountId}`);
+  await models.User.update({ last_account_id: accountId }, { where: { id: session.owner_id } });
+  return session.update({ account_id: accountId, mode: 'live' });
 }
 
 /** The session's user (`owner_id` holds a user's id). */

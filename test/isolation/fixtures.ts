@@ -15,7 +15,7 @@ import { insertDelivery } from '../helpers/webhooks.ts';
 import type { TestAccount } from '../helpers/api.ts';
 
 export const KINDS_MADE: readonly ResourceKind[] = [
-  'ecard', 'widget', 'brand', 'campaign', 'automation', 'member', 'department', 'send', 'webhook_endpoint', 'webhook_delivery', 'api_key', 'sandbox_email', 'token_resource', 'console_session', 'console_user', 'audit_event',
+  'ecard', 'widget', 'brand', 'campaign', 'automation', 'member', 'department', 'send', 'webhook_endpoint', 'webhook_delivery', 'api_key', 'sandbox_email', 'token_resource', 'console_session', 'console_user', 'audit_event', 'account',
 ];
 
 /** Ids of one account's things, and strings only that account's rows hold (a list showing one leaks). */
@@ -63,6 +63,8 @@ export async function makeEverything(stack: TestStack, accountId: number, key: s
     webhook_delivery: delivery.id,
     api_key: apiKey.keyId,
   };
+  // The account itself (the console's switch names it; a sandbox is no one's to switch to).
+  ids.account = accountId;
   // The brand's save above wrote one.
   ids.audit_event = (await stack.models.AuditEvent.findOne({ where: { account_id: accountId }, order: [['id', 'DESC']] }))!.id;
   // A console session and the person of a live account's owner: people are not a twin's (the sandbox's owner is the

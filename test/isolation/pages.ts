@@ -112,6 +112,7 @@ const UNCHECKED: Record<string, string> = {
 /** Ids in a page's query or form (filters and the token form), the same slots as in the console API. */
 const FIELD_SLOTS: Array<{ method: 'GET' | 'POST'; path: string; field: string; kind: ResourceKind; with?: Record<string, string> }> = [
   { method: 'GET', path: '/v2/console/webhooks/deliveries', field: 'endpoint_id', kind: 'webhook_endpoint' },
+  { method: 'POST', path: '/v2/console/account/switch', field: 'account_id', kind: 'account' },
   { method: 'GET', path: '/v2/console/rewards/orders', field: 'campaign_id', kind: 'campaign' },
   { method: 'POST', path: '/v2/console/tokens', field: 'resource_id', kind: 'widget', with: { purpose: 'widget_delete' } },
   { method: 'POST', path: '/v2/console/tokens', field: 'resource_id', kind: 'ecard', with: { purpose: 'ecard_delete_in_use' } },

@@ -1,10 +1,11 @@
 // The Team page in Chromium: the owner sees the people with their roles, changes one from the keyboard, makes an
-// admin after the password again, removes a member; axe-core clean, at 375 px, a screenshot of each.
+// admin after the password again, removes a member, switches to another account from the header; axe-core clean,
+// at 375 px, a screenshot of each.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { newAccount, type TestAccount } from '../helpers/api.ts';
 import { byKeyboard, look, signedInPage } from '../helpers/browser.ts';
-import { signedInMember } from '../helpers/console.ts';
+import { ownerUser, signedInMember } from '../helpers/console.ts';
 import { mysqlUrl } from '../helpers/env.ts';
 import { testStack, type TestStack } from '../helpers/stack.ts';
 
@@ -57,6 +58,26 @@ describe('the Team page in a browser', function () {
     await page.getByLabel(`Role of ${designer.email}`).selectOption('admin');
     await Promise.all([page.waitForURL(/done=role/), page.getByRole('button', { name: `Change the role of ${designer.email}` }).click()]);
     expect(await roleOf(designer.id)).to.equal('admin');
+  });
+
+  it('a person in two accounts switches from the header, by keyboard', async () => {
+    const other = await newAccount(stack.models);
+    const owner = await ownerUser(stack.models, account.accountId);
+    await stack.models.Membership.create({ account_id: other.accountId, user_id: owner.id, role: 'viewer' });
+    await page.goto(`${stack.url}/v2/console/settings/team`);
+    const select = page.getByLabel('Account to manage');
+    expect(await select.locator('option').allTextContents()).to.have.length(2);
+    await look(page, 'console-switch-account');
+    await select.focus();
+    await select.selectOption(String(other.accountId));
+    await Promise.all([page.waitForURL(`${stack.url}/v2/console/`), byKeyboard(page, page.getByRole('button', { name: 'Switch account' }))]);
+    const name = (await stack.models.Account.findByPk(other.accountId, { rejectOnEmpty: true })).name;
+    expect(await page.locator('.who strong').innerText()).to.equal(name);
+    // A viewer there: no Team in the navigation.
+    expect(await page.getByRole('link', { name: 'Team', exact: true }).count()).to.equal(0);
+    await page.getByLabel('Account to manage').selectOption(String(account.accountId));
+    await Promise.all([page.waitForURL(`${stack.url}/v2/console/`), page.getByRole('button', { name: 'Switch account' }).click()]);
+    await page.goto(`${stack.url}/v2/console/settings/team`);
   });
 
   it('removes a member', async () => {

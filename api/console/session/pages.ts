@@ -4,13 +4,14 @@
 // every POST's form (same origin, the CSRF token); a POST answers 303.
 import { ApiError, invalidParameter } from '../../../lib/errors.ts';
 import { createHash } from 'node:crypto';
-import { findSession, sessionAccount, setMode, signIn, signOut, stepUp } from '../../../services/console/sessions.ts';
+import { findSession, sessionAccount, setMode, signIn, signOut, stepUp, switchAccount } from '../../../services/console/sessions.ts';
 import { accountAccentStylesheet } from '../../../services/console/theme.ts';
 import { defineFile, definePage, definePublicPage, page, seeOther } from '../../http/route.ts';
 import { clearSessionCookie, readSessionCookie, setSessionCookie, signInCsrf } from '../../http/session-cookie.ts';
 import { CONSOLE_HOME, CONSOLE_PREFIX, safeNext } from '../../http/session.ts';
 import { homePage } from '../home/pages.ts';
 import { stylesheet } from '../kit/render.ts';
+import { SwitchBody } from './schema.ts';
 
 export const sessionPageRoutes = [
   defineFile({
@@ -81,6 +82,17 @@ export const sessionPageRoutes = [
     async handler({ form }, { services, session }) {
       if (form.mode !== 'live' && form.mode !== 'sandbox') throw invalidParameter('mode must be live or sandbox');
       await setMode(services, session, form.mode);
+      return seeOther(CONSOLE_HOME);
+    },
+  }),
+  definePage({
+    method: 'post',
+    role: 'member',
+    path: '/account/switch',
+    audit: 'session.switch_account',
+    body: SwitchBody,
+    async handler({ body }, { services, session }) {
+      await switchAccount(services, session, body.account_id);
       return seeOther(CONSOLE_HOME);
     },
   }),

@@ -4,11 +4,11 @@ import { sessionRequired } from '../../../lib/errors.ts';
 import type { ConsoleSession } from '../../../models/ConsoleSession.ts';
 import { memberAccounts } from '../../../services/team/members.ts';
 import type { ApiServices } from '../../context.ts';
-import { ABSOLUTE_MS, changePassword, csrfTokenOf, setMode, signIn, signOut, STEP_UP_MS, stepUp } from '../../../services/console/sessions.ts';
+import { ABSOLUTE_MS, changePassword, csrfTokenOf, setMode, signIn, signOut, STEP_UP_MS, stepUp, switchAccount } from '../../../services/console/sessions.ts';
 import { definePublicRoute, defineSessionRoute, type Me as SignedIn } from '../../http/route.ts';
 import { clearSessionCookie, setSessionCookie, signInCsrf } from '../../http/session-cookie.ts';
 import { readMe } from '../../http/session.ts';
-import { CsrfAnswer, Done, Me, ModeBody, PasswordBody, SignInBody, StepUpBody } from './schema.ts';
+import { CsrfAnswer, Done, Me, ModeBody, PasswordBody, SignInBody, StepUpBody, SwitchBody } from './schema.ts';
 
 /** Me as the API answers it: who is signed in, their role here and every account they may switch to. */
 async function meOf(services: ApiServices, { user, live, account }: SignedIn, session: ConsoleSession) {
@@ -90,6 +90,19 @@ export const consoleSessionRoutes = [
     async handler({ body }, { services, session, me }) {
       const changed = await setMode(services, session, body.mode);
       return meOf(services, await me(changed), changed);
+    },
+  }),
+  defineSessionRoute({
+    method: 'post',
+    role: 'member',
+    path: '/account/switch',
+    audit: 'session.switch_account',
+    summary: 'Opens another account you are a member of, in live mode (a step-up stays); the next sign-in opens it too',
+    body: SwitchBody,
+    response: Me,
+    async handler({ body }, { services, session, me }) {
+      const moved = await switchAccount(services, session, body.account_id);
+      return meOf(services, await me(moved), moved);
     },
   }),
   defineSessionRoute({

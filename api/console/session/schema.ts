@@ -1,5 +1,6 @@
 // Contracts of the console's session endpoints.
 import { z } from 'zod';
+import { numericId, resource } from '../../schema-helpers.ts';
 import { ROLES } from '../../../services/team/roles.ts';
 
 const email = z.string().trim().min(1).max(254);
@@ -8,6 +9,7 @@ const password = z.string().min(1).max(1024);
 export const CsrfAnswer = z.object({ csrf_token: z.string().describe('send it back as X-CSRF-Token on sign-in') });
 export const SignInBody = z.object({ email, password });
 export const ModeBody = z.object({ mode: z.enum(['live', 'sandbox']) });
+export const SwitchBody = z.object({ account_id: resource('account', numericId()).describe('one of Me’s accounts (any other id is 404)') });
 export const StepUpBody = z.object({ password });
 export const PasswordBody = z.object({ current_password: password, new_password: z.string().min(1).max(1024) });
 
