@@ -10,6 +10,7 @@ import type { Account } from '../../models/Account.ts';
 import type { ConsoleMode, ConsoleSession } from '../../models/ConsoleSession.ts';
 import type { User } from '../../models/User.ts';
 import type { ServiceContext } from '../context.ts';
+import { auditSignIn, auditStepUpFailed } from './sign-in-audit.ts';
 import { attemptSucceeded, takeAttempt } from './throttle.ts';
 
 export const IDLE_MS = 30 * 60_000;
@@ -21,6 +22,13 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 // Verified instead of a real hash when the email is unknown, so both answers take as long.
 let dummyHash: Promise<string> | undefined;
 
+/** Where a console request came from, for the audit log. */
+export interface ConsoleOrigin {
+  ip: string;
+  userAgent?: string | null;
+  requestId?: string | null;
+}
+
 export interface SignedIn {
   /** The session id for the cookie (never stored). */
   sessionId: string;
@@ -28,14 +36,20 @@ export interface SignedIn {
   user: User;
 }
 
-export async function signIn(ctx: Pick<ServiceContext, 'models' | 'now' | 'config'>, input: { email: string; password: string; clientIp: string; userAgent?: string }): Promise<SignedIn> {
+export async function signIn(ctx: Pick<ServiceContext, 'models' | 'now' | 'config'>, input: { email: string; password: string; clientIp: string; userAgent?: string; requestId?: string }): Promise<SignedIn> {
   const email = input.email.trim().toLowerCase();
   const attempt = await takeAttempt(ctx, email, input.clientIp);
   const user = await ctx.models.User.findOne({ where: { email } });
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'), ctx.config.passwordScryptLog2N);
   const valid = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash));
-  if (!user || !user.password_hash || !valid) throw invalidCredentials('The email or the password is wrong');
+  const origin = { surface: 'console', ip: input.clientIp, userAgent: input.userAgent ?? null, requestId: input.requestId ?? null } as const;
+  if (!user || !user.password_hash || !valid) {
+    // A known person's accounts learn of the failure; an unknown address has no account to tell.
+    if (user) await auditSignIn(ctx, user, false, origin);
+    throw invalidCredentials('The email or the password is wrong');
+  }
   await attemptSucceeded(ctx, attempt);
+  await auditSignIn(ctx, user, true, origin);
   const accountId = await accountToOpen(ctx, user);
   const now = ctx.now();
   // A hash made at an older cost is made anew while the password is at hand.
@@ -136,16 +150,22 @@ async function userOf(ctx: Pick<ServiceContext, 'models'>, session: ConsoleSessi
 }
 
 /** The password again: sensitive actions are allowed for the next 10 minutes. */
-export async function stepUp(ctx: ServiceContext, session: ConsoleSession, password: string, clientIp: string): Promise<ConsoleSession> {
+export async function stepUp(ctx: ServiceContext, session: ConsoleSession, password: string, origin: ConsoleOrigin): Promise<ConsoleSession> {
   const user = await userOf(ctx, session);
-  await checkPassword(ctx, user, password, clientIp, 'The password is wrong');
+  await checkPassword(ctx, { user, session, origin }, password, 'The password is wrong');
   return session.update({ step_up_at: ctx.now() });
 }
 
-/** The user's password, counted by the same throttle as sign-ins (403 when wrong, 429 when throttled). */
-async function checkPassword(ctx: ServiceContext, user: User, password: string, clientIp: string, wrong: string): Promise<void> {
-  const attempt = await takeAttempt(ctx, user.email, clientIp);
-  if (!(await verifyPassword(password, user.password_hash))) throw invalidPassword(wrong);
+/**
+ * The user's password, counted by the same throttle as sign-ins (403 when wrong, 429 when throttled); a wrong one is
+ * written to the audit log of the account the session is on.
+ */
+async function checkPassword(ctx: ServiceContext, by: { user: User; session: ConsoleSession; origin: ConsoleOrigin }, password: string, wrong: string): Promise<void> {
+  const attempt = await takeAttempt(ctx, by.user.email, by.origin.ip);
+  if (!(await verifyPassword(password, by.user.password_hash))) {
+    await auditStepUpFailed(ctx, by.user, by.session.account_id, { surface: 'console', ...by.origin });
+    throw invalidPassword(wrong);
+  }
   await attemptSucceeded(ctx, attempt);
 }
 
@@ -176,7 +196,7 @@ export async function setPassword(ctx: Pick<ServiceContext, 'models'>, user: Use
 
 export async function changePassword(ctx: ServiceContext, session: ConsoleSession, input: { current: string; next: string; clientIp: string }): Promise<void> {
   const user = await userOf(ctx, session);
-  await checkPassword(ctx, user, input.current, input.clientIp, 'The current password is wrong');
+  await checkPassword(ctx, { user, session, origin: { ip: input.clientIp } }, input.current, 'The current password is wrong');
   await setPassword(ctx, user, input.next, ctx.config.passwordScryptLog2N);
 }
 

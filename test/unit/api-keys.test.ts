@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { generateKey, hashKey, KEY_PATTERN, permissionsFrom } from '../../services/api-keys.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/passwords.ts';
+import { completePermissions, levelsOf } from '../../models/ApiKey.ts';
 
 describe('API key format and hashing', () => {
   it('makes csk_live_ and csk_test_ keys of 43+ base62 characters, never the same twice', () => {
@@ -17,13 +18,24 @@ describe('API key format and hashing', () => {
     expect(hashKey(key)).to.equal(createHash('sha256').update(key).digest('hex'));
   });
 
-  it('fills every area: manage for full access, none where not given', () => {
+  it('fills every area: each area\'s top level for full access (view of team and audit), none where not given', () => {
     const full = permissionsFrom({}, true);
-    expect(Object.keys(full)).to.have.length(12);
-    expect(new Set(Object.values(full))).to.deep.equal(new Set(['manage']));
+    expect(Object.keys(full)).to.have.length(14);
+    const { team, audit, ...twelve } = full;
+    expect({ team, audit }).to.deep.equal({ team: 'view', audit: 'view' });
+    expect(new Set(Object.values(twelve))).to.deep.equal(new Set(['manage']));
     const scoped = permissionsFrom({ ecards: 'view' }, false);
     expect(scoped.ecards).to.equal('view');
     expect(scoped.widgets).to.equal('none');
+    expect(scoped.team).to.equal('none');
+  });
+
+  it('completes a stored map of the twelve areas: none of a new area, its top level for a full-access key', () => {
+    const stored = { ecards: 'view' } as const;
+    expect(completePermissions(stored, false)).to.deep.include({ ecards: 'view', team: 'none', audit: 'none', widgets: 'none' });
+    expect(completePermissions({ ecards: 'manage' }, true)).to.deep.include({ ecards: 'manage', team: 'view', audit: 'view' });
+    expect(levelsOf('audit')).to.deep.equal(['none', 'view']);
+    expect(levelsOf('sends')).to.deep.equal(['none', 'view', 'manage']);
   });
 });
 

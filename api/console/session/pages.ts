@@ -51,10 +51,10 @@ export const sessionPageRoutes = [
     method: 'post',
     path: '/sign-in',
     csrf: 'sign-in',
-    async handler({ form }, { services, koa }) {
+    async handler({ form }, { services, koa, requestId }) {
       const next = safeNext(form.next);
       try {
-        const { sessionId } = await signIn(services, { email: form.email ?? '', password: form.password ?? '', clientIp: koa.ip, userAgent: koa.get('User-Agent') });
+        const { sessionId } = await signIn(services, { email: form.email ?? '', password: form.password ?? '', clientIp: koa.ip, userAgent: koa.get('User-Agent'), requestId });
         setSessionCookie(koa, sessionId);
         return seeOther(next);
       } catch (err) {
@@ -109,10 +109,10 @@ export const sessionPageRoutes = [
     role: 'member',
     path: '/step-up',
     audit: 'session.step_up',
-    async handler({ form }, { services, session, koa }) {
+    async handler({ form }, { services, session, koa, requestId }) {
       const next = safeNext(form.next);
       try {
-        await stepUp(services, session, form.password ?? '', koa.ip);
+        await stepUp(services, session, form.password ?? '', { ip: koa.ip, userAgent: koa.get('User-Agent') || null, requestId });
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 403) throw err;
         return page({ title: 'Confirm your password', view: 'step-up', next, error: err.message }, 403);

@@ -50,8 +50,8 @@ export const consoleSessionRoutes = [
     csrf: 'sign-in',
     body: SignInBody,
     response: Me,
-    async handler({ body }, { services, koa }) {
-      const { sessionId, session } = await signIn(services, { ...body, clientIp: koa.ip, userAgent: koa.get('User-Agent') });
+    async handler({ body }, { services, koa, requestId }) {
+      const { sessionId, session } = await signIn(services, { ...body, clientIp: koa.ip, userAgent: koa.get('User-Agent'), requestId });
       setSessionCookie(koa, sessionId);
       return meOf(services, await readMe(services, session), session);
     },
@@ -113,8 +113,8 @@ export const consoleSessionRoutes = [
     summary: 'The password again: sensitive actions are allowed for 10 minutes',
     body: StepUpBody,
     response: Me,
-    async handler({ body }, { services, session, me, koa }) {
-      const stepped = await stepUp(services, session, body.password, koa.ip);
+    async handler({ body }, { services, session, me, koa, requestId }) {
+      const stepped = await stepUp(services, session, body.password, { ip: koa.ip, userAgent: koa.get('User-Agent') || null, requestId });
       return meOf(services, await me(), stepped);
     },
   }),
