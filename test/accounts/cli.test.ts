@@ -47,7 +47,10 @@ describe('cardsvc account create', function () {
     expect(liveKey).to.deep.include({ account_id: live!.id, key_hash: sha256(out.liveKey as string), full_access: true, revoked_at: null });
     expect(liveKey!.last4).to.equal((out.liveKey as string).slice(-4));
     expect(sandboxKey).to.deep.include({ account_id: sandbox!.id, key_hash: sha256(out.sandboxKey as string) });
-    expect(Object.values(liveKey!.permissions)).to.have.length(12).and.satisfy((v: string[]) => v.every((l) => l === 'manage'));
+    // Full access: manage on the twelve areas, view of team and audit (read-only for keys).
+    const { team, audit, ...twelve } = liveKey!.permissions;
+    expect({ team, audit }).to.deep.equal({ team: 'view', audit: 'view' });
+    expect(Object.values(twelve)).to.have.length(12).and.satisfy((v: string[]) => v.every((l) => l === 'manage'));
   });
 
   it('defaults to the free plan and an empty password', async () => {
