@@ -12,6 +12,7 @@ import { keyCommands } from './key.ts';
 import { otpCommands } from './otp.ts';
 import { ownerCommands } from './owner.ts';
 import { rewardsCommands } from './rewards.ts';
+import { teamCommands } from './team.ts';
 import { processIo, readAll, type CliIo, type CommandContext } from './context.ts';
 import { createOutput, failure, UsageError } from './output.ts';
 import { isTerminal, promptNewPassword } from './password-prompt.ts';
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   ...webhookCommands,
   ...sendingCommands,
   ...rewardsCommands,
+  ...teamCommands,
 };
 
 const USAGE = `Usage: cardsvc <command> [options] [--json]
@@ -38,6 +40,7 @@ Commands:
   key rotate --key-id ID [--grace-seconds N]
   key list --account ID
   owner set-password --email EMAIL --password-stdin        (ends every console session of the owner)
+  team list --account ID                                    (the account's people and their roles)
   otp issue --account ID [--sandbox] --purpose PURPOSE [--resource ID]
   field add --account ID [--sandbox] --key KEY --label LABEL [--required]
   field list --account ID [--sandbox]
