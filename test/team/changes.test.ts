@@ -107,4 +107,18 @@ describe('team: changing roles, removing, leaving', function () {
     expectFailure(await owner.call('POST', '/team/leave'), 422, 'owner_must_transfer');
     expect(await roleOf(ownerId)).to.equal('owner');
   });
+
+  it('the Team page’s forms: leaving signs the person out to the sign-in page; a refused change is a page saying why', async () => {
+    const sender = await signedInMember(stack, account, 'sender');
+    const admin = await signedInMember(stack, account, 'admin');
+    const own = await admin.browser.post(`/v2/console/settings/team/${admin.user.id}/role`, { _csrf: admin.csrf, role: 'viewer' });
+    expect(own.status).to.equal(422);
+    expect(await own.text()).to.include('leave the account instead');
+    expect(await roleOf(admin.user.id)).to.equal('admin');
+    const left = await sender.browser.post('/v2/console/settings/team/leave', { _csrf: sender.csrf });
+    expect(left.status).to.equal(303);
+    expect(left.headers.get('location')).to.equal('/v2/console/sign-in');
+    expect(await roleOf(sender.user.id)).to.equal(null);
+    expect((await sender.browser.get('/v2/console/')).status).to.equal(303);
+  });
 });
