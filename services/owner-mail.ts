@@ -25,8 +25,8 @@ export async function queueOwnerNotice(ctx: Pick<ServiceContext, 'models'>, acco
   return true;
 }
 
-/** Queues a notice to one person of the account (a member told of a change to their place in it). */
-export async function queueNotice(ctx: Pick<ServiceContext, 'models'>, to: { accountId: number; recipient: string }, notice: OwnerNotice, at: Date, transaction?: Transaction): Promise<void> {
+/** Queues a notice to one person: of an account (a member told of a change to their place in it), or of none (their own password). */
+export async function queueNotice(ctx: Pick<ServiceContext, 'models'>, to: { accountId: number | null; recipient: string }, notice: OwnerNotice, at: Date, transaction?: Transaction): Promise<void> {
   await ctx.models.MailMessage.create(
     { account_id: to.accountId, kind: notice.kind, recipient: to.recipient, subject: notice.subject.slice(0, 500), text_body: notice.paragraphs.join('\n\n'), created_at: at },
     transaction ? { transaction } : {},

@@ -10,6 +10,7 @@ import type { Account } from '../../models/Account.ts';
 import type { ConsoleMode, ConsoleSession } from '../../models/ConsoleSession.ts';
 import type { User } from '../../models/User.ts';
 import type { ServiceContext } from '../context.ts';
+import { queueNotice } from '../owner-mail.ts';
 import { auditSignIn, auditStepUpFailed } from './sign-in-audit.ts';
 import { attemptSucceeded, takeAttempt } from './throttle.ts';
 
@@ -183,16 +184,24 @@ export function assertPasswordLength(password: string): void {
   }
 }
 
-/** Sets a new password (the current one checked when given); every session of the user ends. */
-export async function setPassword(ctx: Pick<ServiceContext, 'models'>, user: User, password: string, log2N: number): Promise<void> {
+/** Sets a new password (the current one checked when given); every session of the user ends, and they are emailed. */
+export async function setPassword(ctx: Pick<ServiceContext, 'models' | 'now'>, user: User, password: string, log2N: number): Promise<void> {
   const { models } = ctx;
   assertPasswordLength(password);
   const hash = await hashPassword(password, log2N);
   await models.sequelize.transaction(async (transaction) => {
     await user.update({ password_hash: hash }, { transaction });
     await models.ConsoleSession.destroy({ where: { owner_id: user.id }, transaction });
+    // A person's own notice, of no one account (the live transport sends it).
+    await queueNotice(ctx, { accountId: null, recipient: user.email }, PASSWORD_CHANGED, ctx.now(), transaction);
   });
 }
+
+const PASSWORD_CHANGED = {
+  kind: 'password_changed',
+  subject: 'Your card service password was changed',
+  paragraphs: ['The password you sign in to the card service console with was just changed, and every session of yours was ended.', 'If you did not change it, reset it now or ask your account’s owner.'],
+};
 
 export async function changePassword(ctx: ServiceContext, session: ConsoleSession, input: { current: string; next: string; clientIp: string }): Promise<void> {
   const user = await userOf(ctx, session);

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { call, expectFailure, expectSuccess, newAccount } from '../helpers/api.ts';
 import { consoleClient, setOwnerPassword } from '../helpers/console.ts';
 import { extraApp, testStack, type TestStack } from '../helpers/stack.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { testSmtpServer } from '../helpers/smtp.ts';
 
 describe('console: sessions', function () {
   this.timeout(30_000);
@@ -141,7 +143,7 @@ describe('console: sign-in, timeouts, step-up and passwords', function () {
     expect(me.step_up_until).to.equal('2030-02-01T08:10:00.000Z');
   });
 
-  it('a password change ends every session of the owner', async () => {
+  it('a password change ends every session of the owner and emails them', async () => {
     const { email, password } = await owner();
     const one = consoleClient(stack.url);
     const two = consoleClient(stack.url);
@@ -154,6 +156,11 @@ describe('console: sign-in, timeouts, step-up and passwords', function () {
     expectFailure(await two.call('GET', '/me'), 401, 'session_required');
     expectFailure(await consoleClient(stack.url).signIn(email, password), 401, 'invalid_credentials');
     expectSuccess(await consoleClient(stack.url).signIn(email, 'another long password'));
+    // The person is told, at their address.
+    const smtp = await testSmtpServer();
+    const [mail] = await eventually(async () => smtp.messages.filter((m) => m.to.includes(email) && m.subject === 'Your card service password was changed'), (m) => m.length === 1, 10_000);
+    expect(mail!.text).to.include('every session of yours was ended');
+    expect(mail!.text).not.to.include('another long password');
   });
 
   it('/v2/api ignores the console cookie', async () => {
